@@ -1,0 +1,29 @@
+/* twinbench: the environment block of JSON reports. */
+#ifndef TB_ENV_H
+#define TB_ENV_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Write the environment (CPU, GPU, driver, compilers and flags, git revision,
+ * host, date, OpenMP settings) as a JSON object. */
+void tb_env_json(FILE *f, const tb_report_t *rep);
+
+/* Write s as a JSON string literal. */
+void tb_json_string(FILE *f, const char *s);
+
+/* Print the version, revision and build configuration (two lines). */
+void tb_build_print(FILE *f);
+
+/* The git revision the program was built from. */
+const char *tb_git_revision(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

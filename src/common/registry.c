@@ -1,0 +1,55 @@
+/* twinbench: the registry of algorithms and backends.
+ *
+ * To add an algorithm: its descriptor in src/common/, its variants in
+ * src/cpu_omp/ and src/gpu_cuda/, one line below and one line in each
+ * backend's registry file. The runner needs no change. */
+#include <config.h>
+
+#include <string.h>
+
+#include "registry.h"
+#include "stream.h"
+
+const tb_algo_t *const tb_algos[] = {
+    &tb_algo_stream,
+    NULL,
+};
+
+extern const tb_backend_t tb_backend_cpu;
+extern const tb_backend_t tb_backend_gpu;
+
+const tb_backend_t *const tb_backends[TB_NBACKENDS] = {&tb_backend_cpu, &tb_backend_gpu};
+
+const tb_algo_t *tb_algo_find(const char *name)
+{
+  for (const tb_algo_t *const *a = tb_algos; *a; a++)
+    if (!strcmp((*a)->name, name))
+      return *a;
+  return NULL;
+}
+
+int tb_backend_parse(const char *s, int *backend)
+{
+  for (int b = 0; b < TB_NBACKENDS; b++)
+    if (!strcmp(tb_backends[b]->name, s)) {
+      *backend = b;
+      return TB_OK;
+    }
+  return tb_fail(TB_EINVAL, "unknown backend '%s' (known: cpu, gpu)", s);
+}
+
+const tb_variant_t *tb_variant_find(const tb_algo_t *algo, int backend, const char *name)
+{
+  for (const tb_variant_t *const *v = tb_backends[backend]->variants; *v; v++)
+    if ((*v)->algo == algo && !strcmp((*v)->name, name))
+      return *v;
+  return NULL;
+}
+
+int tb_variant_count(const tb_algo_t *algo, int backend)
+{
+  int n = 0;
+  for (const tb_variant_t *const *v = tb_backends[backend]->variants; *v; v++)
+    n += (*v)->algo == algo;
+  return n;
+}

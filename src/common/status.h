@@ -1,0 +1,44 @@
+/* twinbench: status codes and error messages.
+ *
+ * Functions return 0 or a negative tb_status. The function that detects a
+ * problem records a one-line explanation with tb_fail(); the caller that
+ * reports it reads tb_error_detail(). The detail is per thread. */
+#ifndef TB_STATUS_H
+#define TB_STATUS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tb_status {
+  TB_OK = 0,
+  TB_EINVAL = -1,  /* invalid argument or input */
+  TB_ENOMEM = -2,  /* out of memory, or a size that does not fit */
+  TB_EIO = -3,     /* a file could not be read or written */
+  TB_ENODEV = -4,  /* the backend or its device is not available */
+  TB_EDEVICE = -5, /* the device runtime reported an error */
+  TB_EUNSUP = -6,  /* a combination the variant does not support */
+  TB_ETOPO = -7,   /* topology or thread binding failed */
+  TB_EINTR = -8    /* interrupted by the user */
+} tb_status_t;
+
+/* A short description of a status code. */
+const char *tb_strerror(int status);
+
+/* Record a printf-style explanation for the current thread and return status. */
+int tb_fail(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The explanation recorded by the last tb_fail() on this thread ("" if none). */
+const char *tb_error_detail(void);
+
+/* Forget the recorded explanation. */
+void tb_error_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

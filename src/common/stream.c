@@ -1,0 +1,190 @@
+/* twinbench: the STREAM family's problem, reference, verifier and cost. */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "rng.h"
+#include "stream.h"
+
+static const char *const tb_stream_ops[] = {"copy", "scale", "add", "triad", "dot", NULL};
+
+static const tb_param_def_t tb_stream_params[] = {
+    {"op", "the STREAM operation", TB_PARAM_CHOICE, "copy,scale,add,triad,dot", 0, 0,
+     tb_stream_ops},
+};
+
+static const tb_column_def_t tb_stream_columns[] = {
+    {"result", "%.10g", "dot: the sum the variant computed"},
+};
+
+/* The problem's private state: what variants see, and the cached dot reference. */
+typedef struct tb_stream_priv {
+  tb_stream_t pub;
+  int have_ref;
+  long double ref;
+} tb_stream_priv_t;
+
+static int tb_stream_setup(tb_problem_t *p)
+{
+  tb_stream_priv_t *sp = calloc(1, sizeof *sp);
+  if (!sp)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  p->priv = sp;
+  tb_stream_t *s = &sp->pub;
+  s->op = (int)p->param[0].i;
+  tb_kind_t k = tb_prec_kind(p->prec);
+  s->b = -1;
+  s->a = tb_problem_add_array(p, "a", k, TB_IN, p->n);
+  if (s->op == TB_STREAM_ADD || s->op == TB_STREAM_TRIAD || s->op == TB_STREAM_DOT)
+    s->b = tb_problem_add_array(p, "b", k, TB_IN, p->n);
+  s->c = tb_problem_add_array(p, s->op == TB_STREAM_DOT ? "sum" : "c", k, TB_OUT,
+                              s->op == TB_STREAM_DOT ? 1 : p->n);
+  /* The GPU dot keeps one double partial per block. */
+  p->extra_device_bytes = 1 << 20;
+  return TB_OK;
+}
+
+/* Inputs uniform in [0.5, 1.5): positive, so no cancellation hides errors,
+ * and never zero or constant. */
+static int tb_stream_generate(tb_problem_t *p)
+{
+  const tb_stream_t *s = p->priv;
+  tb_rng_uniform(p->prec, p->array[s->a].host, p->n, p->seed, 1, 0.5, 1.5);
+  if (s->b >= 0)
+    tb_rng_uniform(p->prec, p->array[s->b].host, p->n, p->seed, 2, 0.5, 1.5);
+  return TB_OK;
+}
+
+/* Element i of an input as a long double (exact for float and double). */
+static inline long double tb_at(const void *x, tb_prec_t prec, int64_t i)
+{
+  return prec == TB_FLOAT ? (long double)((const float *)x)[i] : (long double)((const double *)x)[i];
+}
+
+/* The rounding error bounds, with u the unit roundoff of the precision:
+ *   copy   exact;
+ *   scale  |c - q a| <= u |q a|          (one rounding);
+ *   add    |c - (a + b)| <= u |a + b|    (one rounding);
+ *   triad  |c - (a + q b)| <= 2u (|a| + |q b|)  (two roundings, or one with FMA);
+ *   dot    products and sums in double, any summation order:
+ *          |s - sum| <= gamma_{n+1}(u_d) sum|a b| + u |sum|  (final rounding to the precision),
+ *          gamma_k = k u_d / (1 - k u_d); all terms are positive, so sum|a b| = |sum|.
+ * The error column is the largest |x - ref| / m over the elements, where m is
+ * the magnitude in the bound (|ref|, or |a| + |q b| for triad). */
+static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, tb_check_t *chk)
+{
+  const tb_stream_t *s = p->priv;
+  const void *a = view[s->a], *b = s->b >= 0 ? view[s->b] : NULL, *c = view[s->c];
+  const double u = p->prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+  const long double q = TB_STREAM_Q;
+  const int64_t n = p->n;
+
+  chk->verdict = TB_PASS;
+  if (s->op == TB_STREAM_DOT) {
+    const double ud = ldexp(1.0, -53);
+    tb_stream_priv_t *sp = p->priv;
+    if (!sp->have_ref) { /* compensated, in extended precision, once per problem */
+      long double sum = 0.0L, comp = 0.0L;
+      for (int64_t i = 0; i < n; i++) {
+        long double y = tb_at(a, p->prec, i) * tb_at(b, p->prec, i) - comp;
+        long double t = sum + y;
+        comp = (t - sum) - y;
+        sum = t;
+      }
+      sp->ref = sum;
+      sp->have_ref = 1;
+    }
+    long double sum = sp->ref;
+    double k = (double)(n + 1) * ud;
+    double got = (double)tb_at(c, p->prec, 0);
+    extra[0] = got;
+    chk->tolerance = k / (1.0 - k) + u * (1.0 + k);
+    chk->error = (double)(fabsl((long double)got - sum) / sum);
+    if (!(chk->error <= chk->tolerance))
+      tb_check_fail(chk, "sum %.17g, reference %.17Lg: relative error %.3g over the bound %.3g",
+                    got, sum, chk->error, chk->tolerance);
+    return TB_OK;
+  }
+
+  chk->tolerance = (s->op == TB_STREAM_COPY ? 0.0 : s->op == TB_STREAM_TRIAD ? 2.0 : 1.0) * u *
+                   (1.0 + 2 * u);
+  double worst = 0.0;
+  int64_t at = -1;
+#pragma omp parallel
+  {
+    double w = 0.0;
+    int64_t wi = -1;
+#pragma omp for schedule(static) nowait
+    for (int64_t i = 0; i < n; i++) {
+      long double x = tb_at(a, p->prec, i), ref, mag;
+      switch (s->op) {
+      case TB_STREAM_COPY: ref = x; mag = fabsl(x); break;
+      case TB_STREAM_SCALE: ref = q * x; mag = fabsl(ref); break;
+      case TB_STREAM_ADD: ref = x + tb_at(b, p->prec, i); mag = fabsl(ref); break;
+      default: {
+        long double qb = q * tb_at(b, p->prec, i);
+        ref = x + qb;
+        mag = fabsl(x) + fabsl(qb);
+      }
+      }
+      double e = (double)(fabsl(tb_at(c, p->prec, i) - ref) / mag);
+      if (!(e <= w)) { /* also catches NaN, the poison */
+        w = isnan(e) ? INFINITY : e;
+        wi = i;
+      }
+    }
+#pragma omp critical
+    if (w > worst) {
+      worst = w;
+      at = wi;
+    }
+  }
+  chk->error = worst;
+  if (!(worst <= chk->tolerance)) {
+    double got = (double)tb_at(c, p->prec, at);
+    tb_check_fail(chk, "c[%lld] = %.17g (a = %.17g): error %.3g over the bound %.3g%s",
+                  (long long)at, got, (double)tb_at(a, p->prec, at), worst, chk->tolerance,
+                  isnan(got) ? " (never written: still poisoned)" : "");
+  }
+  return TB_OK;
+}
+
+static void tb_stream_cost(const tb_problem_t *p, double *bytes, double *flops)
+{
+  static const double arrays[] = {2, 2, 3, 3, 2}, ops[] = {0, 1, 1, 2, 2};
+  const tb_stream_t *s = p->priv;
+  double e = (double)tb_kind_size(tb_prec_kind(p->prec));
+  *bytes = arrays[s->op] * (double)p->n * e;
+  *flops = ops[s->op] * (double)p->n;
+}
+
+static void tb_stream_cleanup(tb_problem_t *p)
+{
+  free(p->priv);
+  p->priv = NULL;
+}
+
+const tb_algo_t tb_algo_stream = {
+    .name = "stream",
+    .summary = "STREAM copy, scale, add, triad and dot: the memory-bandwidth baseline",
+    .flags = 0,
+    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    .default_precisions = TB_PREC_BIT(TB_DOUBLE),
+    .default_sizes = "2^26",
+    .size_meaning = "elements per array",
+    .presets = NULL,
+    .npresets = 0,
+    .params = tb_stream_params,
+    .nparams = 1,
+    .columns = tb_stream_columns,
+    .ncolumns = 1,
+    .error_meaning = "largest |x - ref| / m over the elements, m the magnitude in the rounding "
+                     "bound; dot: relative error of the sum",
+    .setup = tb_stream_setup,
+    .generate = tb_stream_generate,
+    .verify = tb_stream_verify,
+    .cost = tb_stream_cost,
+    .dump = NULL,
+    .cleanup = tb_stream_cleanup,
+};

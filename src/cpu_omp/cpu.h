@@ -1,0 +1,25 @@
+/* twinbench: helpers shared by the OpenMP twins. */
+#ifndef TB_CPU_H
+#define TB_CPU_H
+
+#include <stdint.h>
+
+#include "../common/algo.h"
+
+/* Thread t's share [lo, hi) of n iterations under schedule(static) with
+ * `threads` threads: the first n % threads threads take one more. The
+ * backend's first touch and the variants' static loops use the same split,
+ * so each thread finds its pages on its own NUMA node. */
+static inline void tb_cpu_share(int64_t n, int threads, int t, int64_t *lo, int64_t *hi)
+{
+  int64_t q = n / threads, r = n % threads;
+  *lo = t * q + (t < r ? t : r);
+  *hi = *lo + q + (t < r);
+}
+
+/* The STREAM triad c = a + q b (q = TB_STREAM_Q) in double with a team of
+ * `threads`: the stream twin's kernel, which also measures the CPU's limit. */
+void tb__cpu_triad_f64(double *restrict c, const double *restrict a, const double *restrict b,
+                       int64_t n, int threads);
+
+#endif

@@ -1,0 +1,11 @@
+/* twinbench: the OpenMP backend's variants. */
+#include <config.h>
+
+#include "../common/algo.h"
+
+extern const tb_variant_t tb_stream_cpu_omp;
+
+const tb_variant_t *const tb_cpu_variants[] = {
+    &tb_stream_cpu_omp,
+    NULL,
+};

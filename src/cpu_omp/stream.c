@@ -1,0 +1,74 @@
+/* twinbench: the STREAM family's OpenMP twin. Static schedule over the same
+ * iteration space the backend first-touched, so each thread streams its own
+ * pages; the dot product accumulates in double. */
+#include <config.h>
+
+#include "../common/stream.h"
+#include "cpu.h"
+
+/* The five kernels for one element type T; the suffix names the instance. */
+#define TB_STREAM_KERNELS(T, SFX)                                                              \
+  static void tb_stream_##SFX(int op, T *restrict c, const T *restrict a, const T *restrict b, \
+                              int64_t n, int threads)                                           \
+  {                                                                                             \
+    const T q = (T)TB_STREAM_Q;                                                                 \
+    switch (op) {                                                                               \
+    case TB_STREAM_COPY:                                                                        \
+      _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                    \
+      for (int64_t i = 0; i < n; i++)                                                           \
+        c[i] = a[i];                                                                            \
+      break;                                                                                    \
+    case TB_STREAM_SCALE:                                                                       \
+      _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                    \
+      for (int64_t i = 0; i < n; i++)                                                           \
+        c[i] = q * a[i];                                                                        \
+      break;                                                                                    \
+    case TB_STREAM_ADD:                                                                         \
+      _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                    \
+      for (int64_t i = 0; i < n; i++)                                                           \
+        c[i] = a[i] + b[i];                                                                     \
+      break;                                                                                    \
+    case TB_STREAM_TRIAD:                                                                       \
+      _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                    \
+      for (int64_t i = 0; i < n; i++)                                                           \
+        c[i] = a[i] + q * b[i];                                                                 \
+      break;                                                                                    \
+    default: {                                                                                  \
+      double s = 0.0;                                                                           \
+      _Pragma("omp parallel for simd schedule(static) num_threads(threads) reduction(+ : s)")   \
+      for (int64_t i = 0; i < n; i++)                                                           \
+        s += (double)a[i] * (double)b[i];                                                       \
+      c[0] = (T)s;                                                                              \
+    }                                                                                           \
+    }                                                                                           \
+  }
+
+TB_STREAM_KERNELS(float, f32)
+TB_STREAM_KERNELS(double, f64)
+
+void tb__cpu_triad_f64(double *restrict c, const double *restrict a, const double *restrict b,
+                       int64_t n, int threads)
+{
+  tb_stream_f64(TB_STREAM_TRIAD, c, a, b, n, threads);
+}
+
+static int tb_stream_omp_run(tb_ctx_t *ctx)
+{
+  const tb_stream_t *s = ctx->p->priv;
+  void *b = s->b >= 0 ? ctx->buf[s->b] : NULL;
+  if (ctx->p->prec == TB_FLOAT)
+    tb_stream_f32(s->op, ctx->buf[s->c], ctx->buf[s->a], b, ctx->p->n, ctx->threads);
+  else
+    tb_stream_f64(s->op, ctx->buf[s->c], ctx->buf[s->a], b, ctx->p->n, ctx->threads);
+  return TB_OK;
+}
+
+const tb_variant_t tb_stream_cpu_omp = {
+    .name = "omp",
+    .summary = "OpenMP parallel for simd, static schedule, first-touched arrays",
+    .algo = &tb_algo_stream,
+    .backend = TB_CPU,
+    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    .flags = TB_V_THREADS,
+    .run = tb_stream_omp_run,
+};

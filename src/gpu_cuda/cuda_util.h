@@ -1,0 +1,83 @@
+/* twinbench: helpers for the CUDA twins (CUDA C++ only). */
+#ifndef TB_CUDA_UTIL_H
+#define TB_CUDA_UTIL_H
+
+#include <cuda_runtime.h>
+
+#include "../common/algo.h"
+
+/* Turn a CUDA error into a twinbench status with a one-line explanation.
+ * A missing device or driver is TB_ENODEV, so tests can skip. */
+static inline int tb_cuda_status(cudaError_t e, const char *what, const char *file, int line)
+{
+  int st = (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? TB_ENODEV
+           : e == cudaErrorMemoryAllocation                              ? TB_ENOMEM
+                                                                         : TB_EDEVICE;
+  return tb_fail(st, "%s: %s (%s) at %s:%d", what, cudaGetErrorString(e), cudaGetErrorName(e),
+                 file, line);
+}
+
+/* Check a CUDA call; on failure return its status from the enclosing function. */
+#define TB_CUDA(call)                                                                           \
+  do {                                                                                          \
+    cudaError_t tb_e_ = (call);                                                                 \
+    if (tb_e_ != cudaSuccess)                                                                   \
+      return tb_cuda_status(tb_e_, #call, __FILE__, __LINE__);                                  \
+  } while (0)
+
+/* Check the launch just made. */
+#define TB_CUDA_LAUNCH(name) TB_CUDA(cudaPeekAtLastError())
+
+/* The launch grid of a grid-stride kernel: the requested grid, or one full
+ * wave of resident blocks (occupancy x SMs), never more blocks than `work`
+ * items need at one item per thread. Records it in ctx->grid_used. Block
+ * sizes the device or the kernel cannot take are TB_EUNSUP. */
+template <typename K>
+static int tb_gpu_grid(tb_ctx_t *ctx, K kernel, int64_t work, size_t smem, int *grid)
+{
+  cudaFuncAttributes fa;
+  TB_CUDA(cudaFuncGetAttributes(&fa, kernel));
+  if (ctx->block < 1 || ctx->block > fa.maxThreadsPerBlock)
+    return tb_fail(TB_EUNSUP, "block %d is outside 1..%d for this kernel", ctx->block,
+                   fa.maxThreadsPerBlock);
+  if (ctx->grid > 0) {
+    *grid = ctx->grid;
+  } else {
+    int per_sm = 0;
+    TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, ctx->block, smem));
+    int64_t g = (int64_t)(per_sm > 0 ? per_sm : 1) * ctx->dev->sms;
+    int64_t need = (work + ctx->block - 1) / ctx->block;
+    if (need < g)
+      g = need > 0 ? need : 1;
+    *grid = (int)g;
+  }
+  ctx->grid_used = *grid;
+  return TB_OK;
+}
+
+/* Sum over a warp; every lane of the warp must take part. */
+template <typename T> __device__ __forceinline__ T tb_warp_sum(T v)
+{
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+
+/* Sum over a block whose size is a multiple of 32; the total is valid in thread 0. */
+template <typename T> __device__ __forceinline__ T tb_block_sum(T v)
+{
+  __shared__ T warp_part[32];
+  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+  v = tb_warp_sum(v);
+  if (lane == 0)
+    warp_part[wid] = v;
+  __syncthreads();
+  if (wid == 0) {
+    v = lane < (int)(blockDim.x >> 5) ? warp_part[lane] : T(0);
+    v = tb_warp_sum(v);
+  }
+  return v;
+}
+
+#endif

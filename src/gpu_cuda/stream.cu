@@ -1,0 +1,225 @@
+/* twinbench: the STREAM family's CUDA twins.
+ *
+ * gridstride: one element per thread per step of a grid-stride loop.
+ * vec16:      16-byte vector accesses (float4 / double2) per thread, the
+ *             n % (16 / sizeof T) tail done by scalar threads.
+ * Both take the block and grid as launch parameters; the grid defaults to
+ * one full wave of resident blocks. The dot product accumulates in double,
+ * reduces each block with warp shuffles, and a second launch of one block
+ * sums the per-block partials (both launches are timed). */
+#include <config.h>
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include "../common/stream.h"
+#include "cuda_util.h"
+
+namespace {
+
+template <typename T> struct tb_vec16;
+template <> struct tb_vec16<float> {
+  typedef float4 type;
+  static const int width = 4;
+};
+template <> struct tb_vec16<double> {
+  typedef double2 type;
+  static const int width = 2;
+};
+
+template <int OP> __device__ __forceinline__ constexpr bool tb_reads_b()
+{
+  return OP == TB_STREAM_ADD || OP == TB_STREAM_TRIAD || OP == TB_STREAM_DOT;
+}
+
+template <typename T, int OP> __device__ __forceinline__ T tb_apply(T a, T b, T q)
+{
+  if (OP == TB_STREAM_COPY)
+    return a;
+  if (OP == TB_STREAM_SCALE)
+    return q * a;
+  if (OP == TB_STREAM_ADD)
+    return a + b;
+  return a + q * b;
+}
+
+/* copy, scale, add, triad: c = op(a, b) over n elements. */
+template <typename T, bool VEC, int OP>
+__global__ void tb_k_stream(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ c,
+                            T q, int64_t n)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int64_t done = 0;
+  if constexpr (VEC) {
+    typedef typename tb_vec16<T>::type V;
+    const int W = tb_vec16<T>::width;
+    const int64_t nv = n / W;
+    const V *av = reinterpret_cast<const V *>(a);
+    const V *bv = reinterpret_cast<const V *>(b);
+    V *cv = reinterpret_cast<V *>(c);
+    for (int64_t i = tid; i < nv; i += stride) {
+      V x = av[i], y = tb_reads_b<OP>() ? bv[i] : x, z;
+      const T *px = reinterpret_cast<const T *>(&x), *py = reinterpret_cast<const T *>(&y);
+      T *pz = reinterpret_cast<T *>(&z);
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        pz[k] = tb_apply<T, OP>(px[k], py[k], q);
+      cv[i] = z;
+    }
+    done = nv * W;
+  }
+  for (int64_t i = done + tid; i < n; i += stride)
+    c[i] = tb_apply<T, OP>(a[i], tb_reads_b<OP>() ? b[i] : T(0), q);
+}
+
+/* dot: per-block partial sums of a b in double. */
+template <typename T, bool VEC>
+__global__ void tb_k_dot(const T *__restrict__ a, const T *__restrict__ b, double *partial,
+                         int64_t n)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  double s = 0.0;
+  int64_t done = 0;
+  if constexpr (VEC) {
+    typedef typename tb_vec16<T>::type V;
+    const int W = tb_vec16<T>::width;
+    const int64_t nv = n / W;
+    const V *av = reinterpret_cast<const V *>(a);
+    const V *bv = reinterpret_cast<const V *>(b);
+    for (int64_t i = tid; i < nv; i += stride) {
+      V x = av[i], y = bv[i];
+      const T *px = reinterpret_cast<const T *>(&x), *py = reinterpret_cast<const T *>(&y);
+#pragma unroll
+      for (int k = 0; k < W; k++)
+        s += (double)px[k] * (double)py[k];
+    }
+    done = nv * W;
+  }
+  for (int64_t i = done + tid; i < n; i += stride)
+    s += (double)a[i] * (double)b[i];
+  s = tb_block_sum(s);
+  if (threadIdx.x == 0)
+    partial[blockIdx.x] = s;
+}
+
+/* dot, second launch: one block sums the partials and rounds to T. */
+template <typename T> __global__ void tb_k_dot_final(const double *partial, int np, T *out)
+{
+  double s = 0.0;
+  for (int i = threadIdx.x; i < np; i += blockDim.x)
+    s += partial[i];
+  s = tb_block_sum(s);
+  if (threadIdx.x == 0)
+    *out = (T)s;
+}
+
+template <typename T, bool VEC>
+using tb_stream_kernel_t = void (*)(const T *, const T *, T *, T, int64_t);
+
+/* The elementwise kernels, indexed by operation. */
+template <typename T, bool VEC> tb_stream_kernel_t<T, VEC> tb_stream_kernel(int op)
+{
+  static const tb_stream_kernel_t<T, VEC> table[] = {
+      tb_k_stream<T, VEC, TB_STREAM_COPY>, tb_k_stream<T, VEC, TB_STREAM_SCALE>,
+      tb_k_stream<T, VEC, TB_STREAM_ADD>, tb_k_stream<T, VEC, TB_STREAM_TRIAD>};
+  return table[op];
+}
+
+struct tb_stream_gpu_state {
+  int grid;
+  double *partial;
+};
+
+const int tb_dot_final_block = 1024;
+
+template <typename T, bool VEC> int tb_stream_prepare_t(tb_ctx_t *ctx, tb_stream_gpu_state *st)
+{
+  const tb_stream_t *s = (const tb_stream_t *)ctx->p->priv;
+  const int64_t work = VEC ? ctx->p->n / tb_vec16<T>::width : ctx->p->n;
+  if (s->op == TB_STREAM_DOT) {
+    if (ctx->block % 32)
+      return tb_fail(TB_EUNSUP, "the dot reduction needs a block size that is a multiple of 32");
+    int rc = tb_gpu_grid(ctx, tb_k_dot<T, VEC>, work, 0, &st->grid);
+    if (rc)
+      return rc;
+    TB_CUDA(cudaMalloc(&st->partial, (size_t)st->grid * sizeof(double)));
+    return TB_OK;
+  }
+  return tb_gpu_grid(ctx, tb_stream_kernel<T, VEC>(s->op), work, 0, &st->grid);
+}
+
+template <typename T, bool VEC> int tb_stream_run_t(tb_ctx_t *ctx)
+{
+  const tb_stream_t *s = (const tb_stream_t *)ctx->p->priv;
+  const tb_stream_gpu_state *st = (const tb_stream_gpu_state *)ctx->state;
+  cudaStream_t stream = (cudaStream_t)ctx->stream;
+  const T *a = (const T *)ctx->buf[s->a];
+  const T *b = s->b >= 0 ? (const T *)ctx->buf[s->b] : a;
+  T *c = (T *)ctx->buf[s->c];
+  if (s->op == TB_STREAM_DOT) {
+    tb_k_dot<T, VEC><<<st->grid, ctx->block, 0, stream>>>(a, b, st->partial, ctx->p->n);
+    TB_CUDA_LAUNCH("dot");
+    tb_k_dot_final<T><<<1, tb_dot_final_block, 0, stream>>>(st->partial, st->grid, c);
+    TB_CUDA_LAUNCH("dot final");
+    return TB_OK;
+  }
+  tb_stream_kernel<T, VEC>(s->op)<<<st->grid, ctx->block, 0, stream>>>(a, b, c, (T)TB_STREAM_Q,
+                                                                        ctx->p->n);
+  TB_CUDA_LAUNCH("stream");
+  return TB_OK;
+}
+
+template <bool VEC> int tb_stream_prepare(tb_ctx_t *ctx)
+{
+  tb_stream_gpu_state *st = (tb_stream_gpu_state *)calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  return ctx->p->prec == TB_FLOAT ? tb_stream_prepare_t<float, VEC>(ctx, st)
+                                  : tb_stream_prepare_t<double, VEC>(ctx, st);
+}
+
+template <bool VEC> int tb_stream_run(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_stream_run_t<float, VEC>(ctx)
+                                  : tb_stream_run_t<double, VEC>(ctx);
+}
+
+void tb_stream_release(tb_ctx_t *ctx)
+{
+  tb_stream_gpu_state *st = (tb_stream_gpu_state *)ctx->state;
+  if (st)
+    cudaFree(st->partial);
+  free(st);
+  ctx->state = NULL;
+}
+
+} /* namespace */
+
+extern "C" const tb_variant_t tb_stream_gpu_gridstride = {
+    "gridstride",
+    "grid-stride loop, one element per thread per step",
+    &tb_algo_stream,
+    TB_GPU,
+    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    TB_V_BLOCK | TB_V_GRID,
+    tb_stream_prepare<false>,
+    tb_stream_run<false>,
+    NULL,
+    tb_stream_release,
+};
+
+extern "C" const tb_variant_t tb_stream_gpu_vec16 = {
+    "vec16",
+    "grid-stride loop of 16-byte vector loads and stores (float4, double2)",
+    &tb_algo_stream,
+    TB_GPU,
+    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    TB_V_BLOCK | TB_V_GRID,
+    tb_stream_prepare<true>,
+    tb_stream_run<true>,
+    NULL,
+    tb_stream_release,
+};
