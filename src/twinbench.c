@@ -540,7 +540,6 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
   if (backends) {
     char **items;
     int count;
-    s->backends_explicit = 1;
     if (!(rc = tb_list_split(backends, &items, &count))) {
       for (int i = 0; i < count && !rc; i++) {
         int b;

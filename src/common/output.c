@@ -83,6 +83,7 @@ typedef struct tb_val {
   int kind; /* 0 empty, 1 text, 2 number */
   double num;
   const char *table_fmt;
+  double table_mul; /* the table shows num * table_mul */
   char text[1024];
 } tb_val_t;
 
@@ -150,6 +151,7 @@ static void tb_val_num(tb_val_t *v, double x, const char *table_fmt)
   v->kind = 2;
   v->num = x;
   v->table_fmt = table_fmt;
+  v->table_mul = 1.0;
 }
 
 static const char *tb_verdict_name(tb_verdict_t v)
@@ -194,7 +196,10 @@ static void tb_core_value(const tb_result_t *r, int col, tb_val_t *v)
   case C_GBS: tb_val_num(v, tb_result_gbs(r), "%.1f"); break;
   case C_GFLOPS: tb_val_num(v, tb_result_gflops(r), "%.1f"); break;
   case C_LIMIT: tb_val_num(v, r->limit_gbs, "%.1f"); break;
-  case C_FRAC: tb_val_num(v, tb_result_gbs(r) / r->limit_gbs, "%.3f"); break;
+  case C_FRAC:
+    tb_val_num(v, tb_result_gbs(r) / r->limit_gbs, "%.1f");
+    v->table_mul = 100.0; /* a percentage in the table, a fraction in CSV and JSON */
+    break;
   case C_VERIFIED: tb_val_text(v, "%s", tb_verdict_name(r->check.verdict)); break;
   case C_ERROR: tb_val_num(v, r->check.error, "%.2g"); break;
   case C_H2D_PAGEABLE:
@@ -288,7 +293,7 @@ static const char *tb_tabled(const tb_val_t *v, char *buf, size_t len)
     return v->text;
   if (v->kind == 0)
     return "-";
-  snprintf(buf, len, v->table_fmt ? v->table_fmt : "%.6g", v->num);
+  snprintf(buf, len, v->table_fmt ? v->table_fmt : "%.6g", v->num * v->table_mul);
   return buf;
 }
 

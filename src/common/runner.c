@@ -219,8 +219,7 @@ int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
       if (!s->use[TB_CPU])
         return tb_fail(TB_ENODEV, "the gpu backend is not available: %s", st->gpu_reason);
       s->use[TB_GPU] = 0;
-      if (s->backends_explicit)
-        fprintf(stderr, "twinbench: gpu backend skipped: %s\n", st->gpu_reason);
+      fprintf(stderr, "twinbench: gpu backend skipped: %s\n", st->gpu_reason);
     } else
       st->gpu_ok = 1;
   } else

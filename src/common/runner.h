@@ -20,7 +20,6 @@ extern "C" {
 typedef struct tb_sweep {
   const tb_algo_t *algo;
   int use[TB_NBACKENDS];   /* backends to run */
-  int backends_explicit;   /* the user chose the backends */
   char **variants;         /* variant names to run; NULL for all */
   int nvariants;
   tb_prec_t prec[TB_NPREC];

@@ -28,10 +28,13 @@ const char *tb_strerror(int status)
 
 int tb_fail(int status, const char *fmt, ...)
 {
+  /* Format aside first: callers often wrap the previous detail in a new one. */
+  char msg[sizeof tb_detail];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(tb_detail, sizeof tb_detail, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  memcpy(tb_detail, msg, sizeof tb_detail);
   return status;
 }
 

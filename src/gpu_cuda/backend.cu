@@ -38,7 +38,10 @@ int tb_gpu_probe_once(void)
   tb_device_info_t *g = &tb_gpu_info;
   cudaDeviceProp prop;
   memset(g, 0, sizeof *g);
-  TB_CUDA(cudaGetDeviceCount(&count));
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess)
+    return tb_fail(TB_ENODEV, "no usable CUDA device (%s: %s)", cudaGetErrorName(e),
+                   cudaGetErrorString(e));
   if (count < 1)
     return tb_fail(TB_ENODEV, "no CUDA device found");
   TB_CUDA(cudaSetDevice(0));

@@ -43,10 +43,12 @@ template <typename T, int OP> __device__ __forceinline__ T tb_apply(T a, T b, T 
   return a + q * b;
 }
 
-/* copy, scale, add, triad: c = op(a, b) over n elements. */
-template <typename T, bool VEC, int OP>
-__global__ void tb_k_stream(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ c,
-                            T q, int64_t n)
+/* Visit the n elements of a (and b) with a grid-stride loop, calling
+ * f(a[i], b[i]) and, with STORE, writing its value to c[i]. VEC moves 16-byte
+ * vectors, then the n % width tail element by element. */
+template <typename T, bool VEC, bool READ_B, bool STORE, typename F>
+__device__ __forceinline__ void tb_stream_visit(const T *__restrict__ a, const T *__restrict__ b,
+                                                T *__restrict__ c, int64_t n, F f)
 {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,18 +61,31 @@ __global__ void tb_k_stream(const T *__restrict__ a, const T *__restrict__ b, T 
     const V *bv = reinterpret_cast<const V *>(b);
     V *cv = reinterpret_cast<V *>(c);
     for (int64_t i = tid; i < nv; i += stride) {
-      V x = av[i], y = tb_reads_b<OP>() ? bv[i] : x, z;
+      V x = av[i], y = READ_B ? bv[i] : x, z;
       const T *px = reinterpret_cast<const T *>(&x), *py = reinterpret_cast<const T *>(&y);
       T *pz = reinterpret_cast<T *>(&z);
 #pragma unroll
       for (int k = 0; k < W; k++)
-        pz[k] = tb_apply<T, OP>(px[k], py[k], q);
-      cv[i] = z;
+        pz[k] = f(px[k], py[k]);
+      if (STORE)
+        cv[i] = z;
     }
     done = nv * W;
   }
-  for (int64_t i = done + tid; i < n; i += stride)
-    c[i] = tb_apply<T, OP>(a[i], tb_reads_b<OP>() ? b[i] : T(0), q);
+  for (int64_t i = done + tid; i < n; i += stride) {
+    T r = f(a[i], READ_B ? b[i] : T(0));
+    if (STORE)
+      c[i] = r;
+  }
+}
+
+/* copy, scale, add, triad: c = op(a, b) over n elements. */
+template <typename T, bool VEC, int OP>
+__global__ void tb_k_stream(const T *__restrict__ a, const T *__restrict__ b, T *__restrict__ c,
+                            T q, int64_t n)
+{
+  tb_stream_visit<T, VEC, tb_reads_b<OP>(), true>(a, b, c, n,
+                                                  [=](T x, T y) { return tb_apply<T, OP>(x, y, q); });
 }
 
 /* dot: per-block partial sums of a b in double. */
@@ -78,27 +93,11 @@ template <typename T, bool VEC>
 __global__ void tb_k_dot(const T *__restrict__ a, const T *__restrict__ b, double *partial,
                          int64_t n)
 {
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   double s = 0.0;
-  int64_t done = 0;
-  if constexpr (VEC) {
-    typedef typename tb_vec16<T>::type V;
-    const int W = tb_vec16<T>::width;
-    const int64_t nv = n / W;
-    const V *av = reinterpret_cast<const V *>(a);
-    const V *bv = reinterpret_cast<const V *>(b);
-    for (int64_t i = tid; i < nv; i += stride) {
-      V x = av[i], y = bv[i];
-      const T *px = reinterpret_cast<const T *>(&x), *py = reinterpret_cast<const T *>(&y);
-#pragma unroll
-      for (int k = 0; k < W; k++)
-        s += (double)px[k] * (double)py[k];
-    }
-    done = nv * W;
-  }
-  for (int64_t i = done + tid; i < n; i += stride)
-    s += (double)a[i] * (double)b[i];
+  tb_stream_visit<T, VEC, true, false>(a, b, (T *)nullptr, n, [&](T x, T y) {
+    s += (double)x * (double)y;
+    return T(0);
+  });
   s = tb_block_sum(s);
   if (threadIdx.x == 0)
     partial[blockIdx.x] = s;

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Every bad input gets one clear line on stderr and a non-zero exit, and no
+# report file is left behind.
+. "${srcdir:-.}/tests/lib.sh"
+
+expect_error 2 "unknown command 'frobnicate'" frobnicate
+expect_error 2 "run needs an algorithm" run
+expect_error 2 "unknown algorithm 'nosuch'" run nosuch
+expect_error 2 "unknown algorithm 'nosuch'" list nosuch
+expect_error 2 "unknown variant 'nosuch' for stream" run stream --variant nosuch --backend cpu
+expect_error 2 "unknown backend 'tpu'" run stream --backend tpu
+expect_error 2 "unknown parameter 'color' for stream (known: op)" run stream --param color=red
+expect_error 2 "parameter op: unknown value 'fma'" run stream --param op=fma
+expect_error 2 "takes KEY=LIST" run stream --param op
+expect_error 2 "unknown precision 'half'" run stream --precision half
+expect_error 2 "stream does not support precision int32" run stream --precision int32
+expect_error 2 "size '0' must be at least 1" run stream --size 0
+expect_error 2 "size '-5' is negative" run stream --size -5
+expect_error 2 "size 'lots' is not a number" run stream --size lots
+expect_error 2 "size '2^70' overflows 64 bits" run stream --size 2^70
+expect_error 2 "size '99999999999999999999' overflows" run stream --size 99999999999999999999
+expect_error 2 "empty item in list" run stream --size 1,,2
+expect_error 2 "needs .* of host memory but .* is available" run stream --backend cpu --size 2^40
+expect_error 2 "--threads '0' must be at least 1" run stream --threads 0
+expect_error 2 "--block '0' must be at least 1" run stream --block 0
+expect_error 2 "--repeat '0' must be at least 1" run stream --repeat 0
+expect_error 2 "unknown placement 'random'" run stream --placement random
+expect_error 2 "unknown format 'xml'" run stream --format xml
+expect_error 2 "stream does not read input files" run stream --input /dev/null
+expect_error 2 "stream does not write dumps" run stream --dump "$TMP/d.csv"
+expect_error 2 "unknown option" run stream --frobnicate
+expect_error 2 "unexpected argument 'extra'" run stream extra
+expect_error 2 "takes no arguments" info extra
+
+# An unwritable output path is refused before any work, and leaves nothing.
+expect_error 1 "cannot write '$TMP/missing/out.csv'" run stream --backend cpu --size 1 \
+  --output "$TMP/missing/out.csv"
+[ -e "$TMP/missing" ] && fail "an output folder was created"
+mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
+if [ "$(id -u)" -ne 0 ]; then
+  expect_error 1 "cannot write" run stream --backend cpu --size 1 --output "$TMP/ro/out.csv"
+fi
+[ -z "$(ls "$TMP/ro")" ] || fail "files left in a read-only folder: $(ls "$TMP/ro")"
+
+# The GPU: asked for alone without one is an error (69); with the CPU it is
+# skipped with a note and the CPU part runs.
+if ! gpu_present; then
+  expect_error 69 "the gpu backend is not available" run stream --backend gpu --size 1
+  "$TB" run stream --backend cpu,gpu --size 1000 --threads 1 $LIMIT --format csv \
+    >"$TMP/mixed.csv" 2>"$TMP/mixed.err"
+  rc=$?
+  [ "$rc" -eq 0 ] || fail "cpu,gpu without a GPU exited $rc: $(cat "$TMP/mixed.err")"
+  grep -q "gpu backend skipped" "$TMP/mixed.err" || fail "no note that the GPU was skipped"
+  [ "$(grep -c ',cpu,' "$TMP/mixed.csv")" -eq 5 ] || fail "the CPU part did not run"
+fi
+
+# More threads than PUs: said, and done (oversubscribed, recorded per row).
+npus=$(nproc)
+"$TB" run stream --backend cpu --size 1000 --threads $((npus + 1)) -P op=triad $LIMIT \
+  --format csv >"$TMP/over.csv" 2>"$TMP/over.err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "oversubscribed run exited $rc: $(cat "$TMP/over.err")"
+grep -q "threads on $npus PUs" "$TMP/over.err" || fail "no note on oversubscription"
+grep -q ",oversubscribed," "$TMP/over.csv" || fail "rows do not say oversubscribed"
+
+# No partial files anywhere in the temporary folder.
+ls "$TMP" | grep -q '\.tmp\.' && fail "temporary report files left: $(ls "$TMP")"
+finish

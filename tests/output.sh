@@ -1,0 +1,40 @@
+#!/bin/sh
+# Reports: the table and its speedup summary, JSON that parses and carries
+# the environment, atomic output files, help on every command.
+. "${srcdir:-.}/tests/lib.sh"
+
+for c in "" "run" "list" "info"; do
+  "$TB" $c --help >"$TMP/help" 2>&1 || fail "'$c --help' failed"
+  grep -q "usage: twinbench" "$TMP/help" || fail "'$c --help' printed no usage"
+done
+"$TB" --version | grep -q "^twinbench " || fail "--version"
+"$TB" info >"$TMP/info" 2>&1 || fail "info failed: $(cat "$TMP/info")"
+grep -q "cores: $(nproc)\|PUs: $(nproc)" "$TMP/info" || fail "info does not show the PUs"
+grep -q "^GPU" "$TMP/info" || fail "info does not mention the GPU"
+"$TB" list | grep -q "^stream" || fail "list lacks stream"
+"$TB" list stream | grep -q "gpu  gridstride\|gpu  (none in this build)" || fail "list stream"
+
+"$TB" run stream --backend cpu --size 1000 --threads 1,2 -P op=triad,dot $LIMIT \
+  >"$TMP/table" 2>"$TMP/err" || fail "table run: $(cat "$TMP/err")"
+grep -q "^variant .*median_ms .*GB/s .*%limit .*verified" "$TMP/table" || fail "table header"
+[ "$(grep -c '^omp ' "$TMP/table")" -eq 4 ] || fail "table rows: $(cat "$TMP/table")"
+
+"$TB" run stream --backend cpu --size 1000 --threads 1 -P op=dot $LIMIT --format json \
+  --output "$TMP/r.json" 2>"$TMP/err" || fail "json run: $(cat "$TMP/err")"
+grep -q "wrote 1 results to $TMP/r.json" "$TMP/err" || fail "no note of the report file"
+if command -v python3 >/dev/null 2>&1; then
+  python3 - "$TMP/r.json" <<'PY' || fail "JSON report: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+env = d["environment"]
+for k in ("cpu_model", "cores", "pus", "git_revision", "cc", "cflags", "date"):
+    assert k in env, k
+r = d["results"][0]
+assert r["verified"] == "pass" and r["binding_ok"] == "yes", r
+assert isinstance(r["binding"], list) and len(r["binding"]) == 1, r
+assert r["params"]["op"] == "dot" and r["columns"]["result"] > 0, r
+assert d["bytes_counting"].startswith("STREAM-style")
+PY
+fi
+ls "$TMP" | grep -q '\.tmp\.' && fail "temporary report files left"
+finish
