@@ -3,10 +3,11 @@
  * gridstride: one element per thread per step of a grid-stride loop.
  * vec16:      16-byte vector accesses (float4 / double2) per thread, the
  *             n % (16 / sizeof T) tail done by scalar threads.
- * Both take the block and grid as launch parameters; the grid defaults to
- * one full wave of resident blocks. The dot product accumulates in double,
- * reduces each block with warp shuffles, and a second launch of one block
- * sums the per-block partials (both launches are timed). */
+ * Both take the block and grid as launch parameters; the grid defaults to up
+ * to 32 waves of resident blocks (tb_gpu_grid in cuda_util.h). The dot
+ * product accumulates in double, reduces each block with warp shuffles, and
+ * a second launch of one block sums the per-block partials (both launches
+ * are timed). */
 #include <config.h>
 
 #include <cuda_runtime.h>
