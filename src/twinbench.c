@@ -105,6 +105,11 @@ static const char tb_usage_run[] =
     "      --dump FILE         write the first verified configuration's results as CSV\n"
     "      --seed S            seed of the generated problems (default 1)\n"
     "      --no-verify         do not verify (rows are marked 'skipped')\n"
+    "      --pivot ROWS:COL[:CELL]  also show the results as a table: rows by the\n"
+    "                          columns ROWS (joined with +), one column per value of\n"
+    "                          COL, cells the best CELL (default gbs), with the best\n"
+    "                          per row and its ratio to the first row's best\n"
+    "      --NAME LIST         the same as --param NAME=LIST\n"
     "      --limit-size N      elements per array of the CPU's STREAM-triad limit\n"
     "                          (default: 4 x the last-level caches, in [2^25, 2^27])\n"
     "  -h, --help              this text\n"
@@ -228,7 +233,7 @@ static int tb_cmd_list(int argc, char **argv)
     printf("  %s %-12s = %lld: %s\n", i ? "            " : "presets:   ", a->presets[i].name,
            (long long)a->presets[i].size, a->presets[i].summary);
   if (a->nparams)
-    printf("  parameters (--param KEY=LIST):\n");
+    printf("  parameters (--param KEY=LIST, or --KEY LIST):\n");
   for (int i = 0; i < a->nparams; i++) {
     const tb_param_def_t *d = &a->params[i];
     printf("    %-12s %s; default %s; ", d->name, d->summary, d->defaults);
@@ -237,7 +242,9 @@ static int tb_cmd_list(int argc, char **argv)
       for (int k = 0; d->choices[k]; k++)
         printf(" %s", d->choices[k]);
       printf("\n");
-    } else
+    } else if (d->type == TB_PARAM_TEXT)
+      printf("text\n");
+    else
       printf("%s in [%g, %g]\n", d->type == TB_PARAM_INT ? "integer" : "real", d->min, d->max);
   }
   printf("  variants:\n");
@@ -305,6 +312,8 @@ typedef struct tb_run_opts {
   tb_sweep_t s;
   int format;
   const char *output;
+  const char *pivot;
+  char **params; /* the --param and --NAME settings, as NAME=LIST */
   char *command_line;
 } tb_run_opts_t;
 
@@ -322,6 +331,9 @@ static void tb_run_opts_free(tb_run_opts_t *o)
   free(s->placements);
   free(s->blocks);
   free(s->grids);
+  for (int i = 0; o->params && o->params[i]; i++)
+    free(o->params[i]);
+  free(o->params);
   free(o->command_line);
 }
 
@@ -431,8 +443,9 @@ static char *tb_join_args(int argc, char **argv)
 
 static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo, int *exit_now)
 {
-  enum { O_PLACEMENT = 256, O_BLOCK, O_GRID, O_DUMP, O_SEED, O_NOVERIFY, O_LIMIT };
-  static const struct option opts[] = {
+  enum { O_PLACEMENT = 256, O_BLOCK, O_GRID, O_DUMP, O_SEED, O_NOVERIFY, O_LIMIT, O_PIVOT,
+         O_ALGO_PARAM = 1024 };
+  static const struct option base_opts[] = {
       {"backend", required_argument, NULL, 'b'},   {"variant", required_argument, NULL, 'v'},
       {"precision", required_argument, NULL, 'p'}, {"size", required_argument, NULL, 'n'},
       {"param", required_argument, NULL, 'P'},     {"threads", required_argument, NULL, 't'},
@@ -442,15 +455,38 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
       {"format", required_argument, NULL, 'f'},    {"output", required_argument, NULL, 'o'},
       {"input", required_argument, NULL, 'i'},     {"dump", required_argument, NULL, O_DUMP},
       {"seed", required_argument, NULL, O_SEED},   {"no-verify", no_argument, NULL, O_NOVERIFY},
-      {"limit-size", required_argument, NULL, O_LIMIT},
-      {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
+      {"limit-size", required_argument, NULL, O_LIMIT}, {"pivot", required_argument, NULL, O_PIVOT},
+      {"help", no_argument, NULL, 'h'}};
+  enum { NBASE = sizeof base_opts / sizeof base_opts[0] };
   static const int block_sweep[] = {32, 64, 128, 256, 512, 1024};
   tb_sweep_t *s = &o->s;
   const char *backends = NULL, *precisions = NULL, *sizes = NULL, *threads = NULL;
   const char *placements = "cores", *blocks = "256", *grids = "auto";
-  char **params = calloc((size_t)argc + 1, sizeof *params);
   int nparams = 0, c, rc = TB_OK;
   int64_t x;
+
+  /* Every algorithm's parameters are options too: --NAME VALUE is --param NAME=VALUE. */
+  const tb_param_def_t *pdefs[256];
+  int npdefs = 0;
+  for (const tb_algo_t *const *a = tb_algos; *a; a++)
+    for (int k = 0; k < (*a)->nparams && npdefs < 256; k++) {
+      int dup = 0;
+      for (int j = 0; j < npdefs; j++)
+        dup |= !strcmp(pdefs[j]->name, (*a)->params[k].name);
+      if (!dup)
+        pdefs[npdefs++] = &(*a)->params[k];
+    }
+  struct option opts[NBASE + 256 + 1];
+  memcpy(opts, base_opts, sizeof base_opts);
+  for (int j = 0; j < npdefs; j++) {
+    opts[NBASE + j].name = pdefs[j]->name;
+    opts[NBASE + j].has_arg = required_argument;
+    opts[NBASE + j].flag = NULL;
+    opts[NBASE + j].val = O_ALGO_PARAM + j;
+  }
+  memset(&opts[NBASE + npdefs], 0, sizeof opts[0]);
+  o->params = calloc((size_t)argc + 1, sizeof *o->params);
+  char **params = o->params;
 
   *exit_now = 0;
   if (!params)
@@ -471,7 +507,10 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
       break;
     case 'p': precisions = optarg; break;
     case 'n': sizes = optarg; break;
-    case 'P': params[nparams++] = optarg; break;
+    case 'P':
+      if (!(params[nparams++] = strdup(optarg)))
+        rc = tb_fail(TB_ENOMEM, "out of memory");
+      break;
     case 't': threads = optarg; break;
     case O_PLACEMENT: placements = optarg; break;
     case O_BLOCK: blocks = optarg; break;
@@ -499,6 +538,7 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
       s->seed = (uint64_t)x;
       break;
     case O_NOVERIFY: s->verify = 0; break;
+    case O_PIVOT: o->pivot = optarg; break;
     case O_LIMIT:
       if (!(rc = tb_parse_size(optarg, "--limit-size", &x)) && x > ((int64_t)1 << 34))
         rc = tb_fail(TB_EINVAL, "--limit-size %s is too large", optarg);
@@ -507,34 +547,30 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
     case 'h':
       fputs(tb_usage_run, stdout);
       *exit_now = 1;
-      free(params);
       return TB_OK;
     default:
-      if (optopt)
+      if (c >= O_ALGO_PARAM && c < O_ALGO_PARAM + npdefs) {
+        const char *name = pdefs[c - O_ALGO_PARAM]->name;
+        size_t len = strlen(name) + strlen(optarg) + 2;
+        if ((params[nparams] = malloc(len)))
+          snprintf(params[nparams++], len, "%s=%s", name, optarg);
+        else
+          rc = tb_fail(TB_ENOMEM, "out of memory");
+      } else if (optopt)
         rc = tb_fail(TB_EINVAL, "option -%c is unknown or needs a value", optopt);
       else
         rc = tb_fail(TB_EINVAL, "unknown option '%s'", argv[optind - 1]);
     }
   }
-  if (rc) {
-    free(params);
+  if (rc)
     return rc;
-  }
-  if (optind >= argc) {
-    free(params);
+  if (optind >= argc)
     return tb_fail(TB_EINVAL, "run needs an algorithm (see 'twinbench list')");
-  }
   s->algo = tb_algo_find(argv[optind]);
-  if (!s->algo) {
-    rc = tb_fail(TB_EINVAL, "unknown algorithm '%s' (see 'twinbench list')", argv[optind]);
-    free(params);
-    return rc;
-  }
-  if (optind + 1 < argc) {
-    rc = tb_fail(TB_EINVAL, "unexpected argument '%s' after the algorithm", argv[optind + 1]);
-    free(params);
-    return rc;
-  }
+  if (!s->algo)
+    return tb_fail(TB_EINVAL, "unknown algorithm '%s' (see 'twinbench list')", argv[optind]);
+  if (optind + 1 < argc)
+    return tb_fail(TB_EINVAL, "unexpected argument '%s' after the algorithm", argv[optind + 1]);
 
   /* Backends. */
   if (backends) {
@@ -557,7 +593,6 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
                              &s->npv[k]);
   for (int i = 0; i < nparams && !rc; i++)
     rc = tb_set_param(s, params[i]);
-  free(params);
   if (rc)
     return rc;
 
@@ -629,6 +664,10 @@ static int tb_cmd_run(int argc, char **argv)
     status = rc ? tb_error(rc) : TB_EXIT_OK;
     goto done;
   }
+  if (o.pivot && (rc = tb_pivot_check(o.s.algo, o.pivot))) {
+    status = tb_error(rc);
+    goto done;
+  }
   if ((rc = tb_sweep_check(&o.s, topo, &st))) {
     status = tb_error(rc);
     goto done;
@@ -662,9 +701,12 @@ static int tb_cmd_run(int argc, char **argv)
     status = tb_error(rc);
   } else if (o.output)
     fprintf(stderr, "twinbench: wrote %d results to %s\n", res.n, o.output);
-  /* CSV and JSON stay machine-readable: the speedup summary goes to stderr. */
+  /* CSV and JSON stay machine-readable: the views go to stderr. A table
+   * written to a file gets its pivot view on stdout. */
   if (o.format != TB_FMT_TABLE)
     tb_report_speedups(stderr, &res);
+  if (o.pivot)
+    tb_report_pivot(o.format != TB_FMT_TABLE ? stderr : stdout, &res, o.s.algo, o.pivot);
   if (status == TB_EXIT_OK && st.failures) {
     fprintf(stderr, "twinbench: %d of %d results FAILED verification\n", st.failures, res.n);
     status = TB_EXIT_VERIFY;

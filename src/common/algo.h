@@ -32,7 +32,8 @@ extern "C" {
 typedef enum tb_param_type {
   TB_PARAM_INT,   /* an integer in [min, max] (K/M/G suffixes and 2^k accepted) */
   TB_PARAM_REAL,  /* a real number in [min, max] */
-  TB_PARAM_CHOICE /* one of choices[] */
+  TB_PARAM_CHOICE, /* one of choices[] */
+  TB_PARAM_TEXT    /* free text (a file name, a matrix), checked by the algorithm's setup */
 } tb_param_type_t;
 
 typedef struct tb_param_def {
@@ -44,7 +45,9 @@ typedef struct tb_param_def {
   const char *const *choices;  /* NULL-terminated, for CHOICE */
 } tb_param_def_t;
 
-/* One value of a parameter. For CHOICE, i is the index into choices[]. */
+/* One value of a parameter. For CHOICE, i is the index into choices[]; for
+ * TEXT, s is the text. Every parameter is also a command-line option
+ * --NAME VALUE, the same as --param NAME=VALUE. */
 typedef struct tb_param_value {
   int64_t i;
   double r;

@@ -263,7 +263,7 @@ static void tb_value(const tb_result_t *r, int col, tb_val_t *v)
   col -= C_NCORE;
   if (col < a->nparams) {
     const tb_param_value_t *pv = &r->param[col];
-    if (a->params[col].type == TB_PARAM_CHOICE)
+    if (a->params[col].type == TB_PARAM_CHOICE || a->params[col].type == TB_PARAM_TEXT)
       tb_val_text(v, "%s", pv->s);
     else
       tb_val_num(v, a->params[col].type == TB_PARAM_INT ? (double)pv->i : pv->r, "%.6g");
@@ -572,6 +572,189 @@ static void tb_write_json(FILE *f, const tb_results_t *res, const tb_report_t *r
   free(sp);
   (void)buf;
   fprintf(f, "%s]\n}\n", ns ? "\n  " : "");
+}
+
+/* ---- Pivot view --------------------------------------------------------- */
+
+static int tb_col_index(const tb_algo_t *a, const char *name)
+{
+  for (int c = 0; c < tb_ncols(a); c++)
+    if (!strcmp(tb_col_name(a, c, 0), name))
+      return c;
+  return -1;
+}
+
+typedef struct tb_pivot {
+  int rows[8];
+  int nrows;
+  int col, cell;
+  int lower_better;
+} tb_pivot_t;
+
+static int tb_pivot_parse(const tb_algo_t *a, const char *spec, tb_pivot_t *pv)
+{
+  char buf[256], *parts[3] = {NULL, NULL, NULL};
+  int np = 0;
+  if (strlen(spec) >= sizeof buf)
+    return tb_fail(TB_EINVAL, "--pivot '%s' is too long", spec);
+  strcpy(buf, spec);
+  for (char *t = buf, *save = NULL; np < 3 && (t = strtok_r(np ? NULL : t, ":", &save)); np++)
+    parts[np] = t;
+  if (np < 2 || strchr(spec, ':') == spec)
+    return tb_fail(TB_EINVAL, "--pivot takes ROWS:COL[:CELL], not '%s'", spec);
+  memset(pv, 0, sizeof *pv);
+  for (char *t = parts[0], *save = NULL; (t = strtok_r(pv->nrows ? NULL : t, "+", &save));) {
+    if (pv->nrows == 8)
+      return tb_fail(TB_EINVAL, "--pivot: at most 8 row columns");
+    if ((pv->rows[pv->nrows++] = tb_col_index(a, t)) < 0)
+      return tb_fail(TB_EINVAL, "--pivot: unknown column '%s' for %s", t, a->name);
+  }
+  if ((pv->col = tb_col_index(a, parts[1])) < 0)
+    return tb_fail(TB_EINVAL, "--pivot: unknown column '%s' for %s", parts[1], a->name);
+  const char *cell = parts[2] ? parts[2] : "gbs";
+  if ((pv->cell = tb_col_index(a, cell)) < 0)
+    return tb_fail(TB_EINVAL, "--pivot: unknown column '%s' for %s", cell, a->name);
+  size_t len = strlen(cell);
+  pv->lower_better = !strcmp(cell, "error") || (len > 3 && !strcmp(cell + len - 3, "_ms"));
+  return TB_OK;
+}
+
+int tb_pivot_check(const tb_algo_t *a, const char *spec)
+{
+  tb_pivot_t pv;
+  return tb_pivot_parse(a, spec, &pv);
+}
+
+static int tb_is_number(const char *s)
+{
+  char *end;
+  if (!*s)
+    return 0;
+  strtod(s, &end);
+  return *end == '\0';
+}
+
+/* Index of key in keys[0..*n), appending it when new. */
+static int tb_key_index(char (*keys)[96], int *n, const char *key)
+{
+  for (int i = 0; i < *n; i++)
+    if (!strcmp(keys[i], key))
+      return i;
+  snprintf(keys[*n], sizeof keys[0], "%s", key);
+  return (*n)++;
+}
+
+static int tb_key_cmp(const void *x, const void *y)
+{
+  double a = strtod((const char *)x, NULL), b = strtod((const char *)y, NULL);
+  return (a > b) - (a < b);
+}
+
+int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_algo_t *a, const char *spec)
+{
+  tb_pivot_t pv;
+  int rc = tb_pivot_parse(a, spec, &pv);
+  if (rc || res->n == 0)
+    return rc;
+  int n = res->n, nr = 0, nc = 0;
+  char (*rkeys)[96] = calloc((size_t)n, sizeof *rkeys);
+  char (*ckeys)[96] = calloc((size_t)n, sizeof *ckeys);
+  double *cell = malloc((size_t)n * (size_t)n * sizeof *cell);
+  int *ri = malloc((size_t)n * sizeof *ri), *ci = malloc((size_t)n * sizeof *ci);
+  char buf[64], key[96];
+  tb_val_t v;
+  if (!rkeys || !ckeys || !cell || !ri || !ci) {
+    rc = tb_fail(TB_ENOMEM, "out of memory");
+    goto out;
+  }
+  /* The keys of every row; an empty column value (threads of a GPU row) is
+   * labelled with the row's backend. */
+  for (int i = 0; i < n; i++) {
+    const tb_result_t *r = &res->r[i];
+    size_t k = 0;
+    key[0] = '\0';
+    for (int j = 0; j < pv.nrows; j++) {
+      tb_value(r, pv.rows[j], &v);
+      k += (size_t)snprintf(key + k, sizeof key - (k < sizeof key ? k : sizeof key), "%s%s",
+                            j ? " " : "", v.kind ? tb_plain(&v, buf, sizeof buf) : "-");
+      if (k >= sizeof key)
+        k = sizeof key - 1;
+    }
+    ri[i] = tb_key_index(rkeys, &nr, key);
+    tb_value(r, pv.col, &v);
+    ci[i] = -1;
+    snprintf(key, sizeof key, "%.95s", v.kind ? tb_plain(&v, buf, sizeof buf) : tb_backends[r->backend]->name);
+    tb_key_index(ckeys, &nc, key);
+  }
+  /* Numeric column labels in order, backend labels after them. */
+  int nnum = 0;
+  for (int c = 0; c < nc; c++)
+    if (tb_is_number(ckeys[c])) {
+      char t[96];
+      memcpy(t, ckeys[c], sizeof t);
+      memmove(ckeys[nnum + 1], ckeys[nnum], (size_t)(c - nnum) * sizeof *ckeys);
+      memcpy(ckeys[nnum++], t, sizeof t);
+    }
+  qsort(ckeys, (size_t)nnum, sizeof *ckeys, tb_key_cmp);
+  for (int i = 0; i < nr * nc; i++)
+    cell[i] = NAN;
+  for (int i = 0; i < n; i++) {
+    const tb_result_t *r = &res->r[i];
+    if (r->check.verdict == TB_FAIL)
+      continue;
+    tb_value(r, pv.col, &v);
+    snprintf(key, sizeof key, "%.95s", v.kind ? tb_plain(&v, buf, sizeof buf) : tb_backends[r->backend]->name);
+    int c = tb_key_index(ckeys, &nc, key);
+    tb_value(r, pv.cell, &v);
+    if (v.kind != 2)
+      continue;
+    double *x = &cell[ri[i] * nc + c];
+    if (isnan(*x) || (pv.lower_better ? v.num < *x : v.num > *x))
+      *x = v.num;
+  }
+  int wr = 4;
+  for (int r = 0; r < nr; r++)
+    wr = (int)strlen(rkeys[r]) > wr ? (int)strlen(rkeys[r]) : wr;
+  const char *cellname = tb_col_name(a, pv.cell, 0);
+  fprintf(f, "\n# %s by", cellname);
+  for (int j = 0; j < pv.nrows; j++)
+    fprintf(f, "%s%s", j ? " + " : " ", tb_col_name(a, pv.rows[j], 0));
+  fprintf(f, " (rows) and %s (columns): the %s of each cell; 'ratio' is the row's best over the "
+             "first row's best (%s)\n",
+          tb_col_name(a, pv.col, 0), pv.lower_better ? "lowest" : "highest",
+          pv.lower_better ? "first / row" : "row / first");
+  fprintf(f, "%-*s", wr, "");
+  for (int c = 0; c < nc; c++)
+    fprintf(f, " %10s", ckeys[c]);
+  fprintf(f, " %10s %10s %8s\n", "best", "at", "ratio");
+  double first = NAN;
+  for (int r = 0; r < nr; r++) {
+    double best = NAN;
+    int at = -1;
+    fprintf(f, "%-*s", wr, rkeys[r]);
+    for (int c = 0; c < nc; c++) {
+      double x = cell[r * nc + c];
+      if (isnan(x))
+        fprintf(f, " %10s", "-");
+      else
+        fprintf(f, " %10.4g", x);
+      if (!isnan(x) && (isnan(best) || (pv.lower_better ? x < best : x > best))) {
+        best = x;
+        at = c;
+      }
+    }
+    if (r == 0)
+      first = best;
+    double ratio = pv.lower_better ? first / best : best / first;
+    fprintf(f, " %10.4g %10s %7.2fx\n", best, at >= 0 ? ckeys[at] : "-", ratio);
+  }
+out:
+  free(rkeys);
+  free(ckeys);
+  free(cell);
+  free(ri);
+  free(ci);
+  return rc;
 }
 
 int tb_report_write(FILE *f, int format, const tb_results_t *res, const tb_report_t *rep)

@@ -20,6 +20,10 @@ int tb_param_parse_value(const tb_param_def_t *d, const char *text, tb_param_val
     if (tb_parse_real(text, &v->r))
       return tb_fail(TB_EINVAL, "parameter %s: %s", d->name, tb_error_detail());
     break;
+  case TB_PARAM_TEXT:
+    if (!*text)
+      return tb_fail(TB_EINVAL, "parameter %s: empty value", d->name);
+    break;
   case TB_PARAM_CHOICE: {
     int k = 0;
     for (; d->choices[k]; k++)
@@ -40,7 +44,7 @@ int tb_param_parse_value(const tb_param_def_t *d, const char *text, tb_param_val
     break;
   }
   }
-  if (d->type != TB_PARAM_CHOICE && (v->r < d->min || v->r > d->max))
+  if ((d->type == TB_PARAM_INT || d->type == TB_PARAM_REAL) && (v->r < d->min || v->r > d->max))
     return tb_fail(TB_EINVAL, "parameter %s: %s is outside [%g, %g]", d->name, text, d->min,
                    d->max);
   v->s = strdup(text);

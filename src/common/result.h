@@ -75,6 +75,15 @@ int tb_report_write(FILE *f, int format, const tb_results_t *res, const tb_repor
  * on both backends. */
 void tb_report_speedups(FILE *f, const tb_results_t *res);
 
+/* Check a --pivot specification (ROWS:COL[:CELL]) against algo's columns. */
+int tb_pivot_check(const tb_algo_t *algo, const char *spec);
+
+/* The results as a table: one row per distinct value of the ROWS columns
+ * (joined with +), one column per value of COL, each cell the best CELL
+ * (default gbs; lowest for *_ms and error, highest otherwise), then each
+ * row's best, where it was, and its ratio to the first row's best. */
+int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_algo_t *algo, const char *spec);
+
 /* Open a temporary file beside path for writing; tb_outfile_commit renames it
  * over path, tb_outfile_abort removes it. */
 typedef struct tb_outfile {
