@@ -129,6 +129,13 @@ int tb_check_fail(tb_check_t *chk, const char *fmt, ...)
 
 /* ---- Algorithms -------------------------------------------------------- */
 
+/* Which measured limit an algorithm's results are held against. */
+typedef enum tb_limit_kind {
+  TB_LIMIT_STREAM = 0, /* CPU: STREAM triad; GPU: device-to-device copy */
+  TB_LIMIT_READ = 1,   /* CPU: STREAM-style read-only sum; GPU: device-to-device copy */
+  TB_NLIMITS
+} tb_limit_kind_t;
+
 enum tb_algo_flags {
   TB_ALGO_INPUT = 1u << 0 /* setup/generate read p->input_path (--input FILE) */
 };
@@ -137,6 +144,7 @@ typedef struct tb_algo {
   const char *name;
   const char *summary;
   unsigned flags;              /* tb_algo_flags */
+  tb_limit_kind_t limit;       /* the limit its bandwidth is compared with */
   unsigned precisions;         /* TB_PREC_BIT mask of supported precisions */
   unsigned default_precisions; /* those run when --precision is not given */
   const char *default_sizes;   /* as the user would type --size */
@@ -240,13 +248,14 @@ typedef struct tb_variant {
 
 typedef struct tb_backend {
   const char *name;
-  const char *limit_name;                /* what the measured limit is, e.g. "STREAM triad" */
+  const char *limit_names[TB_NLIMITS];   /* what each kind of measured limit is */
   const tb_variant_t *const *variants;   /* NULL-terminated */
   /* TB_OK and a description (GPU), or TB_ENODEV with the reason. */
   int (*probe)(tb_device_info_t *info);
   /* Memory the backend can still allocate. */
   int (*mem_available)(int64_t *bytes);
-  /* The bandwidth limit for ctx's configuration (CPU: the bound team), in GB/s. */
+  /* The bandwidth limit of kind ctx->p->algo->limit for ctx's configuration
+   * (CPU: the bound team), in GB/s. */
   int (*measure_limit)(tb_ctx_t *ctx, double *gbs);
   /* Give ctx the backend's copies of the problem's arrays (ctx->buf), moving
    * inputs in; fills the host-to-device fields of xfer. */

@@ -345,8 +345,8 @@ static void tb_write_table(FILE *f, const tb_results_t *res, const tb_algo_t *a)
       }
   fprintf(f, "# %s: %s; bytes counted STREAM-style (no write-allocate); limit = %s (CPU) or %s (GPU), "
              "measured in this run\n",
-          a->name, a->size_meaning, tb_backends[TB_CPU]->limit_name,
-          tb_backends[TB_GPU]->limit_name);
+          a->name, a->size_meaning, tb_backends[TB_CPU]->limit_names[a->limit],
+          tb_backends[TB_GPU]->limit_names[a->limit]);
   for (int c = 0, first = 1; c < nc; c++)
     if (w[c] >= 0) {
       fprintf(f, first ? "%-*s" : "  %*s", w[c], tb_col_name(a, c, 1));

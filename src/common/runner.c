@@ -147,7 +147,7 @@ static void tb_problem_needs(const tb_problem_t *p, const tb_sweep_t *s, int64_t
   }
   int64_t during = 0;
   if (s->use[TB_CPU]) {
-    int64_t limit = 3 * s->limit_elems * 8;
+    int64_t limit = (p->algo->limit == TB_LIMIT_READ ? 1 : 3) * s->limit_elems * 8;
     int64_t work = in + out + inout;
     during = limit > work ? limit : work;
   }
@@ -276,7 +276,7 @@ int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
 typedef struct tb_limit_cache {
   int n;
   struct {
-    int backend, threads, placement;
+    int backend, threads, placement, kind;
     double gbs;
   } e[256];
 } tb_limit_cache_t;
@@ -284,9 +284,10 @@ typedef struct tb_limit_cache {
 static int tb_limit_get(tb_limit_cache_t *lc, int backend, tb_ctx_t *ctx, int placement,
                         double *gbs)
 {
+  int kind = ctx->p->algo->limit;
   for (int i = 0; i < lc->n; i++)
     if (lc->e[i].backend == backend && lc->e[i].threads == ctx->threads &&
-        lc->e[i].placement == placement) {
+        lc->e[i].placement == placement && lc->e[i].kind == kind) {
       *gbs = lc->e[i].gbs;
       return TB_OK;
     }
@@ -297,6 +298,7 @@ static int tb_limit_get(tb_limit_cache_t *lc, int backend, tb_ctx_t *ctx, int pl
     lc->e[lc->n].backend = backend;
     lc->e[lc->n].threads = ctx->threads;
     lc->e[lc->n].placement = placement;
+    lc->e[lc->n].kind = kind;
     lc->e[lc->n].gbs = *gbs;
     lc->n++;
   }

@@ -169,6 +169,7 @@ const tb_algo_t tb_algo_stream = {
     .name = "stream",
     .summary = "STREAM copy, scale, add, triad and dot: the memory-bandwidth baseline",
     .flags = 0,
+    .limit = TB_LIMIT_STREAM,
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .default_precisions = TB_PREC_BIT(TB_DOUBLE),
     .default_sizes = "2^26",

@@ -315,7 +315,7 @@ void tb_gpu_detach(tb_ctx_t *ctx)
 
 extern "C" const tb_backend_t tb_backend_gpu = {
     "gpu",
-    "device-to-device copy",
+    {"device-to-device copy", "device-to-device copy"},
     tb_gpu_variants,
     tb_gpu_probe,
     tb_gpu_mem_available,

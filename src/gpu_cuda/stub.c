@@ -77,7 +77,7 @@ static void tb_stub_detach(tb_ctx_t *ctx)
 
 const tb_backend_t tb_backend_gpu = {
     .name = "gpu",
-    .limit_name = "device-to-device copy",
+    .limit_names = {"device-to-device copy", "device-to-device copy"},
     .variants = tb_gpu_variants,
     .probe = tb_stub_probe,
     .mem_available = tb_stub_mem,
