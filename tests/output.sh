@@ -36,5 +36,33 @@ assert r["params"]["op"] == "dot" and r["columns"]["result"] > 0, r
 assert d["bytes_counting"].startswith("STREAM-style")
 PY
 fi
+# --pivot: rows by op, a column per thread count, and bad specifications refused.
+"$TB" run stream --backend cpu --size 1000 --threads 1,2 $LIMIT --pivot op:threads:gbs \
+  >"$TMP/pivot" 2>"$TMP/err" || fail "pivot run: $(cat "$TMP/err")"
+grep -q "^# gbs by op (rows) and threads (columns)" "$TMP/pivot" || fail "no pivot view"
+grep -q "^triad " "$TMP/pivot" || fail "pivot lacks the triad row"
+expect_error 2 "unknown column 'nosuch'" run stream --pivot nosuch:threads
+expect_error 2 "takes ROWS:COL" run stream --pivot op
+
+# --NAME is --param NAME=...
+"$TB" run stream --backend cpu --size 100 --threads 1 $LIMIT --op dot --format csv \
+  >"$TMP/alias.csv" 2>"$TMP/err" || fail "--op run: $(cat "$TMP/err")"
+[ "$(tail -n +2 "$TMP/alias.csv" | wc -l)" -eq 1 ] && grep -q ',dot,' "$TMP/alias.csv" ||
+  fail "--op dot did not select the dot product"
+
+# An interrupt stops the sweep after the current configuration; what was
+# measured is still written, completely, and the exit status says so.
+"$TB" run stream --backend cpu --size 2^21 --threads 1 --repeat 200 $LIMIT --format csv \
+  --output "$TMP/int.csv" 2>"$TMP/int.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] || fail "interrupted run exited $rc: $(cat "$TMP/int.err")"
+grep -q "interrupted" "$TMP/int.err" || fail "no word of the interrupt: $(cat "$TMP/int.err")"
+head -1 "$TMP/int.csv" | grep -q "^algo," || fail "interrupted run left no complete report"
+[ "$(wc -l <"$TMP/int.csv")" -lt 6 ] || fail "the sweep did not stop at the interrupt"
+
 ls "$TMP" | grep -q '\.tmp\.' && fail "temporary report files left"
 finish
