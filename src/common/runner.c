@@ -544,7 +544,14 @@ static int tb_run_backend(tb_stage_t *g)
     if (g->backend == TB_CPU) {
       base.threads = s->threads[t / s->nplacements];
       g->placement = s->placements[t % s->nplacements];
-      if ((rc = tb_topo_bind_team(g->topo, g->placement, base.threads, &binding)))
+      rc = tb_topo_bind_team(g->topo, g->placement, base.threads, &binding);
+      if (rc == TB_ETOPO && binding.pu) {
+        /* Measure anyway; every row of this team says binding_ok=no. */
+        fprintf(stderr, "%stwinbench: warning: %s; the team runs unbound\n",
+                g->pg->on ? "\r\033[K" : "", tb_error_detail());
+        rc = TB_OK;
+      }
+      if (rc)
         break;
       g->binding = &binding;
     }

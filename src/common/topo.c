@@ -292,11 +292,9 @@ int tb_topo_bind_team(tb_topo_t *t, int policy, int threads, tb_binding_t *b)
     tb_binding_free(b);
     return tb_fail(TB_ETOPO, "the OpenMP runtime gave %d threads instead of %d", started, threads);
   }
-  if (bad) {
-    tb_binding_free(b);
+  b->ok = !bad;
+  if (bad)
     return tb_fail(TB_ETOPO, "%d of %d threads could not be bound to their PU", bad, threads);
-  }
-  b->ok = 1;
   return TB_OK;
 }
 

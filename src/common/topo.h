@@ -70,7 +70,9 @@ int tb_topo_order(const tb_topo_t *t, int policy, int *order);
 int tb_topo_thread_sweep(const tb_topo_t *t, int *list);
 
 /* Bind an OpenMP team of `threads` threads by policy; fills b (free with
- * tb_binding_free). Sets the team size for the following parallel regions. */
+ * tb_binding_free). Sets the team size for the following parallel regions.
+ * When some thread cannot be bound (a restricted container, say), returns
+ * TB_ETOPO with b filled and b->ok cleared: the team runs unbound. */
 int tb_topo_bind_team(tb_topo_t *t, int policy, int threads, tb_binding_t *b);
 
 /* Check, from inside a team of b->threads threads, that each still runs on
