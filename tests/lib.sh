@@ -34,3 +34,26 @@ csv_col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
 # The GPU answers 0 when usable; otherwise the tests that need it skip.
 gpu_present() { "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 -P op=copy \
   --format csv >/dev/null 2>&1; }
+
+# expect_rows FILE N: the CSV report FILE has N result rows.
+expect_rows() {
+  rows=$(($(wc -l <"$1") - 1))
+  [ "$rows" -eq "$2" ] || fail "$rows rows in $1, expected $2"
+}
+
+# expect_all_pass FILE: every row of the CSV report FILE passed verification.
+expect_all_pass() {
+  bad=$(tail -n +2 "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
+  [ "$bad" -eq 0 ] || fail "$bad rows of $1 not verified"
+}
+
+# csv_select FILE NAME...: the named columns of every row of FILE, in the
+# order given, comma-separated.
+csv_select() {
+  f=$1
+  shift
+  cols=""
+  for c in "$@"; do cols="$cols${cols:+,}$(csv_col "$f" "$c")"; done
+  awk -F, -v cols="$cols" 'BEGIN { n = split(cols, c, ",") }
+    NR > 1 { line = $(c[1]); for (i = 2; i <= n; i++) line = line "," $(c[i]); print line }' "$f"
+}

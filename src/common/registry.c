@@ -7,11 +7,13 @@
 
 #include <string.h>
 
+#include "reduce.h"
 #include "registry.h"
 #include "stream.h"
 
 const tb_algo_t *const tb_algos[] = {
     &tb_algo_stream,
+    &tb_algo_reduce,
     NULL,
 };
 

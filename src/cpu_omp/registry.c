@@ -4,8 +4,15 @@
 #include "../common/algo.h"
 
 extern const tb_variant_t tb_stream_cpu_omp;
+extern const tb_variant_t tb_reduce_cpu_serial, tb_reduce_cpu_omp, tb_reduce_cpu_simd,
+    tb_reduce_cpu_padded, tb_reduce_cpu_pairwise;
 
 const tb_variant_t *const tb_cpu_variants[] = {
     &tb_stream_cpu_omp,
+    &tb_reduce_cpu_serial,
+    &tb_reduce_cpu_omp,
+    &tb_reduce_cpu_simd,
+    &tb_reduce_cpu_padded,
+    &tb_reduce_cpu_pairwise,
     NULL,
 };

@@ -5,9 +5,23 @@
 
 extern const tb_variant_t tb_stream_gpu_gridstride;
 extern const tb_variant_t tb_stream_gpu_vec16;
+extern const tb_variant_t tb_reduce_gpu_reduce0, tb_reduce_gpu_reduce1, tb_reduce_gpu_reduce2,
+    tb_reduce_gpu_reduce3, tb_reduce_gpu_reduce4, tb_reduce_gpu_reduce5, tb_reduce_gpu_reduce6,
+    tb_reduce_gpu_shfl, tb_reduce_gpu_vec16, tb_reduce_gpu_onepass, tb_reduce_gpu_cub;
 
 const tb_variant_t *const tb_gpu_variants[] = {
     &tb_stream_gpu_gridstride,
     &tb_stream_gpu_vec16,
+    &tb_reduce_gpu_reduce0,
+    &tb_reduce_gpu_reduce1,
+    &tb_reduce_gpu_reduce2,
+    &tb_reduce_gpu_reduce3,
+    &tb_reduce_gpu_reduce4,
+    &tb_reduce_gpu_reduce5,
+    &tb_reduce_gpu_reduce6,
+    &tb_reduce_gpu_shfl,
+    &tb_reduce_gpu_vec16,
+    &tb_reduce_gpu_onepass,
+    &tb_reduce_gpu_cub,
     NULL,
 };
