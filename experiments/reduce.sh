@@ -102,8 +102,8 @@ if [ -s "$f" ]; then
     END {
       for (s in sizes)
         printf "n = %-10s own best %8.1f GB/s (%s)  cub %8.1f GB/s  ratio %.3f (target %s)\n",
-               s, own[s], what[s], cub[s], cub[s] > 0 ? own[s] / cub[s] : 0,
-               s >= 268435456 ? ">= 1.0" : ">= 0.9"
+               s, own[s], what[s], cub[s], (cub[s] > 0 ? own[s] / cub[s] : 0),
+               (s + 0 >= 268435456 ? ">= 1.0" : ">= 0.9")
     }' "$f" | sort -t= -k2 -n
 fi
 
