@@ -254,9 +254,9 @@ typedef struct tb_backend {
   int (*probe)(tb_device_info_t *info);
   /* Memory the backend can still allocate. */
   int (*mem_available)(int64_t *bytes);
-  /* The bandwidth limit of kind ctx->p->algo->limit for ctx's configuration
-   * (CPU: the bound team), in GB/s. */
-  int (*measure_limit)(tb_ctx_t *ctx, double *gbs);
+  /* The bandwidth limit of the given kind (tb_limit_kind_t) for ctx's
+   * configuration (CPU: the bound team of ctx->threads), in GB/s. */
+  int (*measure_limit)(tb_ctx_t *ctx, int kind, double *gbs);
   /* Give ctx the backend's copies of the problem's arrays (ctx->buf), moving
    * inputs in; fills the host-to-device fields of xfer. */
   int (*attach)(tb_ctx_t *ctx, tb_xfer_t *xfer);

@@ -272,7 +272,11 @@ int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
 
 /* ---- Running ----------------------------------------------------------- */
 
-/* Measured limits, cached for the whole run: one per CPU team shape, one for the GPU. */
+/* Measured limits, one per CPU team shape and limit kind and one per GPU
+ * kind: measured when first needed and once more at the end of the run, and
+ * every row gets the better of the two, so that a limit taken while the
+ * machine was busy (a VM still backing fresh memory, say) does not flatter
+ * the rows measured later. */
 typedef struct tb_limit_cache {
   int n;
   struct {
@@ -281,17 +285,26 @@ typedef struct tb_limit_cache {
   } e[256];
 } tb_limit_cache_t;
 
+static int tb_limit_find(const tb_limit_cache_t *lc, int backend, int threads, int placement,
+                         int kind)
+{
+  for (int i = 0; i < lc->n; i++)
+    if (lc->e[i].backend == backend && lc->e[i].threads == threads &&
+        lc->e[i].placement == placement && lc->e[i].kind == kind)
+      return i;
+  return -1;
+}
+
 static int tb_limit_get(tb_limit_cache_t *lc, int backend, tb_ctx_t *ctx, int placement,
                         double *gbs)
 {
   int kind = ctx->p->algo->limit;
-  for (int i = 0; i < lc->n; i++)
-    if (lc->e[i].backend == backend && lc->e[i].threads == ctx->threads &&
-        lc->e[i].placement == placement && lc->e[i].kind == kind) {
-      *gbs = lc->e[i].gbs;
-      return TB_OK;
-    }
-  int rc = tb_backends[backend]->measure_limit(ctx, gbs);
+  int i = tb_limit_find(lc, backend, ctx->threads, placement, kind);
+  if (i >= 0) {
+    *gbs = lc->e[i].gbs;
+    return TB_OK;
+  }
+  int rc = tb_backends[backend]->measure_limit(ctx, kind, gbs);
   if (rc)
     return rc;
   if (lc->n < 256) {
@@ -303,6 +316,44 @@ static int tb_limit_get(tb_limit_cache_t *lc, int backend, tb_ctx_t *ctx, int pl
     lc->n++;
   }
   return TB_OK;
+}
+
+/* Measure every cached limit again (CPU teams bound as before) and give each
+ * row the better of its limit's two measurements. */
+static int tb_limits_finish(tb_limit_cache_t *lc, const tb_sweep_t *s, tb_topo_t *topo,
+                            tb_results_t *res)
+{
+  int rc = TB_OK;
+  for (int i = 0; i < lc->n && !rc; i++) {
+    tb_ctx_t ctx;
+    tb_binding_t b;
+    double gbs = 0.0;
+    memset(&ctx, 0, sizeof ctx);
+    memset(&b, 0, sizeof b);
+    ctx.threads = lc->e[i].threads;
+    ctx.limit_elems = s->limit_elems;
+    if (lc->e[i].backend == TB_CPU) {
+      rc = tb_topo_bind_team(topo, lc->e[i].placement, ctx.threads, &b);
+      if (rc == TB_ETOPO && b.pu)
+        rc = TB_OK; /* as during the run: unbound, and the rows say so */
+    }
+    if (!rc)
+      rc = tb_backends[lc->e[i].backend]->measure_limit(&ctx, lc->e[i].kind, &gbs);
+    if (lc->e[i].backend == TB_CPU && b.pu) {
+      tb_topo_unbind_team(topo, ctx.threads);
+      tb_binding_free(&b);
+    }
+    if (!rc && gbs > lc->e[i].gbs)
+      lc->e[i].gbs = gbs;
+  }
+  for (int r = 0; r < res->n; r++) {
+    tb_result_t *row = &res->r[r];
+    int i = tb_limit_find(lc, row->backend, row->backend == TB_CPU ? row->threads : 0,
+                          row->placement, row->algo->limit);
+    if (i >= 0)
+      row->limit_gbs = lc->e[i].gbs;
+  }
+  return rc;
 }
 
 typedef struct tb_progress {
@@ -608,6 +659,8 @@ int tb_sweep_run(const tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st, tb_re
       } while (!rc && tb_next_point(s, idx));
     }
   tb_progress_end(&pg);
+  if (!rc && !tb_stop)
+    rc = tb_limits_finish(limits, s, topo, res);
   if (rc == TB_EINTR || tb_stop) {
     st->interrupted = 1;
     rc = tb_fail(TB_EINTR, "interrupted; %d results were measured before the stop", res->n);

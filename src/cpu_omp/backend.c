@@ -60,10 +60,10 @@ static void tb_cpu_fill(const tb_ctx_t *ctx, int i, int threads, int poison)
 
 /* STREAM triad (3 arrays of traffic) or a read-only sum (1 array), on arrays
  * first-touched by the bound team. */
-static int tb_cpu_measure_limit(tb_ctx_t *ctx, double *gbs)
+static int tb_cpu_measure_limit(tb_ctx_t *ctx, int kind, double *gbs)
 {
   int64_t n = ctx->limit_elems;
-  int read = ctx->p->algo->limit == TB_LIMIT_READ;
+  int read = kind == TB_LIMIT_READ;
   double *a = tb_alloc(n * 8), *b = read ? NULL : tb_alloc(n * 8), *c = read ? NULL : tb_alloc(n * 8);
   int threads = ctx->threads;
   if (!a || (!read && (!b || !c))) {

@@ -135,9 +135,10 @@ int tb_gpu_measure_limit_impl(double *gbs, void **x, void **y, cudaEvent_t *e)
   return TB_OK;
 }
 
-int tb_gpu_measure_limit(tb_ctx_t *ctx, double *gbs)
+int tb_gpu_measure_limit(tb_ctx_t *ctx, int kind, double *gbs)
 {
   (void)ctx;
+  (void)kind; /* every kind is a device-to-device copy on the GPU */
   void *x = NULL, *y = NULL;
   cudaEvent_t e[2] = {NULL, NULL};
   int rc = tb_gpu_measure_limit_impl(gbs, &x, &y, e);

@@ -34,9 +34,10 @@ static int tb_stub_ctx(tb_ctx_t *ctx)
   return tb_stub_unavailable();
 }
 
-static int tb_stub_limit(tb_ctx_t *ctx, double *gbs)
+static int tb_stub_limit(tb_ctx_t *ctx, int kind, double *gbs)
 {
   (void)ctx;
+  (void)kind;
   *gbs = 0.0;
   return tb_stub_unavailable();
 }
