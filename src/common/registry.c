@@ -7,11 +7,14 @@
 
 #include <string.h>
 
+#include "options.h"
 #include "registry.h"
 #include "stream.h"
 
 const tb_algo_t *const tb_algos[] = {
     &tb_algo_stream,
+    &tb_algo_blackscholes,
+    &tb_algo_montecarlo,
     NULL,
 };
 

@@ -4,8 +4,12 @@
 #include "../common/algo.h"
 
 extern const tb_variant_t tb_stream_cpu_omp;
+extern const tb_variant_t tb_bs_cpu_omp;
+extern const tb_variant_t tb_mc_cpu_omp;
 
 const tb_variant_t *const tb_cpu_variants[] = {
     &tb_stream_cpu_omp,
+    &tb_bs_cpu_omp,
+    &tb_mc_cpu_omp,
     NULL,
 };
