@@ -5,9 +5,19 @@
 
 extern const tb_variant_t tb_stream_gpu_gridstride;
 extern const tb_variant_t tb_stream_gpu_vec16;
+extern const tb_variant_t tb_bs_gpu_gridstride;
+extern const tb_variant_t tb_bs_gpu_pair;
+extern const tb_variant_t tb_mc_gpu_twostep;
+extern const tb_variant_t tb_mc_gpu_fused;
+extern const tb_variant_t tb_mc_gpu_fused1b;
 
 const tb_variant_t *const tb_gpu_variants[] = {
     &tb_stream_gpu_gridstride,
     &tb_stream_gpu_vec16,
+    &tb_bs_gpu_gridstride,
+    &tb_bs_gpu_pair,
+    &tb_mc_gpu_twostep,
+    &tb_mc_gpu_fused,
+    &tb_mc_gpu_fused1b,
     NULL,
 };
