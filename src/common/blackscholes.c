@@ -102,7 +102,7 @@ static int tb_bs_reference(tb_problem_t *p)
   return TB_OK;
 }
 
-/* The error of the computed N(d), given the error e_d of the computed d:
+/* The error of the computed N(d) = n, given the error e_d of the computed d:
  * the CDF's own approximation error (the polynomial's bound, 0 for erfc),
  * the propagated phi(d) e_d, and the rounding of N's own evaluation:
  *   poly: the tail phi(d) k P(k) has relative error (61 + d^2) u (the
@@ -111,11 +111,10 @@ static int tb_bs_reference(tb_problem_t *p)
  *         products), and 1 - tail one more u;
  *   erfc: 4 ulps of erfc's value (at most 8u N(d)), 2u |d| phi(d) from the
  *         rounded argument, and u for 1 - N. */
-static double tb_bs_cnd_error(double d, double e_d, int exact, double u)
+static double tb_bs_cnd_error(double d, double n, double e_d, int exact, double u)
 {
   const double phi = TB_RSQRT2PI * exp(-0.5 * d * d);
-  const double n = 0.5 * erfc(-d * TB_SQRT1_2);
-  const double tail = 0.5 * erfc(fabs(d) * TB_SQRT1_2);
+  const double tail = d > 0 ? 1 - n : n;
   double eval = exact ? 8 * u * n + 2 * u * fabs(d) * phi : tail * (61 + d * d) * u;
   return (exact ? 0.0 : TB_CND_POLY_ERR) + phi * e_d + eval + u;
 }
@@ -149,9 +148,9 @@ static void tb_bs_bounds(const tb_option_t *o, int exact, double u, double *b_ca
   const double e_d1 = e_num / vst + 4 * u * fabs(d1);
   const double e_d2 = e_d1 + 3 * u * vst + u * fabs(d2);
   const double e_k = 10 * u + u * fabs(r * t);
-  const double dn1 = tb_bs_cnd_error(d1, e_d1, exact, u);
-  const double dn2 = tb_bs_cnd_error(d2, e_d2, exact, u);
   const double n1 = 0.5 * erfc(-d1 * TB_SQRT1_2), n2 = 0.5 * erfc(-d2 * TB_SQRT1_2);
+  const double dn1 = tb_bs_cnd_error(d1, n1, e_d1, exact, u);
+  const double dn2 = tb_bs_cnd_error(d2, n2, e_d2, exact, u);
   const double ref_round = 4 * ud * (s + k);
   *b_call = 2 * (s * dn1 + k * dn2 + k * n2 * e_k + 3 * u * (s * n1 + k * n2)) + ref_round;
   *b_put = 2 * (s * dn1 + k * dn2 + k * (1 - n2) * e_k + 3 * u * (k * (1 - n2) + s * (1 - n1))) +
