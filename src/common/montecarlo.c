@@ -24,9 +24,10 @@
  * b bounds the rounding of the simulation on the same uniforms: with u the
  * unit roundoff and each libm call allowed 4 ulps (8u; the device's
  * __sincosf is within 6u on the angles used), a normal from Box-Muller is off
- * by at most r_max (1.5 * 8u + 15u), r_max the largest
- * radius sqrt(-2 ln u1) the uniforms allow (6.7 in float, counting cuRAND's
- * 2^-32; 8.6 in double); the terminal price is then off by a relative
+ * by at most dz = r_max (1.5 * 8u + 15u) (the radius's log and sqrt, the
+ * rounded angle and its sine or cosine), r_max the largest radius
+ * sqrt(-2 ln u1) the uniforms allow (6.7 in float, counting cuRAND's 2^-32;
+ * 8.6 in double); the terminal price is then off by a relative
  *   E = 8u + 3u + 4u (|r| + v^2/2) T + sig (dz + 3u r_max) + u (|mu| + sig r_max),
  * and so is each payoff (a max with 0 does not add error); the mean of S_T
  * e^(-rT) is S, doubled for the sample's deviation from it; a group's sum of
