@@ -64,6 +64,19 @@ grep -q "skipped (block 100" "$TMP/err" || fail "montecarlo block 100 was not re
   --output "$TMP/anti.csv" 2>"$TMP/err" || fail "antithetic: $(cat "$TMP/err")"
 all_pass "$TMP/anti.csv" 96
 
+# Per-option r and v from a file: the kernels' array forms.
+printf 'S,X,T,r,v\n42,40,0.5,0.1,0.2\n100,95,1,0.05,0.25\n50,55,2,,\n20,20,0.5,-0.01,0.4\n30,10,3,0.03,0.5\n' \
+  >"$TMP/rv.csv"
+for prec in float double; do
+  "$TB" run blackscholes --backend gpu --input "$TMP/rv.csv" --precision $prec --cnd poly,erfc \
+    --repeat 1 --format csv --output "$TMP/rvb.csv" 2>"$TMP/err" || fail "rv bs: $(cat "$TMP/err")"
+  all_pass "$TMP/rvb.csv" $((2 * nvar))
+  "$TB" run montecarlo --backend gpu --input "$TMP/rv.csv" --precision $prec --paths 2^16 \
+    --antithetic no,yes --repeat 1 --format csv --output "$TMP/rvm.csv" 2>"$TMP/err" ||
+    fail "rv mc: $(cat "$TMP/err")"
+  all_pass "$TMP/rvm.csv" 6
+done
+
 # CPU and GPU with the same seed simulate the same paths: each price and
 # standard error within 2b of the CPU's, b the rounding bound of the verifier
 # (src/common/montecarlo.c): each run is within b of exact arithmetic on the
