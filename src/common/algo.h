@@ -171,6 +171,11 @@ typedef struct tb_algo {
   int (*dump)(const tb_problem_t *p, void *const *view, FILE *f);
   /* Optional: release p->priv. */
   void (*cleanup)(tb_problem_t *p);
+  /* Optional: rate columns. The work items of one run that column k counts
+   * (options priced, paths simulated), or NaN for a column that is not a
+   * rate; the runner sets each rate column to items / median seconds in
+   * every row, verified or not, because only the runner knows the time. */
+  double (*per_run)(const tb_problem_t *p, int column);
 } tb_algo_t;
 
 /* ---- Devices, contexts, variants, backends ---------------------------- */

@@ -57,8 +57,12 @@ static inline TB_HD tb_philox4_t tb__philox_round(tb_philox4_t c, tb_philox_key_
 static inline TB_HD tb_philox4_t tb_philox4x32_10(tb_philox4_t c, tb_philox_key_t k)
 {
   c = tb__philox_round(c, k);
-#if defined(__CUDACC__)
+  /* Unrolled, the ten rounds are straight-line code: a CPU loop over blocks
+   * then vectorizes (the option twins' simd loops rely on it). */
+#if defined(__CUDA_ARCH__)
 #pragma unroll
+#elif defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC unroll 9
 #endif
   for (int r = 1; r < 10; r++) {
     k.v[0] += TB_PHILOX_W0;

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "options.h"
 #include "reduce.h"
 #include "registry.h"
 #include "stream.h"
@@ -14,6 +15,8 @@
 const tb_algo_t *const tb_algos[] = {
     &tb_algo_stream,
     &tb_algo_reduce,
+    &tb_algo_blackscholes,
+    &tb_algo_montecarlo,
     NULL,
 };
 

@@ -491,6 +491,11 @@ static int tb_run_config(tb_stage_t *g, tb_ctx_t *ctx)
       g->st->failures++;
   }
   memcpy(row.extra, ctx->extra, sizeof row.extra);
+  for (int k = 0; k < g->p->algo->ncolumns && g->p->algo->per_run; k++) {
+    double items = g->p->algo->per_run(g->p, k);
+    if (!isnan(items) && st.median > 0)
+      row.extra[k] = items / (st.median * 1e-3);
+  }
 
   if (g->backend == TB_CPU) {
     tb_binding_t *b = g->binding;

@@ -8,6 +8,11 @@ extern const tb_variant_t tb_stream_gpu_vec16;
 extern const tb_variant_t tb_reduce_gpu_reduce0, tb_reduce_gpu_reduce1, tb_reduce_gpu_reduce2,
     tb_reduce_gpu_reduce3, tb_reduce_gpu_reduce4, tb_reduce_gpu_reduce5, tb_reduce_gpu_reduce6,
     tb_reduce_gpu_shfl, tb_reduce_gpu_vec16, tb_reduce_gpu_onepass, tb_reduce_gpu_cub;
+extern const tb_variant_t tb_bs_gpu_gridstride;
+extern const tb_variant_t tb_bs_gpu_pair;
+extern const tb_variant_t tb_mc_gpu_twostep;
+extern const tb_variant_t tb_mc_gpu_fused;
+extern const tb_variant_t tb_mc_gpu_fused1b;
 
 const tb_variant_t *const tb_gpu_variants[] = {
     &tb_stream_gpu_gridstride,
@@ -23,5 +28,10 @@ const tb_variant_t *const tb_gpu_variants[] = {
     &tb_reduce_gpu_vec16,
     &tb_reduce_gpu_onepass,
     &tb_reduce_gpu_cub,
+    &tb_bs_gpu_gridstride,
+    &tb_bs_gpu_pair,
+    &tb_mc_gpu_twostep,
+    &tb_mc_gpu_fused,
+    &tb_mc_gpu_fused1b,
     NULL,
 };

@@ -1,0 +1,160 @@
+#!/bin/bash
+# The option pricing family on a GPU machine (16-core CPU + one GPU): the
+# figures of issue 4, with the device copy and the CPU measured in the same runs.
+#
+#   1. Black-Scholes, float, 2^26 options (and the published 1M): GB/s of the
+#      best GPU configuration over the device copy (5 arrays of traffic per
+#      option; target >= 0.85), the transfers (pageable and pinned), the CPU
+#      at $THREADS threads, and the speedups kernel-only and end to end.
+#   2. Monte Carlo, float and double, 256 options x 2^20 paths (2^28 paths):
+#      the fused kernel against cuRAND's two-step pipeline (target >= 2x),
+#      one block per option, and the CPU, with the speedups.
+#   3. Where many blocks per option overtake one block per option: 2^24 and
+#      2^27 paths in all, split over 4 to 65536 options (published rule:
+#      many blocks when paths / options >= 8192).
+#   4. The published graphs: samples/s against paths (should be flat) and
+#      options/s against options (rising until the GPU is full).
+#
+# Run from the build folder: OUT=results bash experiments/options.sh
+# Full CSV reports and logs go to $OUT; a short table is printed last
+# (TABLE_ONLY=1 prints it again from the reports already in $OUT).
+set -euo pipefail
+TB=${TB:-./twinbench}
+OUT=${OUT:-.}
+THREADS=${THREADS:-16}
+mkdir -p "$OUT"
+[ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
+
+# col FILE NAME: the column number of NAME in a CSV header.
+col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
+
+# best FILE KEY=VALUE...: the verified row with the lowest median_ms among
+# those whose columns equal the values, as "name=value" words for eval.
+best() {
+  local f=$1
+  shift
+  awk -F, -v conds="$*" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(conds, cs, " "); next }
+    $c["verified"] != "pass" { next }
+    { for (k = 1; k <= n; k++) { split(cs[k], kv, "="); if ($c[kv[1]] != kv[2]) next }
+      if (!found || $c["median_ms"] + 0 < bestms) { found = 1; bestms = $c["median_ms"] + 0; row = $0 } }
+    END { if (!found) { print "found=0"; exit }
+          split(row, v, ",")
+          for (name in c) { val = v[c[name]]; gsub(/[^A-Za-z0-9_.+-]/, "", val); gsub(/[^A-Za-z0-9_]/, "_", name)
+                            printf "%s=%s\n", name, val }
+          print "found=1" }' "$f"
+}
+
+# calc EXPR: a number from awk (bc is not everywhere).
+calc() { awk "BEGIN { printf \"%.4g\", $1 }"; }
+
+# report_bs LABEL FILE KEY=VALUE...: the best GPU row's time, bandwidth and
+# transfers, the best CPU row, and the speedups (as twinbench's summary).
+report_bs() {
+  local label=$1 f=$2
+  shift 2
+  eval "$(best "$f" backend=gpu "$@")"
+  [ "$found" = 1 ] || { echo "  $label: no verified GPU row"; return; }
+  local g_ms=$median_ms g_pin=$e2e_ms g_page=$e2e_pageable_ms
+  printf '  %-5s GPU %-10s b=%-4s kernel %8.4g ms  %7.1f GB/s = %.3f of the device copy (%.0f GB/s)\n' \
+    "$label" "$variant" "$block" "$median_ms" "$gbs" "$frac_limit" "$limit_gbs"
+  printf '  %-5s transfers H2D %.4g / %.4g ms, D2H %.4g / %.4g ms (pageable / pinned)\n' "" \
+    "$h2d_pageable_ms" "$h2d_pinned_ms" "$d2h_pageable_ms" "$d2h_pinned_ms"
+  eval "$(best "$f" backend=cpu "$@")"
+  [ "$found" = 1 ] || { echo "  $label: no verified CPU row"; return; }
+  printf '  %-5s CPU %s threads %8.4g ms  %7.1f GB/s; speedup kernel %sx, +pinned %sx, +pageable %sx\n' \
+    "" "$threads" "$median_ms" "$gbs" "$(calc "$median_ms / $g_ms")" \
+    "$(calc "$median_ms / $g_pin")" "$(calc "$median_ms / $g_page")"
+}
+
+echo "options benchmark: $("$TB" --version), CPU threads $THREADS, output in $OUT" >&2
+if [ -z "${TABLE_ONLY:-}" ]; then
+
+# 1. Black-Scholes.
+"$TB" run blackscholes --backend cpu,gpu --precision float --size nvidia2008,2^26 \
+  --threads "$THREADS" --block 128,256,512,1024 --repeat 10 --warmup 2 --format csv \
+  --output "$OUT/bs.csv" 2>"$OUT/bs.log"
+
+# 2. Monte Carlo at 2^28 paths.
+"$TB" run montecarlo --backend cpu,gpu --precision float,double --size 256 --paths 2^20 \
+  --threads "$THREADS" --block 128,256,512 --repeat 5 --warmup 1 --format csv \
+  --output "$OUT/mc.csv" 2>"$OUT/mc.log"
+
+# 3. The crossover of one and many blocks per option.
+rm -f "$OUT/cross.csv"
+for total in 24 27; do
+  for lo in 2 4 6 8 10 12 14 16; do
+    "$TB" run montecarlo --backend gpu --variant fused,fused1b --precision float \
+      --size "2^$lo" --paths "2^$((total - lo))" --block 128,256 --repeat 5 --warmup 1 \
+      --format csv --output "$OUT/cross.tmp" 2>>"$OUT/cross.log"
+    if [ -f "$OUT/cross.csv" ]; then tail -n +2 "$OUT/cross.tmp" >>"$OUT/cross.csv"
+    else mv "$OUT/cross.tmp" "$OUT/cross.csv"; fi
+  done
+done
+rm -f "$OUT/cross.tmp"
+
+# 4. The published graphs, fused kernel, float.
+"$TB" run montecarlo --backend gpu --variant fused --precision float --size 64 \
+  --paths 2^12,2^14,2^16,2^18,2^20,2^22 --block 256 --repeat 5 --format csv \
+  --output "$OUT/paths.csv" --pivot variant:paths:samples_per_s 2>"$OUT/paths.log"
+"$TB" run montecarlo --backend gpu --variant fused --precision float \
+  --size 16,64,256,1024,4096,16384 --paths 2^16 --block 256 --repeat 5 --format csv \
+  --output "$OUT/optcount.csv" --pivot variant:size:options_per_s 2>"$OUT/optcount.log"
+fi
+
+# ---- The short table --------------------------------------------------------
+echo
+echo "== Black-Scholes, float (5 arrays of traffic per option); published 1M: kernel 0.893 ms,"
+echo "   H2D 10.50 / 3.71 ms, D2H 15.47 / 2.61 ms (pageable / pinned), one CPU core 454.7 ms"
+report_bs "1M" "$OUT/bs.csv" size=1000000
+report_bs "2^26" "$OUT/bs.csv" size=67108864
+eval "$(best "$OUT/bs.csv" backend=gpu size=67108864)"
+awk -v f="${frac_limit:-0}" 'BEGIN { printf "  2^26 GPU at %.3f of the device copy: %s (target >= 0.85)\n", f, (f >= 0.85 ? "met" : "NOT met") }'
+
+echo
+echo "== Monte Carlo, 256 options x 2^20 paths = 2^28 paths (best block per variant)"
+for prec in float double; do
+  eval "$(best "$OUT/mc.csv" variant=fused precision=$prec)"; f_ms=$median_ms; f_rate=$samples_per_s
+  eval "$(best "$OUT/mc.csv" variant=twostep precision=$prec)"; t_ms=$median_ms
+  eval "$(best "$OUT/mc.csv" variant=fused1b precision=$prec)"; o_ms=$median_ms
+  eval "$(best "$OUT/mc.csv" backend=cpu precision=$prec)"; c_ms=$median_ms; c_rate=$samples_per_s; c_th=$threads
+  eval "$(best "$OUT/mc.csv" backend=gpu precision=$prec)"; g_ms=$median_ms; g_pin=$e2e_ms; g_page=$e2e_pageable_ms
+  awk -v p=$prec -v f="$f_ms" -v fr="$f_rate" -v t="$t_ms" -v o="$o_ms" -v c="$c_ms" -v cr="$c_rate" \
+      -v th="$c_th" -v g="$g_ms" -v gp="$g_pin" -v gg="$g_page" 'BEGIN {
+    printf "  %-6s fused %.4g ms (%.3g paths/s), twostep %.4g ms: twostep / fused = %.2f (target >= 2: %s)\n",
+      p, f, fr, t, t / f, (t / f >= 2 ? "met" : "NOT met")
+    printf "  %-6s fused1b %.4g ms; CPU %s threads %.4g ms (%.3g paths/s); speedup kernel %.3gx, +pinned %.3gx, +pageable %.3gx\n",
+      "", o, th, c, cr, c / g, c / gp, c / gg }'
+done
+
+echo
+echo "== One block per option (fused1b) against many (fused), float: time ratio fused1b / fused"
+awk -F, -v V="$(col "$OUT/cross.csv" variant)" -v N="$(col "$OUT/cross.csv" size)" \
+    -v P="$(col "$OUT/cross.csv" paths)" -v M="$(col "$OUT/cross.csv" median_ms)" \
+    -v R="$(col "$OUT/cross.csv" verified)" '
+  NR > 1 && $R == "pass" {
+    tot = $N * $P; k = tot SUBSEP $P
+    if (!((k, $V) in t) || $M < t[k, $V]) t[k, $V] = $M
+    if (!(k in seen)) { seen[k] = 1; np[tot]++; pp[tot, np[tot]] = $P + 0 }
+  }
+  END {
+    for (T in np) {
+      n = np[T]
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+        if (pp[T, j] > pp[T, i]) { x = pp[T, i]; pp[T, i] = pp[T, j]; pp[T, j] = x }
+      line = ""; cross = "none"; chain = 1
+      for (i = 1; i <= n; i++) {   # from many paths per option down to few
+        k = T SUBSEP pp[T, i]; r = t[k, "fused1b"] / t[k, "fused"]
+        line = line sprintf(" %d:%.2f", pp[T, i], r)
+        if (chain && r > 1) cross = pp[T, i]; else chain = 0
+      }
+      printf "  2^%d paths, paths/options:ratio%s\n", log(T) / log(2) + 0.5, line
+      printf "    many blocks per option are faster down to paths/options = %s (published rule: >= 8192)\n", cross
+    } }' "$OUT/cross.csv"
+
+echo
+echo "== Published graphs (fused, float): samples/s by paths per option (64 options), options/s by options (2^16 paths)"
+grep -A2 '^# samples_per_s' "$OUT/paths.log" | tail -2 | sed 's/^/  /'
+grep -A2 '^# options_per_s' "$OUT/optcount.log" | tail -2 | sed 's/^/  /'
+echo
+echo "(${SECONDS}s; full reports: $OUT/bs.csv mc.csv cross.csv paths.csv optcount.csv and the .log files)"

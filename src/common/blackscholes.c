@@ -1,0 +1,288 @@
+/* twinbench: Black-Scholes European options: problem, reference, verifier, cost. */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "options_math.h"
+
+static const char *const tb_bs_cnds[] = {"poly", "erfc", NULL};
+
+static const tb_param_def_t tb_bs_params[] = {
+    {"cnd", "the normal CDF: the published 5-term polynomial, or erfc (exact to rounding)",
+     TB_PARAM_CHOICE, "poly", 0, 0, tb_bs_cnds},
+};
+
+static const tb_preset_t tb_bs_presets[] = {
+    {"nvidia2008", 1000000, "the published run (NVIDIA, 2008): one million options"},
+};
+
+enum { TB_BS_RATE, TB_BS_L1, TB_BS_MAXABS, TB_BS_PARITY };
+
+static const tb_column_def_t tb_bs_columns[] = {
+    {"options_per_s", "%.4g", "options priced per second of the median time"},
+    {"l1", "%.3g", "L1 norm of the error over calls and puts: sum|x - ref| / sum|ref|"},
+    {"max_abs", "%.3g", "largest |x - ref| over calls and puts"},
+    {"parity", "%.3g", "largest |call - put - (S - X exp(-rT))|"},
+};
+
+/* The options_per_s column counts the options of a run. */
+static double tb_bs_per_run(const tb_problem_t *p, int column)
+{
+  return column == TB_BS_RATE ? (double)p->n : NAN;
+}
+
+typedef struct tb_bs_priv {
+  tb_bs_t pub;
+  double *ref; /* the exact call and put of option i at 2i and 2i + 1; NULL until needed */
+} tb_bs_priv_t;
+
+static int tb_bs_setup(tb_problem_t *p)
+{
+  tb_bs_priv_t *bp = calloc(1, sizeof *bp);
+  if (!bp)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  p->priv = bp;
+  tb_bs_t *b = &bp->pub;
+  int rc = tb_optset_setup(p, &b->in);
+  if (rc)
+    return rc;
+  tb_kind_t k = tb_prec_kind(p->prec);
+  b->call = tb_problem_add_array(p, "call", k, TB_OUT, p->n);
+  b->put = tb_problem_add_array(p, "put", k, TB_OUT, p->n);
+  b->exact = (int)p->param[0].i;
+  p->extra_host_bytes = 2 * p->n * (int64_t)sizeof(double); /* the reference */
+  return TB_OK;
+}
+
+static int tb_bs_generate(tb_problem_t *p)
+{
+  const tb_bs_t *b = p->priv;
+  return tb_optset_generate(p, &b->in);
+}
+
+/* N(d), exactly up to long double rounding. */
+static long double tb_ncdfl(long double d)
+{
+  return 0.5L * erfcl(-d * 0.707106781186547524400844362104849039L);
+}
+
+/* The exact call and put of an option, in long double with N by erfc. The
+ * put uses N(-d) directly, so that small puts keep their relative accuracy. */
+static void tb_bs_exact(const tb_option_t *o, long double *call, long double *put)
+{
+  long double s = o->s, x = o->x, t = o->t, r = o->r, v = o->v;
+  long double vst = v * sqrtl(t);
+  long double d1 = (logl(s / x) + (r + 0.5L * v * v) * t) / vst, d2 = d1 - vst;
+  long double k = x * expl(-r * t);
+  *call = s * tb_ncdfl(d1) - k * tb_ncdfl(d2);
+  *put = k * tb_ncdfl(-d2) - s * tb_ncdfl(-d1);
+}
+
+static int tb_bs_reference(tb_problem_t *p)
+{
+  tb_bs_priv_t *bp = p->priv;
+  if (bp->ref)
+    return TB_OK;
+  bp->ref = malloc((size_t)p->n * 2 * sizeof *bp->ref);
+  if (!bp->ref)
+    return tb_fail(TB_ENOMEM, "cannot allocate the Black-Scholes reference (%lld options)",
+                   (long long)p->n);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < p->n; i++) {
+    tb_option_t o;
+    long double c, q;
+    tb_optset_get(p, &bp->pub.in, i, &o);
+    tb_bs_exact(&o, &c, &q);
+    bp->ref[2 * i] = (double)c;
+    bp->ref[2 * i + 1] = (double)q;
+  }
+  return TB_OK;
+}
+
+/* The error of the computed N(d) = n, given the error e_d of the computed d:
+ * the CDF's own approximation error (the polynomial's bound, 0 for erfc),
+ * the propagated phi(d) e_d, and the rounding of N's own evaluation:
+ *   poly: the tail phi(d) k P(k) has relative error (61 + d^2) u (the
+ *         reciprocal 3u, Horner's scheme 10u times sum|A_i| k^i / P(k) <= 4.5,
+ *         exp's 4 ulps = 8u plus u d^2 from its rounded argument, 4u in the
+ *         products), and 1 - tail one more u;
+ *   erfc: 4 ulps of erfc's value (at most 8u N(d)), 2u |d| phi(d) from the
+ *         rounded argument, and u for 1 - N. */
+static double tb_bs_cnd_error(double d, double n, double e_d, int exact, double u)
+{
+  const double phi = TB_RSQRT2PI * exp(-0.5 * d * d);
+  const double tail = d > 0 ? 1 - n : n;
+  double eval = exact ? 8 * u * n + 2 * u * fabs(d) * phi : tail * (61 + d * d) * u;
+  return (exact ? 0.0 : TB_CND_POLY_ERR) + phi * e_d + eval + u;
+}
+
+/* The bounds on |call - ref|, |put - ref| and the parity residual of one
+ * option computed in a precision of unit roundoff u, to first order, doubled
+ * to cover what first order leaves out. Each libm call (log, exp, erfc) is
+ * allowed 4 ulps (8u); sqrt and the arithmetic round once (u each):
+ *   ln(S/X) + a, a = (r + v^2/2) T:  e_num = u + 8u |ln(S/X)| + 4u (|r| + v^2/2) T
+ *                                           + u (|ln(S/X)| + |a|)
+ *   d1 = num / (v sqrt T):            e_d1 = e_num / (v sqrt T) + 4u |d1|
+ *   d2 = d1 - v sqrt T:               e_d2 = e_d1 + 3u v sqrt T + u |d2|
+ *   K = X exp(-r T):                  relative e_K = 8u + 2u + u |r T|
+ *   N(d1), N(d2):                     dN_i = tb_bs_cnd_error(d_i, e_di)
+ *   call = S N1 - K N2:    S dN1 + K dN2 + K N2 e_K + 3u (S N1 + K N2)
+ *   put = K (1-N2) - S (1-N1):  S dN1 + K dN2 + K (1-N2) e_K + 3u (K (1-N2) + S (1-N1))
+ * With the polynomial, dN holds its 7.5e-8, so a poly result is held to what
+ * the polynomial can achieve. The parity residual call - put - (S - K) does
+ * not see N at all (the errors of N1 and N2 cancel): only K's error and the
+ * final arithmetic, K e_K + 8u (S + K). Each bound adds 4 u_d (S + K) for the
+ * double rounding of the reference. */
+static void tb_bs_bounds(const tb_option_t *o, int exact, double u, double *b_call,
+                         double *b_put, double *b_parity)
+{
+  const double ud = ldexp(1.0, -53);
+  const double s = o->s, x = o->x, t = o->t, r = o->r, v = o->v;
+  const double vst = v * sqrt(t), lq = log(s / x), a = (r + 0.5 * v * v) * t;
+  const double d1 = (lq + a) / vst, d2 = d1 - vst, k = x * exp(-r * t);
+  const double e_num = u + 8 * u * fabs(lq) + 4 * u * (fabs(r) + 0.5 * v * v) * t +
+                       u * (fabs(lq) + fabs(a));
+  const double e_d1 = e_num / vst + 4 * u * fabs(d1);
+  const double e_d2 = e_d1 + 3 * u * vst + u * fabs(d2);
+  const double e_k = 10 * u + u * fabs(r * t);
+  const double n1 = 0.5 * erfc(-d1 * TB_SQRT1_2), n2 = 0.5 * erfc(-d2 * TB_SQRT1_2);
+  const double dn1 = tb_bs_cnd_error(d1, n1, e_d1, exact, u);
+  const double dn2 = tb_bs_cnd_error(d2, n2, e_d2, exact, u);
+  const double ref_round = 4 * ud * (s + k);
+  *b_call = 2 * (s * dn1 + k * dn2 + k * n2 * e_k + 3 * u * (s * n1 + k * n2)) + ref_round;
+  *b_put = 2 * (s * dn1 + k * dn2 + k * (1 - n2) * e_k + 3 * u * (k * (1 - n2) + s * (1 - n1))) +
+           ref_round;
+  *b_parity = 2 * (k * e_k + 8 * u * (s + k)) + ref_round;
+}
+
+/* Every call and put against the exact reference, each within its bound
+ * (tb_bs_bounds), and put-call parity within its rounding-only bound. The
+ * error column is the largest fraction of a bound used (pass <= 1). */
+static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_check_t *chk)
+{
+  const tb_bs_priv_t *bp = p->priv;
+  const tb_bs_t *b = &bp->pub;
+  const double u = p->prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+  const void *call = view[b->call], *put = view[b->put];
+  int rc = tb_bs_reference(p);
+  if (rc)
+    return rc;
+  double worst = 0.0, sum_diff = 0.0, sum_ref = 0.0, max_abs = 0.0, max_par = 0.0;
+  int64_t at = -1;
+#pragma omp parallel
+  {
+    double w = 0.0, sd = 0.0, sr = 0.0, ma = 0.0, mp = 0.0;
+    int64_t wi = -1;
+#pragma omp for schedule(static) nowait
+    for (int64_t i = 0; i < p->n; i++) {
+      tb_option_t o;
+      double bc, bq, bpar;
+      tb_optset_get(p, &b->in, i, &o);
+      tb_bs_bounds(&o, b->exact, u, &bc, &bq, &bpar);
+      const double c = tb_optset_elem(p, call, i), q = tb_optset_elem(p, put, i);
+      const double rc_ = bp->ref[2 * i], rq = bp->ref[2 * i + 1];
+      const double dc = fabs(c - rc_), dq = fabs(q - rq), par = fabs((c - q) - (rc_ - rq));
+      sd += dc + dq;
+      sr += fabs(rc_) + fabs(rq);
+      ma = fmax(ma, fmax(dc, dq));
+      mp = fmax(mp, par);
+      double f = fmax(fmax(dc / bc, dq / bq), par / bpar);
+      if (isnan(dc) || isnan(dq) || isnan(par))
+        f = INFINITY; /* the poison, or a result that is no number */
+      if (f > w || wi < 0) {
+        w = f;
+        wi = i;
+      }
+    }
+#pragma omp critical
+    {
+      sum_diff += sd;
+      sum_ref += sr;
+      max_abs = fmax(max_abs, ma);
+      max_par = fmax(max_par, mp);
+      if (wi >= 0 && (at < 0 || w > worst)) {
+        worst = w;
+        at = wi;
+      }
+    }
+  }
+  extra[TB_BS_L1] = sum_diff / sum_ref;
+  extra[TB_BS_MAXABS] = max_abs;
+  extra[TB_BS_PARITY] = max_par;
+  chk->tolerance = 1.0;
+  chk->error = worst;
+  chk->verdict = TB_PASS;
+  if (!(worst <= 1.0)) {
+    tb_option_t o;
+    tb_optset_get(p, &b->in, at, &o);
+    const double c = tb_optset_elem(p, call, at), q = tb_optset_elem(p, put, at);
+    tb_check_fail(chk,
+                  "option %lld (S %g, X %g, T %g): call %.9g (exact %.9g), put %.9g (exact "
+                  "%.9g): %.3g times its bound%s",
+                  (long long)at, o.s, o.x, o.t, c, bp->ref[2 * at], q, bp->ref[2 * at + 1], worst,
+                  isnan(c) || isnan(q) ? " (never written: still poisoned)" : "");
+  }
+  return TB_OK;
+}
+
+/* Three input arrays (five with per-option r and v) and two outputs, each
+ * once. Flops per option, counting a libm call as one: 14 for d1, d2 and K,
+ * 19 for each polynomial N (3 for an erfc-based N), 8 for the call and put. */
+static void tb_bs_cost(const tb_problem_t *p, double *bytes, double *flops)
+{
+  const tb_bs_t *b = p->priv;
+  *bytes = tb_optset_bytes(p, &b->in, 2);
+  *flops = (b->exact ? 28.0 : 60.0) * (double)p->n;
+}
+
+static int tb_bs_dump(const tb_problem_t *p, void *const *view, FILE *f)
+{
+  const tb_bs_t *b = p->priv;
+  int digits = p->prec == TB_FLOAT ? 9 : 17;
+  fprintf(f, "S,X,T,r,v,call,put\n");
+  for (int64_t i = 0; i < p->n; i++) {
+    tb_optset_dump_row(f, p, &b->in, i);
+    fprintf(f, ",%.*g,%.*g\n", digits, tb_optset_elem(p, view[b->call], i), digits,
+            tb_optset_elem(p, view[b->put], i));
+  }
+  return TB_OK;
+}
+
+static void tb_bs_cleanup(tb_problem_t *p)
+{
+  tb_bs_priv_t *bp = p->priv;
+  if (bp)
+    free(bp->ref);
+  free(bp);
+  p->priv = NULL;
+}
+
+const tb_algo_t tb_algo_blackscholes = {
+    .name = "blackscholes",
+    .summary = "Black-Scholes European calls and puts in closed form (NVIDIA, 2008)",
+    .flags = TB_ALGO_INPUT,
+    .limit = TB_LIMIT_STREAM,
+    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    .default_precisions = TB_PREC_BIT(TB_FLOAT),
+    .default_sizes = "nvidia2008",
+    .size_meaning = "options (each priced as a call and a put)",
+    .presets = tb_bs_presets,
+    .npresets = 1,
+    .params = tb_bs_params,
+    .nparams = 1,
+    .columns = tb_bs_columns,
+    .ncolumns = 4,
+    .error_meaning = "largest fraction of its derived bound that a call, a put or a put-call "
+                     "parity residual uses (pass <= 1); the bounds allow the polynomial CDF's "
+                     "7.5e-8 (cnd=poly) and the precision's rounding",
+    .setup = tb_bs_setup,
+    .generate = tb_bs_generate,
+    .verify = tb_bs_verify,
+    .cost = tb_bs_cost,
+    .dump = tb_bs_dump,
+    .cleanup = tb_bs_cleanup,
+    .per_run = tb_bs_per_run,
+};

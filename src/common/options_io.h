@@ -1,0 +1,67 @@
+/* twinbench: the inputs shared by the option pricing algorithms (Black-Scholes
+ * and Monte Carlo): a set of European options, generated from the seed or read
+ * from a CSV file, declared as arrays of the problem.
+ *
+ * Generated options follow NVIDIA's 2008 studies: S uniform in [5, 30], X in
+ * [1, 100], T in [0.25, 10] years, every option at r = 0.02 and v = 0.30.
+ *
+ * A CSV file (--input FILE.csv) has a header naming its columns, S, X and T
+ * and optionally r and v (in any order, case ignored), then one option per
+ * line. An empty r or v field, or a missing r or v column, takes the default
+ * (0.02, 0.30). Blank lines and lines starting with '#' are skipped. Values
+ * must be finite, with S and X in (0, 1e9], T in (0, 100], r in [-1, 1] and
+ * v in (0, 5]; anything else is refused with the file and line. When every
+ * option has the same r and v, they are scalars of the problem (three input
+ * arrays, as for generated options); otherwise r and v are both arrays too. */
+#ifndef TB_OPTIONS_IO_H
+#define TB_OPTIONS_IO_H
+
+#include <stdio.h>
+
+#include "algo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TB_OPTIONS_R 0.02 /* the published rate, the default of a CSV row */
+#define TB_OPTIONS_V 0.30 /* the published volatility */
+
+/* Where a problem keeps its options' inputs. */
+typedef struct tb_optset {
+  int s, x, t; /* array indices of spot, strike and years to expiry */
+  int r, v;    /* array indices of per-option rate and volatility (both or neither), or -1 */
+  double r0, v0; /* every option's rate and volatility when r, v are -1 */
+} tb_optset_t;
+
+/* One option's inputs, as the variants see them (rounded to the precision). */
+typedef struct tb_option {
+  double s, x, t, r, v;
+} tb_option_t;
+
+/* Declare the input arrays of problem p (from setup). With an input file,
+ * read and check it all and set p->n to its number of options. */
+int tb_optset_setup(tb_problem_t *p, tb_optset_t *o);
+
+/* Fill the input arrays: from the file, or from the seed (Philox streams 1-3). */
+int tb_optset_generate(tb_problem_t *p, const tb_optset_t *o);
+
+/* Option i of problem p. */
+void tb_optset_get(const tb_problem_t *p, const tb_optset_t *o, int64_t i, tb_option_t *opt);
+
+/* Element i of array a (in the problem's precision) as a double. */
+double tb_optset_elem(const tb_problem_t *p, const void *a, int64_t i);
+
+/* The bytes of one run, STREAM-style: each input array read once and
+ * `outputs` arrays of one element per option written once. */
+double tb_optset_bytes(const tb_problem_t *p, const tb_optset_t *o, int outputs);
+
+/* Write option i's inputs as the first five CSV fields "S,X,T,r,v" with
+ * enough digits to read back the same values. */
+void tb_optset_dump_row(FILE *f, const tb_problem_t *p, const tb_optset_t *o, int64_t i);
+
+
+#ifdef __cplusplus
+}
+#endif
+#endif

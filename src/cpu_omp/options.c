@@ -1,0 +1,212 @@
+/* twinbench: the option pricing family's OpenMP twins.
+ *
+ * blackscholes omp: parallel for simd over the options, static schedule over
+ *   the ranges the backend first-touched; the formulas of options_math.h,
+ *   with libmvec's vector expf/logf/erfcf (vecmath.h).
+ * montecarlo omp: parallel over (option, chunk) work items: a chunk is
+ *   TB_MC_CHUNK Philox groups of one option, summed by one thread (a simd
+ *   loop over the groups, in double); each option's chunk sums are then
+ *   added in chunk order. Every sum is formed the same way at any team size,
+ *   so the prices do not depend on the thread count at all (bit for bit). */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "vecmath.h"
+
+#include "../common/options.h"
+#include "../common/options_math.h"
+
+/* ---- Black-Scholes ----------------------------------------------------- */
+
+/* One pass over the options with rate R, volatility V and CDF EXACT (constants
+ * or per-element expressions, so each of the four loops is specialised). */
+#define TB_BS_LOOP(SFX, R, V, EXACT)                                                              \
+  _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                        \
+  for (int64_t i = 0; i < n; i++)                                                                 \
+    tb_bs_price_##SFX(s[i], x[i], t[i], R, V, EXACT, &call[i], &put[i]);
+
+#define TB_BS_OMP(T, SFX)                                                                         \
+  static void tb_bs_omp_##SFX(const tb_bs_t *b, void *const *buf, int64_t n, int threads)        \
+  {                                                                                               \
+    const T *restrict s = buf[b->in.s], *restrict x = buf[b->in.x], *restrict t = buf[b->in.t];  \
+    T *restrict call = buf[b->call], *restrict put = buf[b->put];                                 \
+    const T r0 = (T)b->in.r0, v0 = (T)b->in.v0;                                                   \
+    if (b->in.r >= 0) {                                                                           \
+      const T *restrict r = buf[b->in.r], *restrict v = buf[b->in.v];                             \
+      if (b->exact)                                                                               \
+        TB_BS_LOOP(SFX, r[i], v[i], 1)                                                            \
+      else                                                                                        \
+        TB_BS_LOOP(SFX, r[i], v[i], 0)                                                            \
+    } else if (b->exact)                                                                          \
+      TB_BS_LOOP(SFX, r0, v0, 1)                                                                  \
+    else                                                                                          \
+      TB_BS_LOOP(SFX, r0, v0, 0)                                                                  \
+  }
+
+TB_BS_OMP(float, f32)
+TB_BS_OMP(double, f64)
+
+static int tb_bs_omp_run(tb_ctx_t *ctx)
+{
+  const tb_bs_t *b = ctx->p->priv;
+  if (ctx->p->prec == TB_FLOAT)
+    tb_bs_omp_f32(b, ctx->buf, ctx->p->n, ctx->threads);
+  else
+    tb_bs_omp_f64(b, ctx->buf, ctx->p->n, ctx->threads);
+  return TB_OK;
+}
+
+const tb_variant_t tb_bs_cpu_omp = {
+    .name = "omp",
+    .summary = "OpenMP parallel for simd over the options (libmvec vector math), static schedule",
+    .algo = &tb_algo_blackscholes,
+    .backend = TB_CPU,
+    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    .flags = TB_V_THREADS,
+    .run = tb_bs_omp_run,
+};
+
+/* ---- Monte Carlo ------------------------------------------------------- */
+
+/* The sums of the samples of Philox groups [g0, g1) of option o: the full
+ * groups in a simd loop, then a last partial group if the range holds it.
+ * One function per payoff and antithetic choice (PUT, ANTI constants), so
+ * that each loop is straight-line code the vectorizer takes. */
+#define TB_MC_CHUNK_SUM(T, SFX, W, PUT, ANTI)                                                     \
+  static void tb_mc_chunk_##SFX##_##PUT##ANTI(uint64_t seed, int64_t o, T s, T x, T mu, T sig,  \
+                                              int64_t samples, int64_t g0, int64_t g1,           \
+                                              double *sum)                                        \
+  {                                                                                               \
+    const int64_t full = samples / (W), end = g1 < full ? g1 : full;                              \
+    double a = 0.0, b = 0.0;                                                                      \
+    _Pragma("omp simd reduction(+ : a, b)")                                                       \
+    for (int64_t g = g0; g < end; g++) {                                                          \
+      const tb_mc_sum_t y = tb_mc_group_##SFX(seed, (uint64_t)o, (uint64_t)g, W, s, x, mu, sig,   \
+                                              PUT, ANTI);                                         \
+      a += y.s1;                                                                                  \
+      b += y.s2;                                                                                  \
+    }                                                                                             \
+    if (g1 > full) {                                                                              \
+      const tb_mc_sum_t y = tb_mc_group_##SFX(seed, (uint64_t)o, (uint64_t)full,                  \
+                                              (int)(samples - full * (W)), s, x, mu, sig, PUT,    \
+                                              ANTI);                                              \
+      a += y.s1;                                                                                  \
+      b += y.s2;                                                                                  \
+    }                                                                                             \
+    sum[0] = a;                                                                                   \
+    sum[1] = b;                                                                                   \
+  }
+
+/* Work item `it`: chunk it % chunks of option it / chunks; and option o's
+ * price and standard error from its chunk sums, added in chunk order. */
+#define TB_MC_OMP(T, SFX, W)                                                                      \
+  TB_MC_CHUNK_SUM(T, SFX, W, 0, 0)                                                                \
+  TB_MC_CHUNK_SUM(T, SFX, W, 0, 1)                                                                \
+  TB_MC_CHUNK_SUM(T, SFX, W, 1, 0)                                                                \
+  TB_MC_CHUNK_SUM(T, SFX, W, 1, 1)                                                                \
+                                                                                                  \
+  static void tb_mc_item_##SFX(const tb_ctx_t *ctx, int64_t it, int64_t chunks, double *sum)     \
+  {                                                                                               \
+    static void (*const chunk[4])(uint64_t, int64_t, T, T, T, T, int64_t, int64_t, int64_t,       \
+                                  double *) = {tb_mc_chunk_##SFX##_00, tb_mc_chunk_##SFX##_01,    \
+                                               tb_mc_chunk_##SFX##_10, tb_mc_chunk_##SFX##_11};   \
+    const tb_mc_t *m = ctx->p->priv;                                                              \
+    const int64_t o = it / chunks, c = it % chunks, groups = (m->samples + (W)-1) / (W);          \
+    const int64_t g0 = c * TB_MC_CHUNK;                                                           \
+    const int64_t g1 = g0 + TB_MC_CHUNK < groups ? g0 + TB_MC_CHUNK : groups;                     \
+    const T s = ((const T *)ctx->buf[m->in.s])[o], x = ((const T *)ctx->buf[m->in.x])[o];          \
+    const T t = ((const T *)ctx->buf[m->in.t])[o];                                                \
+    const T r = m->in.r >= 0 ? ((const T *)ctx->buf[m->in.r])[o] : (T)m->in.r0;                  \
+    const T v = m->in.v >= 0 ? ((const T *)ctx->buf[m->in.v])[o] : (T)m->in.v0;                  \
+    T mu, sig;                                                                                    \
+    tb_mc_drift_##SFX(t, r, v, &mu, &sig);                                                        \
+    chunk[2 * m->put + m->anti](ctx->p->seed, o, s, x, mu, sig, m->samples, g0, g1, sum);         \
+  }                                                                                               \
+                                                                                                  \
+  static void tb_mc_option_##SFX(const tb_ctx_t *ctx, int64_t o, int64_t chunks,                 \
+                                 const double *part)                                              \
+  {                                                                                               \
+    const tb_mc_t *m = ctx->p->priv;                                                              \
+    const T t = ((const T *)ctx->buf[m->in.t])[o];                                                \
+    const T r = m->in.r >= 0 ? ((const T *)ctx->buf[m->in.r])[o] : (T)m->in.r0;                  \
+    double s1 = 0.0, s2 = 0.0, price, se;                                                         \
+    for (int64_t c = 0; c < chunks; c++) {                                                        \
+      s1 += part[2 * (o * chunks + c)];                                                           \
+      s2 += part[2 * (o * chunks + c) + 1];                                                       \
+    }                                                                                             \
+    tb_mc_finish(s1, s2, m->samples, exp(-(double)r * (double)t), &price, &se);                   \
+    ((T *)ctx->buf[m->price])[o] = (T)price;                                                      \
+    ((T *)ctx->buf[m->se])[o] = (T)se;                                                            \
+  }
+
+TB_MC_OMP(float, f32, TB_MC_W_F32)
+TB_MC_OMP(double, f64, TB_MC_W_F64)
+
+typedef struct tb_mc_omp_state {
+  int64_t chunks; /* work items per option */
+  double *part;   /* the sum and sum of squares of every work item */
+} tb_mc_omp_state_t;
+
+static int tb_mc_omp_prepare(tb_ctx_t *ctx)
+{
+  const tb_mc_t *m = ctx->p->priv;
+  tb_mc_omp_state_t *st = calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  int w = ctx->p->prec == TB_FLOAT ? TB_MC_W_F32 : TB_MC_W_F64;
+  st->chunks = ((m->samples + w - 1) / w + TB_MC_CHUNK - 1) / TB_MC_CHUNK;
+  st->part = malloc((size_t)(ctx->p->n * st->chunks) * 2 * sizeof *st->part);
+  if (!st->part)
+    return tb_fail(TB_ENOMEM, "cannot allocate %lld work-item sums",
+                   (long long)(ctx->p->n * st->chunks));
+  return TB_OK;
+}
+
+static int tb_mc_omp_run(tb_ctx_t *ctx)
+{
+  const tb_mc_omp_state_t *st = ctx->state;
+  const int64_t n = ctx->p->n, chunks = st->chunks, items = n * chunks;
+  const int single = ctx->p->prec == TB_FLOAT;
+  double *part = st->part;
+#pragma omp parallel num_threads(ctx->threads)
+  {
+#pragma omp for schedule(static)
+    for (int64_t it = 0; it < items; it++) {
+      if (single)
+        tb_mc_item_f32(ctx, it, chunks, &part[2 * it]);
+      else
+        tb_mc_item_f64(ctx, it, chunks, &part[2 * it]);
+    }
+#pragma omp for schedule(static)
+    for (int64_t o = 0; o < n; o++) {
+      if (single)
+        tb_mc_option_f32(ctx, o, chunks, part);
+      else
+        tb_mc_option_f64(ctx, o, chunks, part);
+    }
+  }
+  return TB_OK;
+}
+
+static void tb_mc_omp_release(tb_ctx_t *ctx)
+{
+  tb_mc_omp_state_t *st = ctx->state;
+  if (st)
+    free(st->part);
+  free(st);
+  ctx->state = NULL;
+}
+
+const tb_variant_t tb_mc_cpu_omp = {
+    .name = "omp",
+    .summary = "OpenMP over (option, chunk of paths) items, simd paths, fixed-order double sums",
+    .algo = &tb_algo_montecarlo,
+    .backend = TB_CPU,
+    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    .flags = TB_V_THREADS,
+    .prepare = tb_mc_omp_prepare,
+    .run = tb_mc_omp_run,
+    .release = tb_mc_omp_release,
+};

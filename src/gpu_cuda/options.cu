@@ -1,0 +1,575 @@
+/* twinbench: the option pricing family's CUDA twins.
+ *
+ * Black-Scholes (the formulas of options_math.h, as the OpenMP twin):
+ *   gridstride: one option per thread per step of a grid-stride loop.
+ *   pair:       two adjacent options per thread per step, with 8-byte (float2)
+ *               or 16-byte (double2) loads and stores; an odd last option is
+ *               priced by a scalar tail.
+ *   Both take the block and grid as launch parameters (grid auto: up to 32
+ *   waves, tb_gpu_grid).
+ *
+ * Monte Carlo (sums of samples in double, reduced on the GPU):
+ *   twostep:  the published pipeline: cuRAND's host API (Philox4_32_10)
+ *             writes every normal to device memory, then a payoff kernel
+ *             reads them, many blocks per option, and a last kernel adds each
+ *             option's per-block sums. cuRAND's stream of normals is not our
+ *             Philox mapping, so its prices differ from the other twins' by
+ *             sampling error: they are verified statistically, like all.
+ *   fused:    normals made in registers from our Philox mapping (the CPU
+ *             twin's paths), many blocks per option, then the same last kernel.
+ *   fused1b:  the same fused kernel with one block per option, which
+ *             finishes its option itself (no second kernel).
+ *   Blocks per option for twostep and fused: grid / options with an explicit
+ *   --grid, else enough blocks for about four waves of the GPU, at most one
+ *   group of paths per thread. Block sizes must be multiples of 32 (the
+ *   block reduction); others are skipped. */
+#include <config.h>
+
+#include <cuda_runtime.h>
+#include <curand.h>
+#include <stdlib.h>
+
+#include "../common/options.h"
+#include "../common/options_math.h"
+#include "cuda_util.h"
+
+namespace {
+
+/* ---- The formulas, by element type ------------------------------------- */
+
+template <typename T> struct tb_opt;
+
+template <> struct tb_opt<float> {
+  typedef float2 pair_t;
+  typedef float4 wide_t; /* the normals of one memory group of the two-step pipeline */
+  static const int w = TB_MC_W_F32;
+  static __device__ __forceinline__ void bs(float s, float x, float t, float r, float v, int exact,
+                                            float *c, float *p)
+  {
+    tb_bs_price_f32(s, x, t, r, v, exact, c, p);
+  }
+  static __device__ __forceinline__ void drift(float t, float r, float v, float *mu, float *sig)
+  {
+    tb_mc_drift_f32(t, r, v, mu, sig);
+  }
+  static __device__ __forceinline__ float sample(float s, float x, float mu, float sig, float z,
+                                                 int put, int anti)
+  {
+    return tb_mc_sample_f32(s, x, mu, sig, z, put, anti);
+  }
+  static __device__ __forceinline__ tb_mc_sum_t group(uint64_t seed, uint64_t o, uint64_t g,
+                                                      int count, float s, float x, float mu,
+                                                      float sig, int put, int anti)
+  {
+    return tb_mc_group_f32(seed, o, g, count, s, x, mu, sig, put, anti);
+  }
+};
+
+template <> struct tb_opt<double> {
+  typedef double2 pair_t;
+  typedef double2 wide_t;
+  static const int w = TB_MC_W_F64;
+  static __device__ __forceinline__ void bs(double s, double x, double t, double r, double v,
+                                            int exact, double *c, double *p)
+  {
+    tb_bs_price_f64(s, x, t, r, v, exact, c, p);
+  }
+  static __device__ __forceinline__ void drift(double t, double r, double v, double *mu,
+                                               double *sig)
+  {
+    tb_mc_drift_f64(t, r, v, mu, sig);
+  }
+  static __device__ __forceinline__ double sample(double s, double x, double mu, double sig,
+                                                  double z, int put, int anti)
+  {
+    return tb_mc_sample_f64(s, x, mu, sig, z, put, anti);
+  }
+  static __device__ __forceinline__ tb_mc_sum_t group(uint64_t seed, uint64_t o, uint64_t g,
+                                                      int count, double s, double x, double mu,
+                                                      double sig, int put, int anti)
+  {
+    return tb_mc_group_f64(seed, o, g, count, s, x, mu, sig, put, anti);
+  }
+};
+
+/* The device arrays of an option set: inputs, and r, v (NULL: the scalars). */
+template <typename T> struct tb_opt_in {
+  const T *s, *x, *t, *r, *v;
+  T r0, v0;
+};
+
+template <typename T> tb_opt_in<T> tb_opt_in_of(const tb_ctx_t *ctx, const tb_optset_t *o)
+{
+  tb_opt_in<T> in;
+  in.s = (const T *)ctx->buf[o->s];
+  in.x = (const T *)ctx->buf[o->x];
+  in.t = (const T *)ctx->buf[o->t];
+  in.r = o->r >= 0 ? (const T *)ctx->buf[o->r] : NULL;
+  in.v = o->v >= 0 ? (const T *)ctx->buf[o->v] : NULL;
+  in.r0 = (T)o->r0;
+  in.v0 = (T)o->v0;
+  return in;
+}
+
+/* ---- Black-Scholes ----------------------------------------------------- */
+
+/* One option per thread per step; VARY: per-option r and v. */
+template <typename T, bool EXACT, bool VARY>
+__global__ void tb_k_bs(tb_opt_in<T> in, T *__restrict__ call, T *__restrict__ put, int64_t n)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    tb_opt<T>::bs(in.s[i], in.x[i], in.t[i], VARY ? in.r[i] : in.r0, VARY ? in.v[i] : in.v0,
+                  EXACT, &call[i], &put[i]);
+}
+
+/* Two adjacent options per thread per step through vector loads and stores;
+ * the last option of an odd count by the first thread. */
+template <typename T, bool EXACT, bool VARY>
+__global__ void tb_k_bs_pair(tb_opt_in<T> in, T *__restrict__ call, T *__restrict__ put,
+                             int64_t n)
+{
+  typedef typename tb_opt<T>::pair_t P;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const P *s = (const P *)in.s, *x = (const P *)in.x, *t = (const P *)in.t;
+  const P *r = (const P *)in.r, *v = (const P *)in.v;
+  P *c = (P *)call, *p = (P *)put;
+  for (int64_t i = tid; i < n / 2; i += stride) {
+    const P si = s[i], xi = x[i], ti = t[i];
+    P ri, vi, ci, pi;
+    if (VARY) {
+      ri = r[i];
+      vi = v[i];
+    } else {
+      ri.x = ri.y = in.r0;
+      vi.x = vi.y = in.v0;
+    }
+    tb_opt<T>::bs(si.x, xi.x, ti.x, ri.x, vi.x, EXACT, &ci.x, &pi.x);
+    tb_opt<T>::bs(si.y, xi.y, ti.y, ri.y, vi.y, EXACT, &ci.y, &pi.y);
+    c[i] = ci;
+    p[i] = pi;
+  }
+  if (tid == 0 && n % 2) {
+    const int64_t i = n - 1;
+    tb_opt<T>::bs(in.s[i], in.x[i], in.t[i], VARY ? in.r[i] : in.r0, VARY ? in.v[i] : in.v0,
+                  EXACT, &call[i], &put[i]);
+  }
+}
+
+template <typename T> using tb_bs_kernel_t = void (*)(tb_opt_in<T>, T *, T *, int64_t);
+
+/* The kernel of a variant (PAIR) for a CDF and per-option r, v. */
+template <typename T, bool PAIR> tb_bs_kernel_t<T> tb_bs_kernel(int exact, int vary)
+{
+  static const tb_bs_kernel_t<T> table[2][2][2] = {
+      {{tb_k_bs<T, false, false>, tb_k_bs<T, false, true>},
+       {tb_k_bs<T, true, false>, tb_k_bs<T, true, true>}},
+      {{tb_k_bs_pair<T, false, false>, tb_k_bs_pair<T, false, true>},
+       {tb_k_bs_pair<T, true, false>, tb_k_bs_pair<T, true, true>}}};
+  return table[PAIR][exact][vary];
+}
+
+template <typename T, bool PAIR> int tb_bs_prepare_t(tb_ctx_t *ctx)
+{
+  const tb_bs_t *b = (const tb_bs_t *)ctx->p->priv;
+  int grid;
+  return tb_gpu_grid(ctx, tb_bs_kernel<T, PAIR>(b->exact, b->in.r >= 0),
+                     PAIR ? ctx->p->n / 2 : ctx->p->n, 0, &grid);
+}
+
+template <typename T, bool PAIR> int tb_bs_run_t(tb_ctx_t *ctx)
+{
+  const tb_bs_t *b = (const tb_bs_t *)ctx->p->priv;
+  tb_bs_kernel<T, PAIR>(b->exact, b->in.r >= 0)<<<ctx->grid_used, ctx->block, 0,
+                                                  (cudaStream_t)ctx->stream>>>(
+      tb_opt_in_of<T>(ctx, &b->in), (T *)ctx->buf[b->call], (T *)ctx->buf[b->put], ctx->p->n);
+  TB_CUDA_LAUNCH("black-scholes");
+  return TB_OK;
+}
+
+template <bool PAIR> int tb_bs_prepare(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_bs_prepare_t<float, PAIR>(ctx)
+                                  : tb_bs_prepare_t<double, PAIR>(ctx);
+}
+
+template <bool PAIR> int tb_bs_run(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_bs_run_t<float, PAIR>(ctx) : tb_bs_run_t<double, PAIR>(ctx);
+}
+
+/* ---- Monte Carlo ------------------------------------------------------- */
+
+/* Normals from our Philox mapping, made in registers: a group is the
+ * tb_opt<T>::w normals of one Philox block. */
+template <typename T> struct tb_src_philox {
+  static const int w = tb_opt<T>::w;
+  uint64_t seed;
+  __device__ __forceinline__ tb_mc_sum_t sum(int64_t o, int64_t g, int count, T s, T x, T mu,
+                                             T sig, int put, int anti) const
+  {
+    return tb_opt<T>::group(seed, (uint64_t)o, (uint64_t)g, count, s, x, mu, sig, put, anti);
+  }
+};
+
+/* Normals cuRAND wrote to memory, option o's at z[o * samples ...]. WIDE: a
+ * group is the normals of one 16-byte load (four floats, two doubles; the
+ * two-step variant takes it when every option's normals fill whole loads),
+ * summed in the precision like a Philox group; otherwise a group is one
+ * normal. Either way neighbouring threads read neighbouring words. */
+template <typename T, bool WIDE> struct tb_src_mem {
+  typedef typename tb_opt<T>::wide_t V;
+  static const int w = WIDE ? (int)(sizeof(V) / sizeof(T)) : 1;
+  const T *z;
+  int64_t samples;
+  __device__ __forceinline__ tb_mc_sum_t sum(int64_t o, int64_t g, int count, T s, T x, T mu,
+                                             T sig, int put, int anti) const
+  {
+    (void)count; /* groups are always full: samples is a multiple of w */
+    T zz[w];
+    if constexpr (WIDE) {
+      const V q = reinterpret_cast<const V *>(z + o * samples)[g];
+      const T *qq = reinterpret_cast<const T *>(&q);
+#pragma unroll
+      for (int k = 0; k < w; k++)
+        zz[k] = qq[k];
+    } else
+      zz[0] = z[o * samples + g];
+    T a = 0, b = 0;
+#pragma unroll
+    for (int k = 0; k < w; k++) {
+      const T y = tb_opt<T>::sample(s, x, mu, sig, zz[k], put, anti);
+      a += y;
+      b += y * y;
+    }
+    tb_mc_sum_t r = {(double)a, (double)b};
+    return r;
+  }
+};
+
+/* The discounted price and standard error of option o from its sums. */
+template <typename T>
+__device__ __forceinline__ void tb_mc_store(const tb_opt_in<T> &in, int64_t o, double s1,
+                                            double s2, int64_t samples, T *price, T *se)
+{
+  const T r = in.r ? in.r[o] : in.r0;
+  double p, e;
+  tb_mc_finish(s1, s2, samples, exp(-(double)r * (double)in.t[o]), &p, &e);
+  price[o] = (T)p;
+  se[o] = (T)e;
+}
+
+/* Block b works on option b / bpo, part b % bpo: its threads take the groups
+ * part * blockDim + tid, stepping by bpo * blockDim, and the block sums them
+ * (in double). With DIRECT (one block per option) thread 0 finishes the
+ * option; otherwise it writes the block's sums to partial[2b], [2b + 1]. */
+template <typename T, typename SRC, bool PUT, bool ANTI, bool DIRECT>
+__global__ void tb_k_mc(SRC src, tb_opt_in<T> in, int64_t samples, int bpo,
+                        double *__restrict__ partial, T *__restrict__ price, T *__restrict__ se)
+{
+  const int64_t o = blockIdx.x / bpo;
+  const int part = blockIdx.x % bpo;
+  const T s = in.s[o], x = in.x[o];
+  T mu, sig;
+  tb_opt<T>::drift(in.t[o], in.r ? in.r[o] : in.r0, in.v ? in.v[o] : in.v0, &mu, &sig);
+  const int w = SRC::w;
+  const int64_t full = samples / w, groups = (samples + w - 1) / w;
+  const int64_t step = (int64_t)bpo * blockDim.x;
+  double a = 0.0, b = 0.0;
+  int64_t g = (int64_t)part * blockDim.x + threadIdx.x;
+  for (; g < full; g += step) {
+    const tb_mc_sum_t y = src.sum(o, g, w, s, x, mu, sig, PUT, ANTI);
+    a += y.s1;
+    b += y.s2;
+  }
+  if (g < groups) { /* the last, partial group */
+    const tb_mc_sum_t y = src.sum(o, g, (int)(samples - full * w), s, x, mu, sig, PUT, ANTI);
+    a += y.s1;
+    b += y.s2;
+  }
+  a = tb_block_sum(a);
+  __syncthreads(); /* tb_block_sum's shared scratch is reused by the next call */
+  b = tb_block_sum(b);
+  if (threadIdx.x == 0) {
+    if (DIRECT)
+      tb_mc_store(in, o, a, b, samples, price, se);
+    else {
+      partial[2 * (int64_t)blockIdx.x] = a;
+      partial[2 * (int64_t)blockIdx.x + 1] = b;
+    }
+  }
+}
+
+/* Each option's price and standard error from its bpo blocks' sums, added in
+ * block order. */
+template <typename T>
+__global__ void tb_k_mc_final(tb_opt_in<T> in, int64_t samples, int bpo, int64_t n,
+                              const double *__restrict__ partial, T *__restrict__ price,
+                              T *__restrict__ se)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < n; o += stride) {
+    double s1 = 0.0, s2 = 0.0;
+    for (int k = 0; k < bpo; k++) {
+      s1 += partial[2 * (o * bpo + k)];
+      s2 += partial[2 * (o * bpo + k) + 1];
+    }
+    tb_mc_store(in, o, s1, s2, samples, price, se);
+  }
+}
+
+template <typename T, typename SRC, bool DIRECT>
+using tb_mc_kernel_t = void (*)(SRC, tb_opt_in<T>, int64_t, int, double *, T *, T *);
+
+/* The kernel for a payoff and the antithetic choice. */
+template <typename T, typename SRC, bool DIRECT>
+tb_mc_kernel_t<T, SRC, DIRECT> tb_mc_kernel(int put, int anti)
+{
+  static const tb_mc_kernel_t<T, SRC, DIRECT> table[2][2] = {
+      {tb_k_mc<T, SRC, false, false, DIRECT>, tb_k_mc<T, SRC, false, true, DIRECT>},
+      {tb_k_mc<T, SRC, true, false, DIRECT>, tb_k_mc<T, SRC, true, true, DIRECT>}};
+  return table[put][anti];
+}
+
+enum { TB_MC_TWOSTEP, TB_MC_FUSED, TB_MC_FUSED1B };
+
+/* Threads per block of the last kernel, which adds each option's block sums. */
+const int tb_mc_final_block = 256;
+
+struct tb_mc_gpu_state {
+  int bpo;              /* blocks per option */
+  bool wide;            /* twostep: groups of one 16-byte load of normals */
+  double *partial;      /* per-block sums (many blocks per option) */
+  void *normals;        /* twostep: the normals */
+  int64_t nnormals;     /* twostep: how many (even, as cuRAND asks) */
+  curandGenerator_t gen; /* twostep */
+  bool have_gen;
+};
+
+/* cuRAND's status as a twinbench status. */
+int tb_curand_status(curandStatus_t e, const char *what)
+{
+  return tb_fail(e == CURAND_STATUS_ALLOCATION_FAILED ? TB_ENOMEM : TB_EDEVICE,
+                 "%s: cuRAND status %d", what, (int)e);
+}
+
+#define TB_CURAND(call)                                                                           \
+  do {                                                                                            \
+    curandStatus_t tb_e_ = (call);                                                                \
+    if (tb_e_ != CURAND_STATUS_SUCCESS)                                                           \
+      return tb_curand_status(tb_e_, #call);                                                      \
+  } while (0)
+
+/* Check the block size against kernel k and choose the blocks per option:
+ * one, or for the many-blocks kernels (groups of w normals) grid / options
+ * with an explicit grid, else enough for about four waves of the GPU, and no
+ * more than there are groups for every thread. */
+template <typename K> int tb_mc_blocks(tb_ctx_t *ctx, K kernel, int w, bool many, int *bpo)
+{
+  const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
+  const int64_t n = ctx->p->n;
+  cudaFuncAttributes fa;
+  TB_CUDA(cudaFuncGetAttributes(&fa, kernel));
+  if (ctx->block < 32 || ctx->block > fa.maxThreadsPerBlock || ctx->block % 32)
+    return tb_fail(TB_EUNSUP, "the block reduction needs a multiple of 32 in 32..%d, not %d",
+                   fa.maxThreadsPerBlock, ctx->block);
+  int64_t b = 1;
+  if (many) {
+    int per_sm = 0;
+    TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, ctx->block, 0));
+    const int64_t waves = 4 * (int64_t)(per_sm > 0 ? per_sm : 1) * ctx->dev->sms;
+    const int64_t most = ((m->samples + w - 1) / w + ctx->block - 1) / ctx->block;
+    b = ctx->grid > 0 ? ctx->grid / n : (waves + n - 1) / n;
+    b = b < most ? b : most;
+    b = b > 1 ? b : 1;
+  }
+  if (n * b > 0x7fffffff)
+    return tb_fail(TB_EUNSUP, "%lld options x %lld blocks exceed the grid limit", (long long)n,
+                   (long long)b);
+  *bpo = (int)b;
+  ctx->grid_used = (int)(n * b);
+  return TB_OK;
+}
+
+template <typename T> int tb_mc_prepare_t(tb_ctx_t *ctx, int kind, tb_mc_gpu_state *st)
+{
+  const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
+  const int64_t n = ctx->p->n;
+  st->wide = m->samples % tb_src_mem<T, true>::w == 0;
+  int rc = kind == TB_MC_FUSED1B
+               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, true>(m->put, m->anti),
+                              tb_opt<T>::w, false, &st->bpo)
+           : kind == TB_MC_FUSED
+               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, false>(m->put, m->anti),
+                              tb_opt<T>::w, true, &st->bpo)
+           : st->wide
+               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_mem<T, true>, false>(m->put, m->anti),
+                              tb_src_mem<T, true>::w, true, &st->bpo)
+               : tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_mem<T, false>, false>(m->put, m->anti),
+                              1, true, &st->bpo);
+  if (rc)
+    return rc;
+  if (kind != TB_MC_FUSED1B)
+    TB_CUDA(cudaMalloc(&st->partial, (size_t)ctx->grid_used * 2 * sizeof(double)));
+  if (kind == TB_MC_TWOSTEP) {
+    st->nnormals = (n * m->samples + 1) / 2 * 2;
+    TB_CUDA(cudaMalloc(&st->normals, (size_t)st->nnormals * sizeof(T)));
+    TB_CURAND(curandCreateGenerator(&st->gen, CURAND_RNG_PSEUDO_PHILOX4_32_10));
+    st->have_gen = true;
+    TB_CURAND(curandSetPseudoRandomGeneratorSeed(st->gen, ctx->p->seed));
+    TB_CURAND(curandSetStream(st->gen, (cudaStream_t)ctx->stream));
+  }
+  return TB_OK;
+}
+
+/* cuRAND's normals, in float or double. */
+curandStatus_t tb_curand_normals(curandGenerator_t g, float *z, size_t n)
+{
+  return curandGenerateNormal(g, z, n, 0.0f, 1.0f);
+}
+
+curandStatus_t tb_curand_normals(curandGenerator_t g, double *z, size_t n)
+{
+  return curandGenerateNormalDouble(g, z, n, 0.0, 1.0);
+}
+
+template <typename T> int tb_mc_run_t(tb_ctx_t *ctx, int kind)
+{
+  const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
+  const tb_mc_gpu_state *st = (const tb_mc_gpu_state *)ctx->state;
+  cudaStream_t stream = (cudaStream_t)ctx->stream;
+  const tb_opt_in<T> in = tb_opt_in_of<T>(ctx, &m->in);
+  T *price = (T *)ctx->buf[m->price], *se = (T *)ctx->buf[m->se];
+  if (kind == TB_MC_TWOSTEP) {
+    /* Every run draws the same normals: the generator restarts at offset 0. */
+    TB_CURAND(curandSetGeneratorOffset(st->gen, 0));
+    TB_CURAND(tb_curand_normals(st->gen, (T *)st->normals, (size_t)st->nnormals));
+    if (st->wide) {
+      tb_src_mem<T, true> src = {(const T *)st->normals, m->samples};
+      tb_mc_kernel<T, tb_src_mem<T, true>, false>(m->put, m->anti)<<<ctx->grid_used, ctx->block,
+                                                                     0, stream>>>(
+          src, in, m->samples, st->bpo, st->partial, price, se);
+    } else {
+      tb_src_mem<T, false> src = {(const T *)st->normals, m->samples};
+      tb_mc_kernel<T, tb_src_mem<T, false>, false>(m->put, m->anti)<<<ctx->grid_used, ctx->block,
+                                                                      0, stream>>>(
+          src, in, m->samples, st->bpo, st->partial, price, se);
+    }
+    TB_CUDA_LAUNCH("monte carlo payoffs");
+  } else {
+    tb_src_philox<T> src = {ctx->p->seed};
+    if (kind == TB_MC_FUSED1B)
+      tb_mc_kernel<T, tb_src_philox<T>, true>(m->put, m->anti)<<<ctx->grid_used, ctx->block, 0,
+                                                                stream>>>(
+          src, in, m->samples, 1, st->partial, price, se);
+    else
+      tb_mc_kernel<T, tb_src_philox<T>, false>(m->put, m->anti)<<<ctx->grid_used, ctx->block, 0,
+                                                                 stream>>>(
+          src, in, m->samples, st->bpo, st->partial, price, se);
+    TB_CUDA_LAUNCH("monte carlo fused");
+  }
+  if (kind != TB_MC_FUSED1B) {
+    const int64_t n = ctx->p->n;
+    const int grid = (int)((n + tb_mc_final_block - 1) / tb_mc_final_block);
+    tb_k_mc_final<T><<<grid, tb_mc_final_block, 0, stream>>>(in, m->samples, st->bpo, n,
+                                                            st->partial, price, se);
+    TB_CUDA_LAUNCH("monte carlo final sums");
+  }
+  return TB_OK;
+}
+
+void tb_mc_release(tb_ctx_t *ctx)
+{
+  tb_mc_gpu_state *st = (tb_mc_gpu_state *)ctx->state;
+  if (st) {
+    cudaFree(st->partial);
+    cudaFree(st->normals);
+    if (st->have_gen)
+      curandDestroyGenerator(st->gen);
+  }
+  free(st);
+  ctx->state = NULL;
+}
+
+template <int KIND> int tb_mc_prepare(tb_ctx_t *ctx)
+{
+  tb_mc_gpu_state *st = (tb_mc_gpu_state *)calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  return ctx->p->prec == TB_FLOAT ? tb_mc_prepare_t<float>(ctx, KIND, st)
+                                  : tb_mc_prepare_t<double>(ctx, KIND, st);
+}
+
+template <int KIND> int tb_mc_run(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_mc_run_t<float>(ctx, KIND) : tb_mc_run_t<double>(ctx, KIND);
+}
+
+} /* namespace */
+
+extern "C" const tb_variant_t tb_bs_gpu_gridstride = {
+    "gridstride",
+    "grid-stride loop, one option per thread per step",
+    &tb_algo_blackscholes,
+    TB_GPU,
+    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    TB_V_BLOCK | TB_V_GRID,
+    tb_bs_prepare<false>,
+    tb_bs_run<false>,
+    NULL,
+    NULL,
+};
+
+extern "C" const tb_variant_t tb_bs_gpu_pair = {
+    "pair",
+    "grid-stride loop, two options per thread per step (float2 / double2 accesses)",
+    &tb_algo_blackscholes,
+    TB_GPU,
+    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    TB_V_BLOCK | TB_V_GRID,
+    tb_bs_prepare<true>,
+    tb_bs_run<true>,
+    NULL,
+    NULL,
+};
+
+extern "C" const tb_variant_t tb_mc_gpu_twostep = {
+    "twostep",
+    "cuRAND (Philox4_32_10) normals to memory, then payoffs, many blocks per option",
+    &tb_algo_montecarlo,
+    TB_GPU,
+    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    TB_V_BLOCK | TB_V_GRID,
+    tb_mc_prepare<TB_MC_TWOSTEP>,
+    tb_mc_run<TB_MC_TWOSTEP>,
+    NULL,
+    tb_mc_release,
+};
+
+extern "C" const tb_variant_t tb_mc_gpu_fused = {
+    "fused",
+    "Philox normals and payoffs in one kernel, many blocks per option, sums reduced on the GPU",
+    &tb_algo_montecarlo,
+    TB_GPU,
+    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    TB_V_BLOCK | TB_V_GRID,
+    tb_mc_prepare<TB_MC_FUSED>,
+    tb_mc_run<TB_MC_FUSED>,
+    NULL,
+    tb_mc_release,
+};
+
+extern "C" const tb_variant_t tb_mc_gpu_fused1b = {
+    "fused1b",
+    "Philox normals and payoffs in one kernel, one block per option",
+    &tb_algo_montecarlo,
+    TB_GPU,
+    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    TB_V_BLOCK,
+    tb_mc_prepare<TB_MC_FUSED1B>,
+    tb_mc_run<TB_MC_FUSED1B>,
+    NULL,
+    tb_mc_release,
+};

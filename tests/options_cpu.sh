@@ -1,0 +1,136 @@
+#!/bin/sh
+# The option pricing family on the CPU: Hull's textbook prices through
+# --input, every Black-Scholes and Monte Carlo configuration verified at
+# awkward sizes and team sizes, put-call parity and the --dump contents,
+# per-option r and v, antithetic variates shrinking the standard error,
+# Monte Carlo prices independent of the thread count, the rate columns, and
+# malformed CSV files refused with their line.
+. "${srcdir:-.}/tests/lib.sh"
+
+# num FILE ROW COL: field COL (a name) of data row ROW of a CSV file.
+num() { awk -F, -v r="$2" -v c="$(csv_col "$1" "$3")" 'NR == r + 1 { print $c }' "$1"; }
+# near X Y TOL: |X - Y| <= TOL.
+near() { awk -v x="$1" -v y="$2" -v t="$3" 'BEGIN { d = x - y; exit !(d <= t && -d <= t) }'; }
+# all_pass FILE ROWS: the CSV report has ROWS rows, every one verified.
+all_pass() {
+  rows=$(($(wc -l <"$1") - 1))
+  [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
+  bad=$(tail -n +2 "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
+  [ "$bad" -eq 0 ] || fail "$1: $bad rows not verified"
+}
+
+# Hull, Options, Futures and Other Derivatives: S 42, X 40, r 10%, v 20%,
+# six months: call 4.7594, put 0.8086, in both precisions and both CDFs.
+printf 'S,X,T,r,v\n42,40,0.5,0.1,0.2\n' >"$TMP/hull.csv"
+for prec in float double; do
+  for cnd in poly erfc; do
+    "$TB" run blackscholes --backend cpu --input "$TMP/hull.csv" --precision $prec --cnd $cnd \
+      --threads 1 --repeat 1 --warmup 0 $LIMIT --dump "$TMP/h.csv" --format csv >/dev/null \
+      2>"$TMP/err" || fail "hull $prec $cnd: $(cat "$TMP/err")"
+    near "$(num "$TMP/h.csv" 1 call)" 4.7594 5e-5 || fail "hull $prec $cnd call $(num "$TMP/h.csv" 1 call)"
+    near "$(num "$TMP/h.csv" 1 put)" 0.8086 5e-5 || fail "hull $prec $cnd put $(num "$TMP/h.csv" 1 put)"
+  done
+done
+"$TB" run montecarlo --backend cpu --input "$TMP/hull.csv" --paths 2^20 --precision double \
+  --threads 2 --repeat 1 --warmup 0 $LIMIT --dump "$TMP/hm.csv" --format csv >/dev/null \
+  2>"$TMP/err" || fail "hull montecarlo: $(cat "$TMP/err")"
+p=$(num "$TMP/hm.csv" 1 price) se=$(num "$TMP/hm.csv" 1 stderr)
+awk -v p="$p" -v s="$se" 'BEGIN { exit !(s > 0 && s < 0.02 && (p - 4.7594) ^ 2 <= 36 * s * s) }' ||
+  fail "hull montecarlo: $p +- $se, expected 4.7594"
+
+# Black-Scholes: both precisions and CDFs, sizes 1, 7 and 2^20 + 3, teams of 1 to 3.
+"$TB" run blackscholes --backend cpu --precision float,double --cnd poly,erfc --size 1,7,2^20+3 \
+  --threads 1,3 --repeat 2 --warmup 1 --seed 3 $LIMIT --format csv --output "$TMP/bs.csv" \
+  2>"$TMP/err" || fail "blackscholes run: $(cat "$TMP/err")"
+all_pass "$TMP/bs.csv" 24
+head -1 "$TMP/bs.csv" | grep -q ',cnd,options_per_s,l1,max_abs,parity$' ||
+  fail "blackscholes header: $(head -1 "$TMP/bs.csv")"
+# The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
+# a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
+awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \
+  -v l="$(csv_col "$TMP/bs.csv" l1)" -v r="$(csv_col "$TMP/bs.csv" options_per_s)" \
+  'NR > 1 && $s > 1000 && !($l < ($p == "float" ? 1e-6 : 2e-7) && $r > 0) { bad++ }
+   END { exit bad > 0 }' "$TMP/bs.csv" || fail "blackscholes l1 or options_per_s out of range"
+
+# --dump: the header, one row per option, the inputs in the published ranges,
+# and put-call parity call - put = S - X exp(-rT).
+"$TB" run blackscholes --backend cpu --size 1000 --precision double --threads 2 --repeat 1 \
+  --seed 9 $LIMIT --dump "$TMP/d.csv" --format csv >/dev/null 2>"$TMP/err" ||
+  fail "dump run: $(cat "$TMP/err")"
+[ "$(head -1 "$TMP/d.csv")" = "S,X,T,r,v,call,put" ] || fail "dump header $(head -1 "$TMP/d.csv")"
+[ "$(($(wc -l <"$TMP/d.csv") - 1))" -eq 1000 ] || fail "dump rows"
+awk -F, 'NR > 1 { if ($1 < 5 || $1 > 30 || $2 < 1 || $2 > 100 || $3 < 0.25 || $3 > 10 ||
+                      $4 != 0.02 || $5 != 0.3 || $6 < 0 || $7 < 0) bad++
+                  d = $6 - $7 - ($1 - $2 * exp(-$4 * $3)); if (d * d > 1e-20 * ($1 + $2) ^ 2) bad++ }
+         END { exit bad > 0 }' "$TMP/d.csv" || fail "dump values or parity"
+
+# Per-option r and v in any column order, an empty field taking the default:
+# r and v become arrays, and the dump echoes them.
+printf 'v, T ,S,X,r\n0.25,1,100,95,0.05\n,2,50,55,\n0.4,0.5,20,20,-0.01\n' >"$TMP/rv.csv"
+"$TB" run blackscholes --backend cpu --input "$TMP/rv.csv" --precision double --cnd erfc \
+  --threads 1 --repeat 1 $LIMIT --dump "$TMP/rvd.csv" --format csv >"$TMP/rv.out" \
+  2>"$TMP/err" || fail "r,v input: $(cat "$TMP/err")"
+[ "$(num "$TMP/rvd.csv" 2 r)" = 0.02 ] && [ "$(num "$TMP/rvd.csv" 2 v)" = 0.29999999999999999 ] &&
+  [ "$(num "$TMP/rvd.csv" 3 r)" = -0.01 ] && [ "$(num "$TMP/rvd.csv" 1 S)" = 100 ] ||
+  fail "r,v dump: $(cat "$TMP/rvd.csv")"
+# 5 input arrays and 2 outputs of 3 doubles: 168 bytes per run.
+awk -F, -v g="$(csv_col "$TMP/rv.out" gbs)" -v m="$(csv_col "$TMP/rv.out" median_ms)" \
+  'NR == 2 { exit !(($g * $m * 1e6 - 168) ^ 2 < 1) }' "$TMP/rv.out" || fail "r,v bytes"
+
+# Monte Carlo: both precisions, calls and puts, with and without antithetic
+# pairs, odd path counts (partial Philox groups), teams of 1 and 3.
+"$TB" run montecarlo --backend cpu --precision float,double --size 3,61 --paths 4099,20002 \
+  --antithetic no,yes --payoff call,put --threads 1,3 --repeat 1 --warmup 0 --seed 5 $LIMIT \
+  --format csv --output "$TMP/mc.csv" 2>"$TMP/err"
+rc=$?
+# 4099 paths cannot pair: those 16 points are refused before anything runs.
+[ "$rc" -eq 2 ] && grep -q "paths must be even" "$TMP/err" || fail "odd antithetic paths: $rc $(cat "$TMP/err")"
+"$TB" run montecarlo --backend cpu --precision float,double --size 3,61 --paths 4097,20002 \
+  --payoff call,put --threads 1,3 --repeat 1 --warmup 0 --seed 5 $LIMIT --format csv \
+  --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo run: $(cat "$TMP/err")"
+all_pass "$TMP/mc.csv" 32
+"$TB" run montecarlo --backend cpu --precision float,double --size 61 --paths 2^15 \
+  --antithetic no,yes --payoff call,put --threads 2 --repeat 1 --warmup 0 --seed 6 $LIMIT \
+  --format csv --output "$TMP/anti.csv" 2>"$TMP/err" || fail "antithetic run: $(cat "$TMP/err")"
+all_pass "$TMP/anti.csv" 8
+# Antithetic pairs: for each precision and payoff, the mean standard error drops.
+awk -F, -v p="$(csv_col "$TMP/anti.csv" precision)" -v a="$(csv_col "$TMP/anti.csv" antithetic)" \
+  -v o="$(csv_col "$TMP/anti.csv" payoff)" -v s="$(csv_col "$TMP/anti.csv" se_mean)" \
+  -v r="$(csv_col "$TMP/anti.csv" samples_per_s)" \
+  'NR > 1 { se[$p " " $o " " $a] = $s; if (!($r > 0)) bad++ }
+   END { for (k in se) { split(k, f, " "); if (f[3] == "yes" && !(se[k] < se[f[1] " " f[2] " no"])) bad++ }
+         exit bad > 0 }' "$TMP/anti.csv" || fail "antithetic standard errors did not drop: $(cat "$TMP/anti.csv")"
+
+# The same prices, bit for bit, from teams of 1 and 3 threads; the dump's columns.
+for t in 1 3; do
+  "$TB" run montecarlo --backend cpu --size 40 --paths 30001 --threads $t --repeat 1 --seed 8 \
+    $LIMIT --dump "$TMP/t$t.csv" --format csv >/dev/null 2>"$TMP/err" ||
+    fail "montecarlo threads $t: $(cat "$TMP/err")"
+done
+cmp -s "$TMP/t1.csv" "$TMP/t3.csv" || fail "montecarlo prices depend on the thread count"
+[ "$(head -1 "$TMP/t1.csv")" = "S,X,T,r,v,price,stderr,ci_low,ci_high,bs_price" ] ||
+  fail "montecarlo dump header $(head -1 "$TMP/t1.csv")"
+awk -F, 'NR > 1 { n++; if (!($7 >= 0) || ($8 - ($6 - 1.96 * $7)) ^ 2 > 1e-10 * $6 ^ 2 + 1e-30 ||
+                            ($9 - ($6 + 1.96 * $7)) ^ 2 > 1e-10 * $6 ^ 2 + 1e-30 || $10 < 0) bad++ }
+         END { exit bad > 0 || n != 40 }' "$TMP/t1.csv" || fail "montecarlo dump values"
+
+# Malformed files: one line on stderr naming the file and the line.
+bad_csv() { # NAME CONTENT PATTERN
+  printf "$2" >"$TMP/$1.csv"
+  expect_error 2 "$TMP/$1.csv$3" run blackscholes --backend cpu --input "$TMP/$1.csv"
+  expect_error 2 "$TMP/$1.csv$3" run montecarlo --backend cpu --input "$TMP/$1.csv"
+}
+bad_csv empty '' ': empty file'
+bad_csv noopts 'S,X,T\n# nothing\n\n' ': no options after the header'
+bad_csv header 'S,X,Q\n1,2,3\n' ":1: unknown column 'Q'"
+bad_csv missing '# comment first\nS,T,r\n1,2,0.1\n' ':2: the header has no column X'
+bad_csv twice 'S,X,T,s\n1,2,3,4\n' ':1: column S is named twice'
+bad_csv fields 'S,X,T\n10,20,1\n10,20\n' ':3: 2 fields, but the header names 3'
+bad_csv word 'S,X,T\n10,20,1\n\n10,abc,1\n' ":4: X is 'abc', not a finite number"
+bad_csv range 'S,X,T,v\n10,20,0,0.2\n' ':2: T = 0 is outside (0, 100]'
+bad_csv emptys 'S,X,T\n,20,1\n' ':2: S is empty'
+bad_csv nan 'S,X,T,r\n10,20,1,nan\n' ":2: r is 'nan', not a finite number"
+expect_error 2 "$TMP/none.csv: cannot open" run blackscholes --backend cpu --input "$TMP/none.csv"
+expect_error 2 "--size cannot be combined with --input" run blackscholes --backend cpu \
+  --input "$TMP/hull.csv" --size 10
+finish

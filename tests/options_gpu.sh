@@ -1,0 +1,115 @@
+#!/bin/sh
+# The option pricing family's CUDA twins: every variant at awkward sizes,
+# block sizes and grids, every row verified, transfers timed; Black-Scholes
+# on the GPU within an L1 of 1e-6 of the CPU in float; the fused Monte Carlo
+# kernels on the CPU's paths (same seed), agreeing with the CPU to rounding,
+# while cuRAND's two-step pipeline (other normals) does not. Skips without a GPU.
+. "${srcdir:-.}/tests/lib.sh"
+
+gpu_present || { echo "no usable GPU: skipped"; exit 77; }
+
+all_pass() { # FILE ROWS
+  rows=$(($(wc -l <"$1") - 1))
+  [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
+  bad=$(tail -n +2 "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
+  [ "$bad" -eq 0 ] || fail "$1: $bad rows not verified"
+}
+
+# Black-Scholes: 2 precisions x 2 CDFs x 4 sizes x 3 blocks x 3 grids x the variants.
+"$TB" run blackscholes --backend gpu --precision float,double --cnd poly,erfc \
+  --size 1,3,4099,1000003 --block 32,100,1024 --grid auto,1,7 --repeat 2 --warmup 1 --seed 11 \
+  --format csv --output "$TMP/bs.csv" 2>"$TMP/err" || fail "blackscholes: $(cat "$TMP/err")"
+nvar=$("$TB" list blackscholes | grep -c '^    gpu ')
+all_pass "$TMP/bs.csv" $((144 * nvar))
+for c in h2d_pageable_ms h2d_pinned_ms d2h_pageable_ms d2h_pinned_ms; do
+  empty=$(tail -n +2 "$TMP/bs.csv" | cut -d, -f"$(csv_col "$TMP/bs.csv" $c)" | grep -c '^$')
+  [ "$empty" -eq 0 ] || fail "$empty blackscholes rows without $c"
+done
+# Float results against the exact reference: L1 below 1e-6 (the polynomial's share included).
+awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \
+  -v l="$(csv_col "$TMP/bs.csv" l1)" 'NR > 1 && $p == "float" && $s > 1000 && !($l <= 1e-6) { bad++ }
+  END { exit bad > 0 }' "$TMP/bs.csv" || fail "float L1 above 1e-6"
+
+# GPU against CPU, float: L1 = sum |gpu - cpu| / sum |cpu| over calls and puts <= 1e-6.
+for cnd in poly erfc; do
+  "$TB" run blackscholes --backend cpu --size 2^20+1 --cnd $cnd --threads 2 --repeat 1 \
+    --seed 12 $LIMIT --dump "$TMP/cpu.csv" --format csv >/dev/null 2>"$TMP/err" ||
+    fail "cpu dump: $(cat "$TMP/err")"
+  for v in $("$TB" list blackscholes | awk '$1 == "gpu" { print $2 }'); do
+    "$TB" run blackscholes --backend gpu --variant $v --size 2^20+1 --cnd $cnd --repeat 1 \
+      --seed 12 --dump "$TMP/gpu.csv" --format csv >/dev/null 2>"$TMP/err" ||
+      fail "gpu dump $v: $(cat "$TMP/err")"
+    l1=$(paste -d, "$TMP/cpu.csv" "$TMP/gpu.csv" | awk -F, 'NR > 1 {
+           d += ($6 > $13 ? $6 - $13 : $13 - $6) + ($7 > $14 ? $7 - $14 : $14 - $7); s += $6 + $7 }
+           END { printf "%.3g", d / s }')
+    awk -v l="$l1" 'BEGIN { exit !(l <= 1e-6) }' || fail "$v $cnd: GPU vs CPU L1 $l1 above 1e-6"
+  done
+done
+
+# Monte Carlo: calls, odd path counts (partial Philox groups) and 4100 (the
+# two-step kernel's 16-byte loads of normals), 2 precisions x 3 sizes x 3
+# path counts; blocks 32 and 512 (100 is skipped: the block
+# reduction needs multiples of 32; 1024 would be skipped in double, whose
+# fused kernel needs more than 64 registers a thread); twostep and fused over
+# 3 grids, fused1b (one block per option) without a grid axis: 14 rows per
+# problem.
+"$TB" run montecarlo --backend gpu --precision float,double --size 1,3,37 \
+  --paths 1001,4100,16387 --block 32,100,512 --grid auto,1,7 --repeat 2 --warmup 1 --seed 13 \
+  --format csv --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo: $(cat "$TMP/err")"
+all_pass "$TMP/mc.csv" 252
+grep -q "skipped (block 100" "$TMP/err" || fail "montecarlo block 100 was not reported as skipped"
+# Antithetic pairs, calls and puts: 2 x 2 x 2 x 2 problems, 2 blocks, 6 rows each.
+"$TB" run montecarlo --backend gpu --precision float,double --size 5,37 --paths 1002,16386 \
+  --antithetic yes --payoff call,put --block 64,256 --repeat 1 --seed 14 --format csv \
+  --output "$TMP/anti.csv" 2>"$TMP/err" || fail "antithetic: $(cat "$TMP/err")"
+all_pass "$TMP/anti.csv" 96
+
+# Per-option r and v from a file: the kernels' array forms.
+printf 'S,X,T,r,v\n42,40,0.5,0.1,0.2\n100,95,1,0.05,0.25\n50,55,2,,\n20,20,0.5,-0.01,0.4\n30,10,3,0.03,0.5\n' \
+  >"$TMP/rv.csv"
+for prec in float double; do
+  "$TB" run blackscholes --backend gpu --input "$TMP/rv.csv" --precision $prec --cnd poly,erfc \
+    --repeat 1 --format csv --output "$TMP/rvb.csv" 2>"$TMP/err" || fail "rv bs: $(cat "$TMP/err")"
+  all_pass "$TMP/rvb.csv" $((2 * nvar))
+  "$TB" run montecarlo --backend gpu --input "$TMP/rv.csv" --precision $prec --paths 2^16 \
+    --antithetic no,yes --repeat 1 --format csv --output "$TMP/rvm.csv" 2>"$TMP/err" ||
+    fail "rv mc: $(cat "$TMP/err")"
+  all_pass "$TMP/rvm.csv" 6
+done
+
+# CPU and GPU with the same seed simulate the same paths: each price and
+# standard error within 2b of the CPU's, b the rounding bound of the verifier
+# (src/common/montecarlo.c): each run is within b of exact arithmetic on the
+# same uniforms. The bound is far below the standard error, so independent
+# paths (cuRAND's) are caught.
+agree() { # CPU GPU PREC SAMPLES: prints the options outside 2b
+  paste -d, "$1" "$2" | awk -F, -v prec="$3" -v m="$4" 'NR > 1 {
+    u = prec == "float" ? 2 ^ -24 : 2 ^ -53; ud = 2 ^ -53; rmax = prec == "float" ? 6.7 : 8.6
+    sig = $5 * sqrt($3); mu = ($4 - 0.5 * $5 * $5) * $3; dz = rmax * 27 * u
+    e = 11 * u + 4 * u * (($4 < 0 ? -$4 : $4) + 0.5 * $5 * $5) * $3
+    e += sig * (dz + 3 * u * rmax) + u * ((mu < 0 ? -mu : mu) + sig * rmax)
+    tol = 2 * (2 * $1 * e + 6 * u * ($1 + $2) + 2 * m * ud * ($1 + $2))
+    dp = $6 - $16; ds = $7 - $17
+    if (dp * dp > tol * tol || ds * ds > tol * tol) out++ }
+    END { print out + 0 }'
+}
+for prec in float double; do
+  for anti in no yes; do
+    # Odd sample counts leave a partial Philox group.
+    if [ $anti = yes ]; then paths=65538 samples=32769; else paths=65537 samples=65537; fi
+    common="--precision $prec --size 37 --paths $paths --antithetic $anti --repeat 1 --seed 15"
+    "$TB" run montecarlo --backend cpu $common --threads 2 $LIMIT --dump "$TMP/c.csv" \
+      --format csv >/dev/null 2>"$TMP/err" || fail "mc cpu dump: $(cat "$TMP/err")"
+    for cfg in "fused --grid auto" "fused --grid 7" "fused1b --block 96"; do
+      "$TB" run montecarlo --backend gpu $common --variant $cfg --dump "$TMP/g.csv" \
+        --format csv >/dev/null 2>"$TMP/err" || fail "mc gpu dump $cfg: $(cat "$TMP/err")"
+      n=$(agree "$TMP/c.csv" "$TMP/g.csv" $prec $samples)
+      [ "$n" -eq 0 ] || fail "$prec antithetic=$anti $cfg: $n of 37 options differ from the CPU beyond rounding"
+    done
+    "$TB" run montecarlo --backend gpu $common --variant twostep --dump "$TMP/g.csv" \
+      --format csv >/dev/null 2>"$TMP/err" || fail "mc twostep dump: $(cat "$TMP/err")"
+    n=$(agree "$TMP/c.csv" "$TMP/g.csv" $prec $samples)
+    [ "$n" -gt 30 ] || fail "$prec antithetic=$anti twostep: only $n of 37 options differ (other normals)"
+  done
+done
+finish
