@@ -72,8 +72,8 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 
 # 1. Black-Scholes.
 "$TB" run blackscholes --backend cpu,gpu --precision float --size nvidia2008,2^26 \
-  --threads "$THREADS" --block 128,256,512,1024 --repeat 10 --warmup 2 --format csv \
-  --output "$OUT/bs.csv" 2>"$OUT/bs.log"
+  --threads "$THREADS" --block 32,64,128,256,512 --grid auto,1056,4224 --repeat 10 --warmup 2 \
+  --format csv --output "$OUT/bs.csv" 2>"$OUT/bs.log"
 
 # 2. Monte Carlo at 2^28 paths.
 "$TB" run montecarlo --backend cpu,gpu --precision float,double --size 256 --paths 2^20 \

@@ -90,7 +90,8 @@ static const char tb_usage_run[] =
     "  -b, --backend LIST      cpu, gpu (default: cpu,gpu; a missing GPU is then skipped)\n"
     "  -v, --variant LIST      variants to run (default: all)\n"
     "  -p, --precision LIST    int32, float, double (default: the algorithm's)\n"
-    "  -n, --size LIST         sizes: 1000, 4K, 16M, 2^22, 2^22+5, or a preset name\n"
+    "  -n, --size LIST         sizes: 1000, 4K, 16M, 2^22, 2^22+5, a preset name, or auto\n"
+    "                          (STREAM's rule: 4 x the last-level caches, 2^25..2^28)\n"
     "  -P, --param KEY=LIST    an algorithm parameter (repeatable)\n"
     "  -t, --threads LIST|sweep  CPU threads (sweep: 1, 2, 4, ... cores, then all PUs;\n"
     "                          default: one per core)\n"
@@ -110,8 +111,8 @@ static const char tb_usage_run[] =
     "                          COL, cells the best CELL (default gbs), with the best\n"
     "                          per row and its ratio to the first row's best\n"
     "      --NAME LIST         the same as --param NAME=LIST\n"
-    "      --limit-size N      elements per array of the CPU's STREAM-triad limit\n"
-    "                          (default: 4 x the last-level caches, in [2^25, 2^27])\n"
+    "      --limit-size N      elements per array of the CPU's limit measurement\n"
+    "                          (default: 4 x the last-level caches, in [2^25, 2^28])\n"
     "  -h, --help              this text\n"
     "\n"
     "Times are medians over the repeats (min and max are reported too). GPU\n"
@@ -353,6 +354,8 @@ static int tb_set_sizes(tb_sweep_t *s, const char *text)
         break;
     if (p < s->algo->npresets)
       s->sizes[s->nsizes++] = s->algo->presets[p].size;
+    else if (!strcmp(items[i], "auto"))
+      s->sizes[s->nsizes++] = TB_SIZE_AUTO;
     else if (!(rc = tb_parse_size(items[i], "size", &s->sizes[s->nsizes])))
       s->nsizes++;
   }

@@ -21,13 +21,13 @@ void tb_runner_interrupt(void)
   tb_stop = 1;
 }
 
-int64_t tb_cpu_limit_elems(int64_t llc_bytes)
+int64_t tb_stream_rule_elems(int64_t llc_bytes, int64_t elem_bytes)
 {
-  int64_t n = 4 * llc_bytes / 8;
+  int64_t n = (4 * llc_bytes + elem_bytes - 1) / elem_bytes;
   if (n < ((int64_t)1 << 25))
     n = (int64_t)1 << 25;
-  if (n > ((int64_t)1 << 27))
-    n = (int64_t)1 << 27;
+  if (n > ((int64_t)1 << 28))
+    n = (int64_t)1 << 28;
   return n;
 }
 
@@ -72,6 +72,8 @@ static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_prec_t prec,
   p->n = n;
   p->seed = s->seed;
   p->input_path = s->input_path;
+  if (n == TB_SIZE_AUTO)
+    p->n = tb_stream_rule_elems(s->llc_bytes, (int64_t)tb_kind_size(tb_prec_kind(prec)));
   for (int k = 0; k < s->algo->nparams; k++)
     p->param[k] = s->pv[k][idx[k]];
   return s->algo->setup(p);
@@ -241,8 +243,9 @@ int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
     return rc;
   if (s->use[TB_GPU] && (rc = tb_backends[TB_GPU]->mem_available(&dev_avail)))
     return rc;
+  s->llc_bytes = tb_topo_llc_bytes(topo);
   if (!s->limit_elems)
-    s->limit_elems = tb_cpu_limit_elems(tb_topo_llc_bytes(topo));
+    s->limit_elems = tb_stream_rule_elems(s->llc_bytes, 8);
   int idx[TB_MAX_PARAMS] = {0};
   for (int pi = 0; pi < s->nprec; pi++)
     for (int si = 0; si < s->nsizes; si++) {

@@ -24,7 +24,7 @@ typedef struct tb_sweep {
   int nvariants;
   tb_prec_t prec[TB_NPREC];
   int nprec;
-  int64_t *sizes;
+  int64_t *sizes; /* TB_SIZE_AUTO: the STREAM rule for the precision */
   int nsizes;
   tb_param_value_t *pv[TB_MAX_PARAMS]; /* the values of each parameter */
   int npv[TB_MAX_PARAMS];
@@ -42,7 +42,8 @@ typedef struct tb_sweep {
   const char *input_path;
   const char *dump_path;
   int progress; /* a progress line on stderr */
-  int64_t limit_elems; /* CPU limit: elements per triad array; 0 for tb_cpu_limit_elems() */
+  int64_t limit_elems; /* CPU limit: elements per array; 0 for the STREAM rule */
+  int64_t llc_bytes;   /* the host's last-level caches (set by tb_sweep_check) */
 } tb_sweep_t;
 
 /* What the runner learned besides the rows. */
@@ -78,10 +79,14 @@ int tb_problem_create(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, in
 /* Release everything a problem holds. */
 void tb_problem_destroy(tb_problem_t *p);
 
-/* Elements per array of the CPU's STREAM-triad limit measurement: four
- * times the last-level caches, as STREAM's rules ask, but at least 2^25 and
- * at most 2^27 (some virtual machines report caches of hundreds of MiB). */
-int64_t tb_cpu_limit_elems(int64_t llc_bytes);
+/* A size of `auto`: the STREAM rule's elements per array for the precision. */
+#define TB_SIZE_AUTO ((int64_t)0)
+
+/* STREAM's rule for arrays that measure memory, not caches: four times the
+ * last-level caches, here at least 2^25 and at most 2^28 elements of
+ * elem_bytes each. The CPU limit uses it for doubles (or --limit-size), and
+ * --size auto for the problem's precision. */
+int64_t tb_stream_rule_elems(int64_t llc_bytes, int64_t elem_bytes);
 
 /* Bytes of each of the two buffers of the GPU's device-copy limit measurement. */
 #define TB_GPU_LIMIT_BYTES ((int64_t)1 << 30)
