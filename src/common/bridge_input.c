@@ -121,17 +121,15 @@ static int tb_table_cols(const tb_table_t *t, int want, const char *what)
   return TB_OK;
 }
 
-/* A file of n numbers, one per line (what: "index" or "time"). */
-static int tb_table_column(const char *path, const char *what, int n, tb_table_t *t)
+/* A file of n numbers, one per line: the order (time indices) or the times. */
+static int tb_table_column(const char *path, int is_order, int n, tb_table_t *t)
 {
-  char want[32];
-  int rc = tb_table_file(path, !strcmp(what, "time") ? "times" : "order", t);
+  int rc = tb_table_file(path, is_order ? "order" : "times", t);
   if (rc)
     return rc;
-  snprintf(want, sizeof want, "(a %s)", what);
-  if (!(rc = tb_table_cols(t, 1, want)) && t->rows != n)
-    rc = tb_fail(TB_EINVAL, "%s holds %d %ss but steps is %d (use --steps %d)", path, t->rows,
-                 what, n, t->rows);
+  if (!(rc = tb_table_cols(t, 1, is_order ? "(a time index)" : "(a time)")) && t->rows != n)
+    rc = tb_fail(TB_EINVAL, "%s holds %d %s but steps is %d (use --steps %d)", path, t->rows,
+                 is_order ? "time indices" : "times", n, t->rows);
   if (rc)
     tb_table_free(t);
   return rc;
@@ -140,7 +138,7 @@ static int tb_table_column(const char *path, const char *what, int n, tb_table_t
 int tb__bridge_read_order(const char *path, int n, int *order, int *line)
 {
   tb_table_t t = {0};
-  int rc = tb_table_column(path, "time index", n, &t);
+  int rc = tb_table_column(path, 1, n, &t);
   for (int i = 0; i < n && !rc; i++) {
     double x = t.val[i];
     if (x != floor(x) || x < -1e9 || x > 1e9)
@@ -155,7 +153,7 @@ int tb__bridge_read_order(const char *path, int n, int *order, int *line)
 int tb__bridge_read_times(const char *path, int n, double t0, double *t)
 {
   tb_table_t tab = {0};
-  int rc = tb_table_column(path, "time", n, &tab);
+  int rc = tb_table_column(path, 0, n, &tab);
   t[0] = t0;
   for (int i = 0; i < n && !rc; i++) {
     double x = tab.val[i];
