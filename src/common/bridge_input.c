@@ -102,7 +102,7 @@ static int tb_table_file(const char *path, const char *what, tb_table_t *t)
 {
   FILE *f = fopen(path, "r");
   if (!f)
-    return tb_fail(TB_EIO, "cannot open the %s file '%s': %s", what, path, strerror(errno));
+    return tb_fail(TB_EINVAL, "cannot open the %s file '%s': %s", what, path, strerror(errno));
   t->src = path;
   t->inline_text = 0;
   int rc = tb_table_read(f, t);
@@ -276,7 +276,7 @@ int tb__bridge_normals_check(const char *path, tb_prec_t prec, int64_t paths, in
   const int64_t e = (int64_t)tb_kind_size(tb_prec_kind(prec));
   const int64_t per_path = (int64_t)steps * dim * e;
   if (stat(path, &sb) != 0)
-    return tb_fail(TB_EIO, "cannot open the normals file '%s': %s", path, strerror(errno));
+    return tb_fail(TB_EINVAL, "cannot open the normals file '%s': %s", path, strerror(errno));
   int64_t bytes = (int64_t)sb.st_size;
   if (bytes % per_path)
     return tb_fail(TB_EINVAL,
@@ -315,7 +315,7 @@ int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t pr
   int rc = TB_OK;
   if (!buf || !f) {
     rc = f ? tb_fail(TB_ENOMEM, "out of memory")
-           : tb_fail(TB_EIO, "cannot open the normals file '%s': %s", path, strerror(errno));
+           : tb_fail(TB_EINVAL, "cannot open the normals file '%s': %s", path, strerror(errno));
     goto out;
   }
   const int64_t total = b->paths * per_path;
