@@ -71,29 +71,24 @@ verified "$TMP/i.csv" 2
 
 # (e) Malformed files: one line, naming the file and the line (or byte offset).
 E="--backend cpu --size 3 --steps 7"
-printf '7\n3\n3\n1\n2\n5\n4\n' >"$TMP/o.dup"
-expect_error 2 "o.dup:3: index 3 appears twice" run bridge $E --order "$TMP/o.dup"
-printf '3\n7\n1\n2\n5\n4\n6\n' >"$TMP/o.first"
-expect_error 2 "o.first:1: the order starts with 3, not 7 (T is built first)" run bridge $E --order "$TMP/o.first"
-printf '7\n3\n9\n1\n2\n5\n4\n' >"$TMP/o.range"
-expect_error 2 "o.range:3: 9 is not a time index in 1..7" run bridge $E --order "$TMP/o.range"
-printf '7\n\n3\nx\n1\n2\n5\n4\n' >"$TMP/o.word"
-expect_error 2 "o.word:4: 'x' is not a finite number" run bridge $E --order "$TMP/o.word"
-printf '7\n3\n1.5\n2\n5\n4\n6\n' >"$TMP/o.frac"
-expect_error 2 "o.frac:3: 1.5 is not a time index" run bridge $E --order "$TMP/o.frac"
-printf '7\n3 1\n2\n5\n4\n6\n' >"$TMP/o.two"
-expect_error 2 "o.two:2: 2 numbers, expected 1 (a time index)" run bridge $E --order "$TMP/o.two"
-printf '7\n3\n1\n' >"$TMP/o.short"
-expect_error 2 "o.short holds 3 time indices but steps is 7 (use --steps 3)" run bridge $E --order "$TMP/o.short"
+# bad NAME CONTENT OPTION PATTERN: the file NAME, holding CONTENT (a printf
+# format), given to OPTION is refused with one line matching PATTERN.
+bad() {
+  printf "$2" >"$TMP/$1"
+  expect_error 2 "$4" run bridge $E "$3" "$TMP/$1"
+}
+bad o.dup '7\n3\n3\n1\n2\n5\n4\n' --order "o.dup:3: index 3 appears twice"
+bad o.first '3\n7\n1\n2\n5\n4\n6\n' --order "o.first:1: the order starts with 3, not 7 (T is built first)"
+bad o.range '7\n3\n9\n1\n2\n5\n4\n' --order "o.range:3: 9 is not a time index in 1..7"
+bad o.word '7\n\n3\nx\n1\n2\n5\n4\n' --order "o.word:4: 'x' is not a finite number"
+bad o.frac '7\n3\n1.5\n2\n5\n4\n6\n' --order "o.frac:3: 1.5 is not a time index"
+bad o.two '7\n3 1\n2\n5\n4\n6\n' --order "o.two:2: 2 numbers, expected 1 (a time index)"
+bad o.short '7\n3\n1\n' --order "o.short holds 3 time indices but steps is 7 (use --steps 3)"
+bad t.flat '0.1\n0.2\n0.2\n0.4\n0.5\n0.6\n1\n' --times "t.flat:3: time 0.2.* is not after the previous time 0.2"
+bad t.zero '0\n0.2\n0.3\n0.4\n0.5\n0.6\n1\n' --times "t.zero:1: time 0 is not after t0 = 0"
+bad t.inf '0.1\n0.2\ninf\n' --times "t.inf:3: 'inf' is not a finite number"
+bad t.short '0.1\n0.2\n' --times "t.short holds 2 times but steps is 7 (use --steps 2)"
 expect_error 2 "cannot open the order file '$TMP/nosuch'" run bridge $E --order "$TMP/nosuch"
-printf '0.1\n0.2\n0.2\n0.4\n0.5\n0.6\n1\n' >"$TMP/t.flat"
-expect_error 2 "t.flat:3: time 0.2.* is not after the previous time 0.2" run bridge $E --times "$TMP/t.flat"
-printf '0\n0.2\n0.3\n0.4\n0.5\n0.6\n1\n' >"$TMP/t.zero"
-expect_error 2 "t.zero:1: time 0 is not after t0 = 0" run bridge $E --times "$TMP/t.zero"
-printf '0.1\n0.2\ninf\n' >"$TMP/t.inf"
-expect_error 2 "t.inf:3: 'inf' is not a finite number" run bridge $E --times "$TMP/t.inf"
-printf '0.1\n0.2\n' >"$TMP/t.short"
-expect_error 2 "t.short holds 2 times but steps is 7 (use --steps 2)" run bridge $E --times "$TMP/t.short"
 head -c 80 "$TMP/z.f32" >"$TMP/z.part"
 expect_error 2 "z.part holds 80 bytes, not a whole number of paths of 7 steps x 1 dimensions of float (28 bytes each)" \
   run bridge $E --normals "$TMP/z.part"
@@ -105,12 +100,12 @@ expect_error 2 "z.f64 holds 2 paths of 7 steps x 1 dimensions of double, but the
 { head -c 8 "$TMP/z.f32"; printf '\000\000\300\177'; tail -c 72 "$TMP/z.f32"; } >"$TMP/z.nan"
 expect_error 2 "z.nan: byte offset 8 holds NaN, not a finite number" run bridge $E --normals "$TMP/z.nan"
 expect_error 2 "cannot open the normals file '$TMP/nosuch'" run bridge $E --normals "$TMP/nosuch"
-printf '1 2\n2 1\n' >"$TMP/s.indef"
-expect_error 2 "s.indef is not positive definite (pivot 2" run bridge $E --dim 2 --cov "$TMP/s.indef"
-printf '1 0.5\n0.4 1\n' >"$TMP/s.asym"
-expect_error 2 "s.asym: Sigma is not symmetric" run bridge $E --dim 2 --cov "$TMP/s.asym"
+E="$E --dim 2"
+bad s.indef '1 2\n2 1\n' --cov "s.indef is not positive definite (pivot 2"
+bad s.asym '1 0.5\n0.4 1\n' --cov "s.asym: Sigma is not symmetric"
+bad s.row '1 0.5\n0.5\n' --cov "s.row:2: 1 numbers, expected 2 (dim)"
 expect_error 2 "cov '1 0; 0 1; 1 1' (not a file: read as rows separated by ';'): 3 rows but dim is 2" \
-  run bridge $E --dim 2 --cov '1 0; 0 1; 1 1'
+  run bridge $E --cov '1 0; 0 1; 1 1'
 expect_error 2 "cov 'sigma.txt' (not a file: read as rows separated by ';'): row 1: 'sigma.txt' is not a finite number" \
   run bridge $E --cov sigma.txt
 expect_error 2 "give cov (Sigma) or chol (C), not both" run bridge $E --cov 2 --chol 1
