@@ -374,15 +374,16 @@ template <typename T, int K, int P> tb_kernel_t<T> tb_kernel_by_dim(int d)
 /* Strategies 3 and 5 take P from the parameter; 1 and 4 prefetch no group. */
 template <typename T, int K> tb_kernel_t<T> tb_kernel(int d, int p)
 {
-  if (K == TB_KCONST || K == TB_KSHARED)
+  if constexpr (K == TB_KCONST || K == TB_KSHARED)
     return tb_kernel_by_dim<T, K, 1>(d);
-  switch (p) {
-  case 1: return tb_kernel_by_dim<T, K, 1>(d);
-  case 2: return tb_kernel_by_dim<T, K, 2>(d);
-  case 4: return tb_kernel_by_dim<T, K, 4>(d);
-  case 8: return tb_kernel_by_dim<T, K, 8>(d);
-  default: return tb_kernel_by_dim<T, K, 16>(d);
-  }
+  else
+    switch (p) {
+    case 1: return tb_kernel_by_dim<T, K, 1>(d);
+    case 2: return tb_kernel_by_dim<T, K, 2>(d);
+    case 4: return tb_kernel_by_dim<T, K, 4>(d);
+    case 8: return tb_kernel_by_dim<T, K, 8>(d);
+    default: return tb_kernel_by_dim<T, K, 16>(d);
+    }
 }
 
 /* ---- Variants ---------------------------------------------------------- */
