@@ -13,8 +13,9 @@
 #     (target >= 0.8).
 # The published figures (Xeon X5680 and Tesla C2050, 2012) are printed
 # beside ours. Full CSV and logs go to $OUT; a short summary is printed
-# last. About a minute and a half on an H200 machine. SIZE and THREADS
-# override the size and the thread sweep (for a quick try elsewhere).
+# last. About two minutes on the H200 machine by estimate (not yet timed
+# there). SIZE and THREADS override the size and the thread sweep (for a
+# quick try elsewhere).
 set -u
 TB=${TB:-./twinbench}
 OUT=${OUT:-.}
