@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "bridge.h"
 #include "options.h"
 #include "reduce.h"
 #include "registry.h"
@@ -17,6 +18,7 @@ const tb_algo_t *const tb_algos[] = {
     &tb_algo_reduce,
     &tb_algo_blackscholes,
     &tb_algo_montecarlo,
+    &tb_algo_bridge,
     NULL,
 };
 

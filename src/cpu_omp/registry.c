@@ -8,6 +8,7 @@ extern const tb_variant_t tb_reduce_cpu_serial, tb_reduce_cpu_omp, tb_reduce_cpu
     tb_reduce_cpu_padded, tb_reduce_cpu_pairwise;
 extern const tb_variant_t tb_bs_cpu_omp;
 extern const tb_variant_t tb_mc_cpu_omp;
+extern const tb_variant_t tb_bridge_cpu_omp, tb_bridge_cpu_path;
 
 const tb_variant_t *const tb_cpu_variants[] = {
     &tb_stream_cpu_omp,
@@ -18,5 +19,7 @@ const tb_variant_t *const tb_cpu_variants[] = {
     &tb_reduce_cpu_pairwise,
     &tb_bs_cpu_omp,
     &tb_mc_cpu_omp,
+    &tb_bridge_cpu_omp,
+    &tb_bridge_cpu_path,
     NULL,
 };

@@ -13,6 +13,8 @@ extern const tb_variant_t tb_bs_gpu_pair;
 extern const tb_variant_t tb_mc_gpu_twostep;
 extern const tb_variant_t tb_mc_gpu_fused;
 extern const tb_variant_t tb_mc_gpu_fused1b;
+extern const tb_variant_t tb_bridge_gpu_const, tb_bridge_gpu_prefetch, tb_bridge_gpu_shared,
+    tb_bridge_gpu_reuse;
 
 const tb_variant_t *const tb_gpu_variants[] = {
     &tb_stream_gpu_gridstride,
@@ -33,5 +35,9 @@ const tb_variant_t *const tb_gpu_variants[] = {
     &tb_mc_gpu_twostep,
     &tb_mc_gpu_fused,
     &tb_mc_gpu_fused1b,
+    &tb_bridge_gpu_const,
+    &tb_bridge_gpu_prefetch,
+    &tb_bridge_gpu_shared,
+    &tb_bridge_gpu_reuse,
     NULL,
 };

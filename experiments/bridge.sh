@@ -1,0 +1,145 @@
+#!/bin/bash
+# The Brownian bridge study on a GPU machine (16-core Xeon + H200), run from
+# the build folder:
+#   OUT=results/bridge bash experiments/bridge.sh
+# At the NAG report's size, 1,439,744 paths x 64 steps, bisection order:
+# (a) the report's table: rows generator (paths, increments) x precision,
+#     columns CPU thread counts (omp variant) and the GPU (best strategy and
+#     block), with the GPU speedup, all in one run;
+# (b) the GPU strategy ladder in float, prefetch depth P = 1..16 for the
+#     prefetch and reuse strategies: the best strategy's bandwidth against the
+#     device copy measured in the same run (target >= 0.9);
+# (c) the CPU at 16 threads against the STREAM triad of the same run
+#     (target >= 0.8).
+# The published figures (Xeon X5680 and Tesla C2050, 2012) are printed
+# beside ours. Full CSV and logs go to $OUT; a short summary is printed
+# last. About two minutes on the H200 machine by estimate (not yet timed
+# there). SIZE and THREADS override the size and the thread sweep (for a
+# quick try elsewhere).
+set -u
+TB=${TB:-./twinbench}
+OUT=${OUT:-.}
+SIZE=${SIZE:-nag}
+THREADS=${THREADS:-sweep}
+mkdir -p "$OUT"
+[ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
+
+status=0
+# bench NAME ARGS...: one twinbench run to $OUT/NAME.csv with its stderr
+# (notes, the pivot view, the speedups) in $OUT/NAME.log.
+bench() {
+  name=$1; shift
+  echo "== $name: twinbench $*" >&2
+  "$TB" "$@" --format csv --output "$OUT/$name.csv" 2>"$OUT/$name.log"
+  rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "twinbench exited $rc for $name (see $OUT/$name.log)" >&2
+    status=1
+  fi
+}
+
+# col FILE NAME: the column number of NAME in a CSV header.
+col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
+
+# rows FILES...: the verified rows of CSV files as "backend variant precision
+# mode threads block prefetch median_ms gbs frac_limit limit_gbs", one per line.
+rows() {
+  for f in "$@"; do
+    [ -s "$f" ] || continue
+    awk -F, -v be="$(col "$f" backend)" -v va="$(col "$f" variant)" -v pr="$(col "$f" precision)" \
+      -v mo="$(col "$f" mode)" -v th="$(col "$f" threads)" -v bl="$(col "$f" block)" \
+      -v pf="$(col "$f" prefetch)" -v ms="$(col "$f" median_ms)" -v gb="$(col "$f" gbs)" \
+      -v fr="$(col "$f" frac_limit)" -v li="$(col "$f" limit_gbs)" -v ve="$(col "$f" verified)" '
+      NR > 1 && $ve == "pass" {
+        print $be, $va, $pr, $mo, ($th == "" ? "-" : $th), ($bl == "" ? "-" : $bl), $pf, $ms, $gb, $fr, $li
+      }' "$f"
+  done
+}
+
+if "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 --format csv >/dev/null 2>&1; then
+  gpu=1
+  BACKENDS=cpu,gpu
+  VARIANTS=omp,const,prefetch,shared,reuse
+else
+  gpu=0
+  BACKENDS=cpu
+  VARIANTS=omp
+  echo "no usable GPU: the CPU part only" >&2
+fi
+
+# (a) The table: the CPU thread sweep and every GPU strategy over block
+# sizes, both generators, both precisions, prefetch P = 8 (the report's).
+bench table run bridge --size "$SIZE" --precision float,double --mode paths,increments \
+  --backend "$BACKENDS" --variant "$VARIANTS" --threads "$THREADS" \
+  --block 64,128,256,512 --repeat 10 --warmup 2 --pivot mode+precision:threads:median_ms
+
+# (b) The prefetch depth of strategies 3 and 5 in float (P = 1: strategy 5
+# without prefetch).
+if [ "$gpu" -eq 1 ]; then
+  bench ladder run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
+    --variant prefetch,reuse --prefetch 1,2,4,8,16 --block 64,128,256,512 --repeat 20 --warmup 3 \
+    --pivot mode+variant+prefetch:block:gbs
+fi
+
+# ---- The summary ---------------------------------------------------------
+all=$(rows "$OUT/table.csv" "$OUT/ladder.csv")
+echo
+echo "### (a) the report's table, median ms: rows generator + precision, columns CPU threads (omp) and the GPU (best strategy and block, P = 8)"
+sed -n '/^# median_ms by /,/^$/p' "$OUT/table.log"
+sed -n '/^# CPU-vs-GPU speedup/,/^$/p' "$OUT/table.log"
+
+if [ "$gpu" -eq 1 ]; then
+  echo
+  echo "### (b) GPU ladder, float, paths: best GB/s of each strategy (over blocks and P), of the device copy; NAG on a Tesla C2050 (of its 120 GB/s with ECC)"
+  echo "$all" | awk '
+    $1 == "gpu" && $3 == "float" && $4 == "paths" {
+      k = $2 == "reuse" && $7 == 1 ? "reuse1" : $2
+      if ($9 > gb[k]) { gb[k] = $9; fr[k] = $10; at[k] = "block " $6 ($2 == "prefetch" || $2 == "reuse" ? ", P " $7 : "") }
+    }
+    END {
+      split("const prefetch shared reuse1 reuse", ks, " ")
+      split("1 strategy in constant memory|3 prefetch P normals|4 shared-memory plan, C in registers|5 reuse, without prefetch|5 reuse, with prefetch", nm, "|")
+      split("29 58 85 79 102", ng, " "); split("24 48 71 66 85", np, " ")
+      printf "%-38s %9s %9s  %-18s | %8s %8s\n", "strategy", "GB/s", "of copy", "at", "NAG GB/s", "of peak"
+      for (i = 1; i <= 5; i++)
+        printf "%-38s %9.1f %8.1f%%  %-18s | %8d %7d%%\n", nm[i], gb[ks[i]], 100 * fr[ks[i]], at[ks[i]], ng[i], np[i]
+    }'
+  echo "$all" | awk '
+    $1 == "gpu" && $3 == "float" && $10 > best[$4] { best[$4] = $10; gb[$4] = $9; li[$4] = $11; at[$4] = $2 " block " $6 " P " $7 }
+    END {
+      for (m in best)
+        printf "best GPU, float %-10s: %7.1f GB/s = %.3f of the device copy (%.0f GB/s) (%s); target >= 0.9\n", m, gb[m], best[m], li[m], at[m]
+    }' | sort
+fi
+
+echo
+echo "### (c) CPU (omp) at 16 threads: fraction of the STREAM triad at 16 threads of the same run (target >= 0.8)"
+echo "$all" | awk '
+  $1 == "cpu" && $2 == "omp" && $5 == 16 {
+    printf "%-10s %-6s %8.2f ms %7.1f GB/s of %6.1f GB/s = %.3f\n", $4, $3, $8, $9, $11, $10; n++
+  }
+  END { if (!n) print "(no 16-thread rows: THREADS does not include 16)" }'
+
+echo
+echo "### This run against NAG 2012 (Xeon X5680, 12 cores; Tesla C2050), 1,439,744 x 64: ms and the GPU speedup (best CPU / best GPU)"
+echo "$all" | awk '
+  $1 == "cpu" && $2 == "omp" {
+    k = $4 " " $3
+    if ($5 == 1) one[k] = $8
+    if (!(k in cpu) || $8 < cpu[k]) { cpu[k] = $8; cth[k] = $5 }
+  }
+  $1 == "gpu" { k = $4 " " $3; if (!(k in g) || $8 < g[k]) { g[k] = $8; gat[k] = $2 "/" $6 "/P" $7 } }
+  END {
+    split("paths float|paths double|increments float|increments double", ks, "|")
+    split("1392.1 1463.8 1207.4 1308.1", n1, " "); split("171.2 193.6 146.0 166.2", nb, " ")
+    split("10.01 17.12 9.09 17.01", ng, " "); split("17.2 11.4 16.2 9.8", ns, " ")
+    printf "%-18s %9s %9s %4s %9s %-18s %8s | %9s %9s %9s %8s\n", "generator", "CPU 1thr", "CPU best",
+      "thr", "GPU", "(variant/blk/P)", "speedup", "NAG 1thr", "NAG best", "NAG GPU", "speedup"
+    for (i = 1; i <= 4; i++) {
+      k = ks[i]
+      gpu = k in g ? sprintf("%9.3f %-18s %7.1fx", g[k], gat[k], cpu[k] / g[k]) : sprintf("%9s %-18s %8s", "-", "", "-")
+      printf "%-18s %9.2f %9.2f %4s %s | %9.1f %9.1f %9.2f %7.1fx\n", k, one[k], cpu[k], cth[k], gpu,
+        n1[i], nb[i], ng[i], ns[i]
+    }
+  }'
+exit $status

@@ -1,0 +1,422 @@
+/* twinbench: the Brownian bridge family's problem, reference, verifier, cost
+ * and dump (the recurrence and the memory layout are described in bridge.h).
+ *
+ * Tolerance. A variant computes each point as
+ *   X = wl L + wr R + sig W,   W_k = sum_{j<=k} C_kj Z_j,
+ * with weights computed in double and rounded to the precision (relative
+ * error at most 6u, u the unit roundoff of the precision), C rounded to it
+ * (u), at most three roundings on the term wl L and d + 1 on sig W. The
+ * local error of a step is then at most c u M, c = d + 9, with
+ *   M = wl |L| + wr |R| + sig sum_j |C_kj| |Z_j|,
+ * and since wl + wr = 1 the errors of the neighbours pass on as a weighted
+ * mean and never grow: by induction over the construction tree,
+ *   |X^ - X| <= c u G,   G_s = wl G_l + wr G_r + M_s,   G_t0 = 0.
+ * An increment (S - L) il adds two roundings and the rounding of il:
+ *   |D^ - D| <= c u H,   H = (G_s + G_l + |S - L|) il.
+ * The reference runs the recurrence in long double in the user's order (not
+ * the variants' plans) and carries G along; the error column is the largest
+ * |x^ - x| / (u G) (or / (u H)) over every checked value, and the tolerance
+ * is c (1 + 2^-10 + 16 N u + u_ref / u): the slack covers the second-order
+ * terms (weights off by 6u on errors of order c u G, over at most N levels)
+ * and the reference's own rounding. */
+#include <config.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge.h"
+#include "philox.h"
+
+static const char *const tb_bridge_modes[] = {"paths", "increments", NULL};
+
+enum { P_STEPS, P_DIM, P_MODE, P_ORDER, P_TIMES, P_T0, P_X0, P_COV, P_CHOL, P_NORMALS,
+       P_PREFETCH, P_COUNT };
+
+static const tb_param_def_t tb_bridge_params[P_COUNT] = {
+    {"steps", "time steps N", TB_PARAM_INT, "64", 1, TB_BRIDGE_MAX_STEPS, NULL},
+    {"dim", "dimensions d of the motion", TB_PARAM_INT, "1", 1, TB_BRIDGE_MAX_DIM, NULL},
+    {"mode", "the output: sample paths (X at t_1..t_N) or scaled increments "
+             "(X_i - X_{i-1}) / (t_i - t_{i-1})",
+     TB_PARAM_CHOICE, "paths", 0, 0, tb_bridge_modes},
+    {"order", "construction order: bisection, sequential, random (drawn from --seed), or a "
+              "FILE of 1-based time indices, one per line, a permutation of 1..N starting "
+              "with N",
+     TB_PARAM_TEXT, "bisection", 0, 0, NULL},
+    {"times", "the times t_1..t_N: uniform (t_i = t0 + i/N) or a FILE, one time per line, "
+              "increasing, the last is T",
+     TB_PARAM_TEXT, "uniform", 0, 0, NULL},
+    {"t0", "the start time", TB_PARAM_REAL, "0", -1e300, 1e300, NULL},
+    {"x0", "the start value (of every dimension)", TB_PARAM_REAL, "0", -1e300, 1e300, NULL},
+    {"cov", "Sigma: identity, a FILE (a row per line) or inline rows separated by ';' "
+            "('1 0.5; 0.5 2'); the tool takes its Cholesky factor",
+     TB_PARAM_TEXT, "identity", 0, 0, NULL},
+    {"chol", "C with Sigma = C C', instead of cov: identity, a FILE or inline rows",
+     TB_PARAM_TEXT, "identity", 0, 0, NULL},
+    {"normals", "philox (generated outside the timed region), or a FILE of raw little-endian "
+                "normals in the run's precision, path after path, Z_0..Z_{N-1} per path, d "
+                "values per Z",
+     TB_PARAM_TEXT, "philox", 0, 0, NULL},
+    {"prefetch", "P, the normals the GPU variants prefetch and reuse hold in registers "
+                 "(1, 2, 4, 8 or 16)",
+     TB_PARAM_INT, "8", 1, 16, NULL},
+};
+
+static const tb_column_def_t tb_bridge_columns[] = {
+    {"init_ms", "%.3g", "host time of the initialisation (order -> least-stack plan)"},
+    {"stack", "%.0f", "local-stack slots per path (points of one dimension) of the plan"},
+};
+
+static const tb_preset_t tb_bridge_presets[] = {
+    {"nag", 1439744, "the NAG report's table: 1,439,744 paths (of 64 steps, bisection)"},
+};
+
+/* The Philox stream of the generated normals. */
+#define TB_BRIDGE_STREAM 0x4e4f524du /* "NORM" */
+
+static void tb_bridge_cleanup(tb_problem_t *p)
+{
+  tb_bridge_t *b = p->priv;
+  if (!b)
+    return;
+  free(b->t);
+  free(b->order);
+  free(b->left);
+  free(b->right);
+  free(b->chol);
+  free(b->sigma);
+  free(b->wref);
+  free(b);
+  p->priv = NULL;
+}
+
+/* The order of spec: a helper's name or a file. */
+static int tb_bridge_setup_order(tb_bridge_t *b, const char *spec, uint64_t seed)
+{
+  const int n = b->steps;
+  int *line = NULL, rc = TB_OK;
+  if (!strcmp(spec, "bisection"))
+    rc = tb_bridge_order_bisection(n, b->order);
+  else if (!strcmp(spec, "sequential"))
+    tb_bridge_order_sequential(n, b->order);
+  else if (!strcmp(spec, "random"))
+    tb_bridge_order_random(n, seed, b->order);
+  else {
+    if (!(line = malloc((size_t)n * sizeof *line)))
+      return tb_fail(TB_ENOMEM, "out of memory");
+    rc = tb__bridge_read_order(spec, n, b->order, line);
+  }
+  if (!rc)
+    rc = tb_bridge_neighbours(n, b->order, line ? spec : "order", line, b->left, b->right);
+  free(line);
+  return rc;
+}
+
+static int tb_bridge_setup(tb_problem_t *p)
+{
+  tb_bridge_t *b = calloc(1, sizeof *b);
+  const tb_param_value_t *v = p->param;
+  int rc;
+  if (!b)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  p->priv = b;
+  const int n = b->steps = (int)v[P_STEPS].i, d = b->dim = (int)v[P_DIM].i;
+  b->mode = (int)v[P_MODE].i;
+  b->prefetch = (int)v[P_PREFETCH].i;
+  b->t0 = v[P_T0].r;
+  b->x0 = v[P_X0].r;
+  b->paths = p->n;
+  b->tiles = (p->n + TB_BRIDGE_LANES - 1) / TB_BRIDGE_LANES;
+  if (b->prefetch & (b->prefetch - 1))
+    return tb_fail(TB_EINVAL, "parameter prefetch: %d is not 1, 2, 4, 8 or 16", b->prefetch);
+  if (b->tiles > (INT64_MAX / 16) / ((int64_t)TB_BRIDGE_LANES * n * d))
+    return tb_fail(TB_ENOMEM, "%lld paths of %d steps x %d dimensions do not fit in memory",
+                   (long long)p->n, n, d);
+
+  b->t = malloc((size_t)(n + 1) * sizeof *b->t);
+  b->order = malloc((size_t)n * sizeof *b->order);
+  b->left = malloc((size_t)n * sizeof *b->left);
+  b->right = malloc((size_t)n * sizeof *b->right);
+  b->chol = malloc((size_t)(d * d) * sizeof *b->chol);
+  b->sigma = malloc((size_t)(d * d) * sizeof *b->sigma);
+  b->wref = malloc((size_t)(3 * n) * sizeof *b->wref);
+  if (!b->t || !b->order || !b->left || !b->right || !b->chol || !b->sigma || !b->wref)
+    return tb_fail(TB_ENOMEM, "out of memory");
+
+  if (!strcmp(v[P_TIMES].s, "uniform")) {
+    b->t[0] = b->t0;
+    for (int i = 1; i <= n; i++)
+      b->t[i] = b->t0 + (double)i / n;
+  } else if ((rc = tb__bridge_read_times(v[P_TIMES].s, n, b->t0, b->t)))
+    return rc;
+  if ((rc = tb_bridge_setup_order(b, v[P_ORDER].s, p->seed)))
+    return rc;
+  int has_cov = strcmp(v[P_COV].s, "identity") != 0, has_chol = strcmp(v[P_CHOL].s, "identity") != 0;
+  if (has_cov && has_chol)
+    return tb_fail(TB_EINVAL, "give cov (Sigma) or chol (C), not both");
+  if ((rc = tb__bridge_read_matrix(has_chol ? v[P_CHOL].s : v[P_COV].s, has_chol ? "chol" : "cov",
+                                   has_chol, d, b->sigma, b->chol)))
+    return rc;
+  if (strcmp(v[P_NORMALS].s, "philox")) {
+    b->normals = v[P_NORMALS].s;
+    if ((rc = tb__bridge_normals_check(b->normals, p->prec, p->n, n, d)))
+      return rc;
+  }
+
+  /* The reference's weights, in long double from the same double times. */
+  for (int i = 0; i < n; i++) {
+    long double ts = b->t[b->order[i]], tl = b->t[b->left[i]], *w = &b->wref[3 * i];
+    if (b->right[i] < 0) {
+      w[0] = 1.0L;
+      w[1] = 0.0L;
+      w[2] = sqrtl(ts - tl);
+    } else {
+      long double tr = b->t[b->right[i]], span = tr - tl;
+      w[0] = (tr - ts) / span;
+      w[1] = (ts - tl) / span;
+      w[2] = sqrtl((tr - ts) * (ts - tl) / span);
+    }
+  }
+
+  int64_t count = b->tiles * TB_BRIDGE_LANES * n * d;
+  tb_kind_t k = tb_prec_kind(p->prec);
+  b->z = tb_problem_add_array(p, "z", k, TB_IN, count);
+  b->x = tb_problem_add_array(p, "x", k, TB_OUT, count);
+  /* The GPU keeps a copy of the plan: 12 bytes of indices and 5 weights a step. */
+  p->extra_device_bytes = (int64_t)n * (12 + TB_BRIDGE_NW * 8) + 4096;
+  return TB_OK;
+}
+
+/* Standard normals from Philox (Box-Muller), element q of the file order
+ * (path after path, Z_0..Z_{N-1}, d values each) from block q / 4 in float
+ * and q / 2 in double, so any thread count gives the same array. The padding
+ * paths of the last tile get normals too. */
+static void tb_bridge_philox(const tb_problem_t *p, const tb_bridge_t *b)
+{
+  const int64_t per_path = (int64_t)b->steps * b->dim;
+  const int64_t total = b->tiles * TB_BRIDGE_LANES * per_path;
+  const int per = p->prec == TB_FLOAT ? 4 : 2;
+  const int64_t nblk = (total + per - 1) / per;
+  void *z = p->array[b->z].host;
+#pragma omp parallel for schedule(static)
+  for (int64_t blk = 0; blk < nblk; blk++) {
+    tb_philox4_t w = tb_philox_block(p->seed, TB_BRIDGE_STREAM, (uint64_t)blk);
+    double v[4] = {0.0, 0.0, 0.0, 0.0};
+    if (p->prec == TB_FLOAT) {
+      tb_box_muller_f64(tb_u01_f32(w.v[0]), tb_u01_f32(w.v[1]), &v[0], &v[1]);
+      tb_box_muller_f64(tb_u01_f32(w.v[2]), tb_u01_f32(w.v[3]), &v[2], &v[3]);
+    } else
+      tb_box_muller_f64(tb_u01_f64(w.v[0], w.v[1]), tb_u01_f64(w.v[2], w.v[3]), &v[0], &v[1]);
+    for (int j = 0; j < per && blk * per + j < total; j++) {
+      int64_t q = blk * per + j, rem = q % per_path;
+      int64_t at = tb_bridge_at(b->steps, b->dim, q / per_path, (int)(rem / b->dim),
+                                (int)(rem % b->dim));
+      if (p->prec == TB_FLOAT)
+        ((float *)z)[at] = (float)v[j];
+      else
+        ((double *)z)[at] = v[j];
+    }
+  }
+}
+
+static int tb_bridge_generate(tb_problem_t *p)
+{
+  const tb_bridge_t *b = p->priv;
+  if (!b->normals) {
+    tb_bridge_philox(p, b);
+    return TB_OK;
+  }
+  /* The padding lanes of a file's last tile are zero: they are never checked. */
+  memset(p->array[b->z].host, 0, (size_t)tb_array_bytes(&p->array[b->z]));
+  return tb__bridge_normals_read(b->normals, b, p->prec, p->array[b->z].host);
+}
+
+/* Element i of an array of the problem's precision, as a long double. */
+static inline long double tb_ld(const void *a, tb_prec_t prec, int64_t i)
+{
+  return prec == TB_FLOAT ? (long double)((const float *)a)[i] : (long double)((const double *)a)[i];
+}
+
+void tb_bridge_reference(const tb_bridge_t *b, tb_prec_t prec, const void *z, int64_t path,
+                         long double *x, double *g)
+{
+  const int n = b->steps, d = b->dim;
+  /* The variants hold x0 in the precision; so does the reference. */
+  const long double x0 = prec == TB_FLOAT ? (long double)(float)b->x0 : (long double)b->x0;
+  for (int k = 0; k < d; k++) {
+    x[k] = x0;
+    g[k] = 0.0;
+  }
+  for (int i = 0; i < n; i++) {
+    const int s = b->order[i], l = b->left[i], r = b->right[i];
+    const long double *w = &b->wref[3 * i];
+    for (int k = 0; k < d; k++) {
+      long double wz = 0.0L, az = 0.0L;
+      for (int j = 0; j <= k; j++) {
+        long double cz = (long double)b->chol[k * d + j] * tb_ld(z, prec, tb_bridge_at(n, d, path, i, j));
+        wz += cz;
+        az += fabsl(cz);
+      }
+      long double xl = x[l * d + k], xr = r >= 0 ? x[r * d + k] : 0.0L;
+      long double gl = g[l * d + k], gr = r >= 0 ? g[r * d + k] : 0.0;
+      x[s * d + k] = w[0] * xl + w[1] * xr + w[2] * wz;
+      g[s * d + k] = (double)(w[0] * (gl + fabsl(xl)) + w[1] * (gr + fabsl(xr)) + w[2] * az);
+    }
+  }
+}
+
+/* |got - want| / scale, with an exact match always 0 (the unit-vector
+ * inputs make exact zeros whose scale is zero) and NaN as infinity. */
+static double tb_bridge_ratio(long double got, long double want, double scale)
+{
+  long double e = fabsl(got - want);
+  if (e == 0.0L)
+    return 0.0;
+  double r = (double)(e / scale);
+  return isnan(r) ? INFINITY : r;
+}
+
+static int tb_bridge_verify(tb_problem_t *p, void *const *view, double *extra, tb_check_t *chk)
+{
+  const tb_bridge_t *b = p->priv;
+  const int n = b->steps, d = b->dim;
+  const double u = p->prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+  const double uref = LDBL_EPSILON / 2;
+  const double c = d + 9;
+  const void *z = view[b->z], *out = view[b->x];
+  double worst = 0.0, worst_got = 0.0;
+  long double worst_want = 0.0L;
+  int64_t worst_path = -1;
+  int worst_row = 0, worst_k = 0, nomem = 0;
+  (void)extra;
+
+  chk->tolerance = c * (1.0 + ldexp(1.0, -10) + 16.0 * n * u + uref / u);
+#pragma omp parallel
+  {
+    long double *x = malloc((size_t)((n + 1) * d) * sizeof *x);
+    double *g = malloc((size_t)((n + 1) * d) * sizeof *g);
+    double w = 0.0, wg = 0.0;
+    long double ww = 0.0L;
+    int64_t wp = -1;
+    int wr = 0, wk = 0;
+    if (!x || !g) {
+#pragma omp atomic write
+      nomem = 1;
+    }
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t path = 0; path < b->paths; path++) {
+      if (!x || !g)
+        continue;
+      tb_bridge_reference(b, p->prec, z, path, x, g);
+      for (int k = 0; k < d; k++)
+        for (int i = 1; i <= n; i++) {
+          long double got = tb_ld(out, p->prec, tb_bridge_at(n, d, path, i - 1, k));
+          long double want = x[i * d + k];
+          double scale = u * g[i * d + k];
+          if (b->mode == TB_BRIDGE_INCREMENTS) {
+            long double dt = (long double)b->t[i] - (long double)b->t[i - 1];
+            long double dx = x[i * d + k] - x[(i - 1) * d + k];
+            want = dx / dt;
+            scale = (double)(u * (g[i * d + k] + g[(i - 1) * d + k] + fabsl(dx)) / dt);
+          }
+          double e = tb_bridge_ratio(got, want, scale);
+          if (e > w || wp < 0) {
+            w = e;
+            wp = path;
+            wr = i;
+            wk = k;
+            wg = (double)got;
+            ww = want;
+          }
+        }
+    }
+#pragma omp critical
+    if (wp >= 0 && (w > worst || worst_path < 0)) {
+      worst = w;
+      worst_path = wp;
+      worst_row = wr;
+      worst_k = wk;
+      worst_got = wg;
+      worst_want = ww;
+    }
+    free(x);
+    free(g);
+  }
+  if (nomem)
+    return tb_fail(TB_ENOMEM, "out of memory in the bridge verifier");
+  chk->error = worst;
+  chk->verdict = TB_PASS;
+  if (!(worst <= chk->tolerance))
+    tb_check_fail(chk, "path %lld, t_%d, dimension %d: %.9g, reference %.9Lg: error %.3g over "
+                       "the bound %.3g%s",
+                  (long long)worst_path, worst_row, worst_k + 1, worst_got, worst_want, worst,
+                  chk->tolerance, isnan(worst_got) ? " (never written: still poisoned)" : "");
+  return TB_OK;
+}
+
+static void tb_bridge_cost(const tb_problem_t *p, double *bytes, double *flops)
+{
+  const tb_bridge_t *b = p->priv;
+  const double points = (double)p->n * b->steps, d = b->dim;
+  /* Read every normal and write every output value once. */
+  *bytes = 2.0 * points * d * (double)tb_kind_size(tb_prec_kind(p->prec));
+  /* Per point and dimension: 3 multiplications and 2 additions, C Z (d
+   * multiply-adds per dimension, folded into sig when d = 1), and for an
+   * increment a subtraction and a multiplication. */
+  *flops = points * (5.0 * d + (d > 1 ? d * d : 0.0) + (b->mode == TB_BRIDGE_INCREMENTS ? 2.0 * d : 0.0));
+}
+
+static int tb_bridge_dump(const tb_problem_t *p, void *const *view, FILE *f)
+{
+  const tb_bridge_t *b = p->priv;
+  const int n = b->steps, d = b->dim;
+  const void *out = view[b->x];
+  fputs("path", f);
+  for (int k = 0; k < d; k++)
+    for (int i = 1; i <= n; i++)
+      if (d == 1)
+        fprintf(f, ",t%d", i);
+      else
+        fprintf(f, ",d%d_t%d", k + 1, i);
+  fputc('\n', f);
+  for (int64_t path = 0; path < b->paths; path++) {
+    fprintf(f, "%lld", (long long)path);
+    for (int k = 0; k < d; k++)
+      for (int i = 0; i < n; i++) {
+        int64_t at = tb_bridge_at(n, d, path, i, k);
+        if (p->prec == TB_FLOAT)
+          fprintf(f, ",%.9g", (double)((const float *)out)[at]);
+        else
+          fprintf(f, ",%.17g", ((const double *)out)[at]);
+      }
+    fputc('\n', f);
+  }
+  return ferror(f) ? tb_fail(TB_EIO, "writing the dump failed") : TB_OK;
+}
+
+const tb_algo_t tb_algo_bridge = {
+    .name = "bridge",
+    .summary = "Brownian bridge paths or increments in any construction order (NAG, 2012)",
+    .flags = 0,
+    .limit = TB_LIMIT_STREAM,
+    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    .default_precisions = TB_PREC_BIT(TB_FLOAT),
+    .default_sizes = "nag",
+    .size_meaning = "paths",
+    .presets = tb_bridge_presets,
+    .npresets = 1,
+    .params = tb_bridge_params,
+    .nparams = P_COUNT,
+    .columns = tb_bridge_columns,
+    .ncolumns = 2,
+    .error_meaning = "largest |x - ref| / (u G) over every value, G the magnitude the rounding "
+                     "errors of the construction are bounded by (see the README); the tolerance "
+                     "is about d + 9",
+    .setup = tb_bridge_setup,
+    .generate = tb_bridge_generate,
+    .verify = tb_bridge_verify,
+    .cost = tb_bridge_cost,
+    .dump = tb_bridge_dump,
+    .cleanup = tb_bridge_cleanup,
+};

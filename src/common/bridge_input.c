@@ -1,0 +1,354 @@
+/* twinbench: the Brownian bridge family's readers of user input: order and
+ * times files, covariance matrices (inline or in a file) and raw normals.
+ * Every error is one line naming the file and the line (text) or the byte
+ * offset (binary). */
+#define _GNU_SOURCE /* fmemopen, getline */
+#include <config.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bridge.h"
+#include "mem.h"
+#include "parse.h"
+
+/* The numbers of a text, line by line; blank lines are skipped. Messages
+ * name a place as "FILE:LINE:" or, for inline text, "TEXT: row ROW:". */
+typedef struct tb_table {
+  const char *src;
+  int inline_text;
+  int rows;
+  int *cols;  /* numbers on each row */
+  int *line;  /* the row's line number (1-based) */
+  double *val;
+  int nval;
+} tb_table_t;
+
+static void tb_table_free(tb_table_t *t)
+{
+  free(t->cols);
+  free(t->line);
+  free(t->val);
+  t->cols = t->line = NULL;
+  t->val = NULL;
+}
+
+/* The place of line `line` of t, for messages. */
+static const char *tb_table_where(const tb_table_t *t, int line, char *buf, size_t len)
+{
+  snprintf(buf, len, t->inline_text ? "%s: row %d" : "%s:%d", t->src, line);
+  return buf;
+}
+
+/* Make room for element n of a growing array of elements of size sz. */
+static int tb_grow(void **a, int n, int *cap, size_t sz)
+{
+  if (n < *cap)
+    return TB_OK;
+  int c = *cap ? 2 * *cap : 64;
+  void *b = realloc(*a, (size_t)c * sz);
+  if (!b)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  *a = b;
+  *cap = c;
+  return TB_OK;
+}
+
+/* Read every number of f into t (whose src and inline_text are set). */
+static int tb_table_read(FILE *f, tb_table_t *t)
+{
+  char *buf = NULL, where[400];
+  size_t len = 0;
+  int lineno = 0, ccap = 0, lcap = 0, vcap = 0, rc = TB_OK;
+  t->rows = t->nval = 0;
+  t->cols = t->line = NULL;
+  t->val = NULL;
+  while (!rc && getline(&buf, &len, f) >= 0) {
+    lineno++;
+    int count = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, " \t\r\n", &save); tok && !rc;
+         tok = strtok_r(NULL, " \t\r\n", &save)) {
+      double x;
+      if (tb_parse_real(tok, &x))
+        rc = tb_fail(TB_EINVAL, "%s: '%s' is not a finite number",
+                     tb_table_where(t, lineno, where, sizeof where), tok);
+      else if (!(rc = tb_grow((void **)&t->val, t->nval, &vcap, sizeof *t->val))) {
+        t->val[t->nval++] = x;
+        count++;
+      }
+    }
+    if (rc || !count)
+      continue;
+    if ((rc = tb_grow((void **)&t->cols, t->rows, &ccap, sizeof *t->cols)) ||
+        (rc = tb_grow((void **)&t->line, t->rows, &lcap, sizeof *t->line)))
+      break;
+    t->cols[t->rows] = count;
+    t->line[t->rows++] = lineno;
+  }
+  if (!rc && ferror(f))
+    rc = tb_fail(TB_EIO, "cannot read %s: %s", t->src, strerror(errno));
+  free(buf);
+  if (rc)
+    tb_table_free(t);
+  return rc;
+}
+
+/* Read the file at path (what says what it is for, in messages). */
+static int tb_table_file(const char *path, const char *what, tb_table_t *t)
+{
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return tb_fail(TB_EINVAL, "cannot open the %s file '%s': %s", what, path, strerror(errno));
+  t->src = path;
+  t->inline_text = 0;
+  int rc = tb_table_read(f, t);
+  fclose(f);
+  return rc;
+}
+
+/* Each row of t must hold exactly `want` numbers (what names them). */
+static int tb_table_cols(const tb_table_t *t, int want, const char *what)
+{
+  char where[400];
+  for (int i = 0; i < t->rows; i++)
+    if (t->cols[i] != want)
+      return tb_fail(TB_EINVAL, "%s: %d numbers, expected %d %s",
+                     tb_table_where(t, t->line[i], where, sizeof where), t->cols[i], want, what);
+  return TB_OK;
+}
+
+/* A file of n numbers, one per line: the order (time indices) or the times. */
+static int tb_table_column(const char *path, int is_order, int n, tb_table_t *t)
+{
+  int rc = tb_table_file(path, is_order ? "order" : "times", t);
+  if (rc)
+    return rc;
+  if (!(rc = tb_table_cols(t, 1, is_order ? "(a time index)" : "(a time)")) && t->rows != n)
+    rc = tb_fail(TB_EINVAL, "%s holds %d %s but steps is %d (use --steps %d)", path, t->rows,
+                 is_order ? "time indices" : "times", n, t->rows);
+  if (rc)
+    tb_table_free(t);
+  return rc;
+}
+
+int tb__bridge_read_order(const char *path, int n, int *order, int *line)
+{
+  tb_table_t t = {0};
+  int rc = tb_table_column(path, 1, n, &t);
+  for (int i = 0; i < n && !rc; i++) {
+    double x = t.val[i];
+    if (x != floor(x) || x < -1e9 || x > 1e9)
+      rc = tb_fail(TB_EINVAL, "%s:%d: %g is not a time index", path, t.line[i], x);
+    order[i] = (int)x;
+    line[i] = t.line[i];
+  }
+  tb_table_free(&t);
+  return rc;
+}
+
+int tb__bridge_read_times(const char *path, int n, double t0, double *t)
+{
+  tb_table_t tab = {0};
+  int rc = tb_table_column(path, 0, n, &tab);
+  t[0] = t0;
+  for (int i = 0; i < n && !rc; i++) {
+    double x = tab.val[i];
+    if (!(x > t[i]))
+      rc = tb_fail(TB_EINVAL, "%s:%d: time %.17g is not after %s %.17g", path, tab.line[i], x,
+                   i ? "the previous time" : "t0 =", t[i]);
+    else
+      t[i + 1] = x;
+  }
+  tb_table_free(&tab);
+  return rc;
+}
+
+/* The lower-triangular Cholesky factor of the d x d matrix s (row-major). */
+static int tb_cholesky(const double *s, int d, double *c, const char *what)
+{
+  memset(c, 0, (size_t)d * (size_t)d * sizeof *c);
+  for (int j = 0; j < d; j++) {
+    double p = s[j * d + j];
+    for (int k = 0; k < j; k++)
+      p -= c[j * d + k] * c[j * d + k];
+    if (!(p > 0.0))
+      return tb_fail(TB_EINVAL, "%s is not positive definite (pivot %d is %g)", what, j + 1, p);
+    c[j * d + j] = sqrt(p);
+    for (int i = j + 1; i < d; i++) {
+      double x = s[i * d + j];
+      for (int k = 0; k < j; k++)
+        x -= c[i * d + k] * c[j * d + k];
+      c[i * d + j] = x / c[j * d + j];
+    }
+  }
+  return TB_OK;
+}
+
+int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int d,
+                           double *sigma, double *chol)
+{
+  tb_table_t t = {0};
+  char src[400];
+  int rc;
+  if (!strcmp(spec, "identity")) {
+    for (int i = 0; i < d * d; i++)
+      sigma[i] = chol[i] = (i % (d + 1)) == 0;
+    return TB_OK;
+  }
+  struct stat sb;
+  if (stat(spec, &sb) == 0) { /* a file: one row per line */
+    if ((rc = tb_table_file(spec, param, &t)))
+      return rc;
+    snprintf(src, sizeof src, "%s", spec);
+  } else { /* inline rows separated by ';' */
+    char *text = strdup(spec);
+    if (!text)
+      return tb_fail(TB_ENOMEM, "out of memory");
+    for (char *c = text; *c; c++)
+      if (*c == ';')
+        *c = '\n';
+    FILE *f = fmemopen(text, strlen(text), "r");
+    if (!f) {
+      free(text);
+      return tb_fail(TB_ENOMEM, "out of memory");
+    }
+    snprintf(src, sizeof src, "%s '%s' (not a file: read as rows separated by ';')", param, spec);
+    t.src = src;
+    t.inline_text = 1;
+    rc = tb_table_read(f, &t);
+    fclose(f);
+    free(text);
+    if (rc)
+      return rc;
+  }
+  if ((rc = tb_table_cols(&t, d, "(dim)")) == TB_OK && t.rows != d)
+    rc = tb_fail(TB_EINVAL, "%s: %d rows but dim is %d", src, t.rows, d);
+  if (rc) {
+    tb_table_free(&t);
+    return rc;
+  }
+  double *m = t.val;
+  if (!is_chol) {
+    double big = 0.0;
+    for (int i = 0; i < d * d; i++)
+      big = fmax(big, fabs(m[i]));
+    for (int i = 0; i < d && !rc; i++)
+      for (int j = 0; j < i && !rc; j++)
+        if (fabs(m[i * d + j] - m[j * d + i]) > 1e-12 * big)
+          rc = tb_fail(TB_EINVAL, "%s: Sigma is not symmetric (entries %d,%d and %d,%d)", src,
+                       i + 1, j + 1, j + 1, i + 1);
+    if (!rc) {
+      memcpy(sigma, m, (size_t)d * (size_t)d * sizeof *sigma);
+      rc = tb_cholesky(sigma, d, chol, src);
+    }
+    tb_table_free(&t);
+    return rc;
+  }
+  /* A given C: Sigma = C C'. A lower-triangular C with a positive diagonal
+   * is already the factor; any other C is replaced by the factor of C C',
+   * which gives motions of the same law. */
+  int lower = 1;
+  for (int i = 0; i < d; i++)
+    for (int j = 0; j < d; j++)
+      lower &= j > i ? m[i * d + j] == 0.0 : j < i || m[i * d + j] > 0.0;
+  for (int i = 0; i < d; i++)
+    for (int j = 0; j < d; j++) {
+      double x = 0.0;
+      for (int k = 0; k < d; k++)
+        x += m[i * d + k] * m[j * d + k];
+      sigma[i * d + j] = x;
+    }
+  if (lower)
+    memcpy(chol, m, (size_t)d * (size_t)d * sizeof *chol);
+  else
+    rc = tb_cholesky(sigma, d, chol, src);
+  tb_table_free(&t);
+  return rc;
+}
+
+int tb__bridge_normals_check(const char *path, tb_prec_t prec, int64_t paths, int steps, int dim)
+{
+  struct stat sb;
+  const int64_t e = (int64_t)tb_kind_size(tb_prec_kind(prec));
+  const int64_t per_path = (int64_t)steps * dim * e;
+  if (stat(path, &sb) != 0)
+    return tb_fail(TB_EINVAL, "cannot open the normals file '%s': %s", path, strerror(errno));
+  int64_t bytes = (int64_t)sb.st_size;
+  if (bytes % per_path)
+    return tb_fail(TB_EINVAL,
+                   "normals file %s holds %lld bytes, not a whole number of paths of %d steps x "
+                   "%d dimensions of %s (%lld bytes each)",
+                   path, (long long)bytes, steps, dim, tb_prec_name(prec), (long long)per_path);
+  if (bytes / per_path != paths)
+    return tb_fail(TB_EINVAL,
+                   "normals file %s holds %lld paths of %d steps x %d dimensions of %s, but the "
+                   "size is %lld paths (use --size %lld)",
+                   path, (long long)(bytes / per_path), steps, dim, tb_prec_name(prec),
+                   (long long)paths, (long long)(bytes / per_path));
+  return TB_OK;
+}
+
+/* Convert a little-endian value of e bytes to the host's order in place. */
+static void tb_from_le(unsigned char *p, int e)
+{
+  const uint16_t one = 1;
+  if (*(const unsigned char *)&one == 1)
+    return;
+  for (int i = 0; i < e / 2; i++) {
+    unsigned char c = p[i];
+    p[i] = p[e - 1 - i];
+    p[e - 1 - i] = c;
+  }
+}
+
+int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t prec, void *z)
+{
+  const int e = (int)tb_kind_size(tb_prec_kind(prec));
+  const int64_t per_path = (int64_t)b->steps * b->dim;
+  enum { CHUNK = 1 << 16 };
+  unsigned char *buf = malloc((size_t)CHUNK * (size_t)e);
+  FILE *f = fopen(path, "rb");
+  int rc = TB_OK;
+  if (!buf || !f) {
+    rc = f ? tb_fail(TB_ENOMEM, "out of memory")
+           : tb_fail(TB_EINVAL, "cannot open the normals file '%s': %s", path, strerror(errno));
+    goto out;
+  }
+  const int64_t total = b->paths * per_path;
+  for (int64_t q0 = 0; q0 < total && !rc; q0 += CHUNK) {
+    int64_t m = total - q0 < CHUNK ? total - q0 : CHUNK;
+    if ((int64_t)fread(buf, (size_t)e, (size_t)m, f) != m) {
+      rc = tb_fail(TB_EIO, "normals file %s: cannot read byte offset %lld: %s", path,
+                   (long long)(q0 * e), ferror(f) ? strerror(errno) : "the file got shorter");
+      break;
+    }
+    for (int64_t j = 0; j < m; j++) {
+      unsigned char *p = buf + j * e;
+      tb_from_le(p, e);
+      double x;
+      if (prec == TB_FLOAT) {
+        float v;
+        memcpy(&v, p, sizeof v);
+        x = v;
+      } else
+        memcpy(&x, p, sizeof x);
+      if (!isfinite(x)) {
+        rc = tb_fail(TB_EINVAL, "normals file %s: byte offset %lld holds %s, not a finite number",
+                     path, (long long)((q0 + j) * e), isnan(x) ? "NaN" : "an infinity");
+        break;
+      }
+      int64_t q = q0 + j, path_i = q / per_path, rem = q % per_path;
+      int64_t at = tb_bridge_at(b->steps, b->dim, path_i, (int)(rem / b->dim), (int)(rem % b->dim));
+      memcpy((char *)z + at * e, p, (size_t)e);
+    }
+  }
+out:
+  if (f)
+    fclose(f);
+  free(buf);
+  return rc;
+}

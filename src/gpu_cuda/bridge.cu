@@ -1,0 +1,534 @@
+/* twinbench: the Brownian bridge family's CUDA twins, the report's strategy
+ * ladder. One thread builds one path (all d dimensions); a warp is a tile of
+ * 32 paths, so every load of a normal and every store of an output is 32
+ * consecutive values (bridge.h). The local stack is a per-thread array in
+ * local memory (cached in L1); the plan's steps are 12 bytes of 16-bit
+ * indices and flags, its weights 5 values of the precision.
+ *
+ * const:    (1) the plan and C in constant memory, read step by step.
+ * prefetch: (3) as const, with the normals of P steps (parameter prefetch)
+ *           loaded into registers before those steps are computed.
+ * shared:   (4) C in registers; the plan in global memory, streamed through
+ *           shared memory in chunks of TB_BRIDGE_CHUNK steps; the next
+ *           step's indices and its normals are loaded while the current step
+ *           is computed.
+ * reuse:    (5) as shared, and a step takes a neighbour from the previous
+ *           step's three points (L, R and the point built) when it is one
+ *           of them, a uniform branch on the step's flags; points no step
+ *           reads from the stack are never stored; the normals of P steps
+ *           are prefetched into registers (prefetch 1: the report's "5
+ *           without prefetch").
+ * The arithmetic of a point is the CPU twins', fused the same way, so both
+ * backends agree to the bit on the same normals. */
+#include <config.h>
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bridge.h"
+#include "cuda_util.h"
+
+namespace {
+
+/* Stack slots a GPU thread holds (x0 and the sink included). */
+const int TB_BRIDGE_GPU_SLOTS = 32;
+/* Steps of the plan in constant memory (indices 12 KiB, weights 40 KiB in double). */
+const int TB_BRIDGE_CONST_STEPS = 1024;
+/* Steps staged through shared memory at a time (a multiple of every P). */
+const int TB_BRIDGE_CHUNK = 128;
+/* Registers of prefetched normals a thread may hold (P x d). */
+const int TB_BRIDGE_MAX_PREFETCH = 64;
+
+static_assert(sizeof(tb_bridge_step_t) == 12, "a step is three 32-bit words");
+
+__constant__ uint3 tb_c_step[TB_BRIDGE_CONST_STEPS];
+__constant__ double tb_c_w[TB_BRIDGE_CONST_STEPS * TB_BRIDGE_NW]; /* float or double */
+__constant__ double tb_c_chol[TB_BRIDGE_MAX_DIM * TB_BRIDGE_MAX_DIM];
+
+/* A step's indices, unpacked from its three words (little-endian halves). */
+struct tb_step {
+  int out, z, l, r, s;
+  unsigned flags;
+};
+
+__device__ __forceinline__ tb_step tb_unpack(uint3 v)
+{
+  tb_step s;
+  s.out = (int)(v.x & 0xffffu);
+  s.z = (int)(v.x >> 16);
+  s.l = (int)(v.y & 0xffffu);
+  s.r = (int)(v.y >> 16);
+  s.s = (int)(v.z & 0xffffu);
+  s.flags = v.z >> 16;
+  return s;
+}
+
+/* Everything a kernel needs, by value. */
+template <typename T> struct tb_kargs {
+  const T *z;
+  T *x;
+  int64_t npad; /* paths including the last tile's padding */
+  int n;
+  int inc;
+  T x0;
+  const uint3 *step; /* the plan in global memory (shared, reuse) */
+  const T *w;
+  T chol[TB_BRIDGE_MAX_DIM * TB_BRIDGE_MAX_DIM];
+};
+
+/* The normals of one step for this thread's path. */
+template <typename T, int D>
+__device__ __forceinline__ void tb_load_z(const T *__restrict__ zt, int row, T (&zv)[D])
+{
+#pragma unroll
+  for (int j = 0; j < D; j++)
+    zv[j] = zt[(row * D + j) * TB_BRIDGE_LANES];
+}
+
+/* S = wl L + wr R + sig C Z, fused as the CPU twins do (C folded into sig when D = 1). */
+template <typename T, int D, typename CM>
+__device__ __forceinline__ void tb_point(const T (&L)[D], const T (&R)[D], const T (&zv)[D],
+                                         const T *w, const CM &c, T (&S)[D])
+{
+  const T wl = w[TB_BRIDGE_WL], wr = w[TB_BRIDGE_WR], sig = w[TB_BRIDGE_SIG];
+#pragma unroll
+  for (int j = 0; j < D; j++) {
+    T wz = zv[0];
+    if (D > 1) {
+      wz = c[j * D] * zv[0];
+#pragma unroll
+      for (int m = 1; m <= j; m++)
+        wz = fma(c[j * D + m], zv[m], wz);
+    }
+    S[j] = fma(sig, wz, fma(wr, R[j], wl * L[j]));
+  }
+}
+
+/* The outputs of a step: the point, or the increments it closes. */
+template <typename T, int D>
+__device__ __forceinline__ void tb_store_out(T *__restrict__ xt, const tb_step &s, const T *w,
+                                             int inc, const T (&L)[D], const T (&R)[D],
+                                             const T (&S)[D])
+{
+  T *o = xt + (s.out - 1) * D * TB_BRIDGE_LANES;
+  if (!inc) {
+#pragma unroll
+    for (int j = 0; j < D; j++)
+      o[j * TB_BRIDGE_LANES] = S[j];
+    return;
+  }
+  if (s.flags & TB_BRIDGE_INC_L) {
+    const T il = w[TB_BRIDGE_IL];
+#pragma unroll
+    for (int j = 0; j < D; j++)
+      o[j * TB_BRIDGE_LANES] = (S[j] - L[j]) * il;
+  }
+  if (s.flags & TB_BRIDGE_INC_R) {
+    const T ir = w[TB_BRIDGE_IR];
+#pragma unroll
+    for (int j = 0; j < D; j++)
+      o[(D + j) * TB_BRIDGE_LANES] = (R[j] - S[j]) * ir;
+  }
+}
+
+/* This thread's path: its tile's normals and outputs, offset by its lane. */
+template <typename T>
+__device__ __forceinline__ bool tb_path(const tb_kargs<T> &a, int d, const T *&zt, T *&xt)
+{
+  const int64_t p = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t base = (p / TB_BRIDGE_LANES) * a.n * d * TB_BRIDGE_LANES + p % TB_BRIDGE_LANES;
+  zt = a.z + base;
+  xt = a.x + base;
+  return p < a.npad;
+}
+
+/* C of the constant-memory variants. */
+template <typename T> struct tb_const_chol {
+  __device__ __forceinline__ T operator[](int i) const
+  {
+    return reinterpret_cast<const T *>(tb_c_chol)[i];
+  }
+};
+
+/* One step of the constant-memory variants, with its normals in zv. */
+template <typename T, int D>
+__device__ __forceinline__ void tb_const_step(int k, const T (&zv)[D], T (&st)[TB_BRIDGE_GPU_SLOTS][D],
+                                              T *__restrict__ xt, int inc)
+{
+  const tb_step s = tb_unpack(tb_c_step[k]);
+  const T *w = reinterpret_cast<const T *>(tb_c_w) + k * TB_BRIDGE_NW;
+  T L[D], R[D], S[D];
+#pragma unroll
+  for (int j = 0; j < D; j++) {
+    L[j] = st[s.l][j];
+    R[j] = st[s.r][j];
+  }
+  tb_point<T, D>(L, R, zv, w, tb_const_chol<T>(), S);
+  tb_store_out<T, D>(xt, s, w, inc, L, R, S);
+#pragma unroll
+  for (int j = 0; j < D; j++)
+    st[s.s][j] = S[j];
+}
+
+/* (1) and (3): the plan in constant memory; P normals prefetched (P = 1: none). */
+template <typename T, int D, int P> __global__ void tb_k_const(const tb_kargs<T> a)
+{
+  const T *zt;
+  T *xt;
+  if (!tb_path(a, D, zt, xt))
+    return;
+  T st[TB_BRIDGE_GPU_SLOTS][D];
+#pragma unroll
+  for (int j = 0; j < D; j++)
+    st[TB_BRIDGE_SLOT_X0][j] = a.x0;
+  for (int k0 = 0; k0 < a.n; k0 += P) {
+    T zv[P][D];
+#pragma unroll
+    for (int i = 0; i < P; i++)
+      if (k0 + i < a.n)
+        tb_load_z<T, D>(zt, (int)(tb_c_step[k0 + i].x >> 16), zv[i]);
+#pragma unroll
+    for (int i = 0; i < P; i++)
+      if (k0 + i < a.n)
+        tb_const_step<T, D>(k0 + i, zv[i], st, xt, a.inc);
+  }
+}
+
+/* Stage steps [k0, k0 + m) of the plan into shared memory (all threads). */
+template <typename T>
+__device__ __forceinline__ void tb_stage(const tb_kargs<T> &a, int k0, int m, uint3 *sh_step,
+                                         T *sh_w)
+{
+  __syncthreads(); /* the previous chunk is done with */
+  for (int i = threadIdx.x; i < m; i += blockDim.x)
+    sh_step[i] = a.step[k0 + i];
+  for (int i = threadIdx.x; i < m * TB_BRIDGE_NW; i += blockDim.x)
+    sh_w[i] = a.w[k0 * TB_BRIDGE_NW + i];
+  __syncthreads();
+}
+
+/* C in registers. */
+template <typename T, int D> struct tb_reg_chol {
+  T v[D > 1 ? D * D : 1];
+  __device__ __forceinline__ T operator[](int i) const { return v[i]; }
+};
+
+template <typename T, int D> __device__ __forceinline__ tb_reg_chol<T, D> tb_chol_regs(const tb_kargs<T> &a)
+{
+  tb_reg_chol<T, D> c;
+#pragma unroll
+  for (int i = 0; i < (D > 1 ? D * D : 1); i++)
+    c.v[i] = a.chol[i];
+  return c;
+}
+
+/* (4): the plan streamed through shared memory, the next step's indices and
+ * normals loaded ahead of the current step's arithmetic. */
+template <typename T, int D, int P> __global__ void tb_k_shared(const tb_kargs<T> a)
+{
+  __shared__ uint3 sh_step[TB_BRIDGE_CHUNK];
+  __shared__ T sh_w[TB_BRIDGE_CHUNK * TB_BRIDGE_NW];
+  const T *zt;
+  T *xt;
+  const bool live = tb_path(a, D, zt, xt); /* every thread takes part in the staging */
+  const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
+  T st[TB_BRIDGE_GPU_SLOTS][D];
+#pragma unroll
+  for (int j = 0; j < D; j++)
+    st[TB_BRIDGE_SLOT_X0][j] = a.x0;
+  for (int k0 = 0; k0 < a.n; k0 += TB_BRIDGE_CHUNK) {
+    const int m = min(TB_BRIDGE_CHUNK, a.n - k0);
+    tb_stage(a, k0, m, sh_step, sh_w);
+    if (!live)
+      continue;
+    tb_step cur = tb_unpack(sh_step[0]);
+    T zc[D];
+    tb_load_z<T, D>(zt, cur.z, zc);
+    for (int i = 0; i < m; i++) {
+      tb_step nxt = cur;
+      T zn[D];
+#pragma unroll
+      for (int j = 0; j < D; j++)
+        zn[j] = zc[j];
+      if (i + 1 < m) {
+        nxt = tb_unpack(sh_step[i + 1]);
+        tb_load_z<T, D>(zt, nxt.z, zn);
+      }
+      const T *w = sh_w + i * TB_BRIDGE_NW;
+      T L[D], R[D], S[D];
+#pragma unroll
+      for (int j = 0; j < D; j++) {
+        L[j] = st[cur.l][j];
+        R[j] = st[cur.r][j];
+      }
+      tb_point<T, D>(L, R, zc, w, c, S);
+      tb_store_out<T, D>(xt, cur, w, a.inc, L, R, S);
+#pragma unroll
+      for (int j = 0; j < D; j++) {
+        st[cur.s][j] = S[j];
+        zc[j] = zn[j];
+      }
+      cur = nxt;
+    }
+  }
+}
+
+/* A neighbour: from the stack, or from the previous step's points. */
+template <typename T, int D>
+__device__ __forceinline__ void tb_fetch(unsigned src, int slot, const T (&st)[TB_BRIDGE_GPU_SLOTS][D],
+                                         const T (&pl)[D], const T (&pr)[D], const T (&ps)[D],
+                                         T (&v)[D])
+{
+  if (src == TB_BRIDGE_FROM_STACK) {
+#pragma unroll
+    for (int j = 0; j < D; j++)
+      v[j] = st[slot][j];
+  } else {
+#pragma unroll
+    for (int j = 0; j < D; j++)
+      v[j] = src == TB_BRIDGE_FROM_L ? pl[j] : src == TB_BRIDGE_FROM_R ? pr[j] : ps[j];
+  }
+}
+
+/* (5): as (4), reusing the previous step's points, with P normals prefetched. */
+template <typename T, int D, int P> __global__ void tb_k_reuse(const tb_kargs<T> a)
+{
+  __shared__ uint3 sh_step[TB_BRIDGE_CHUNK];
+  __shared__ T sh_w[TB_BRIDGE_CHUNK * TB_BRIDGE_NW];
+  const T *zt;
+  T *xt;
+  const bool live = tb_path(a, D, zt, xt);
+  const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
+  T st[TB_BRIDGE_GPU_SLOTS][D], pl[D], pr[D], ps[D];
+#pragma unroll
+  for (int j = 0; j < D; j++)
+    st[TB_BRIDGE_SLOT_X0][j] = pl[j] = pr[j] = ps[j] = a.x0;
+  for (int k0 = 0; k0 < a.n; k0 += TB_BRIDGE_CHUNK) {
+    const int m = min(TB_BRIDGE_CHUNK, a.n - k0);
+    tb_stage(a, k0, m, sh_step, sh_w);
+    if (!live)
+      continue;
+    for (int i0 = 0; i0 < m; i0 += P) {
+      T zv[P][D];
+#pragma unroll
+      for (int i = 0; i < P; i++)
+        if (i0 + i < m)
+          tb_load_z<T, D>(zt, (int)(sh_step[i0 + i].x >> 16), zv[i]);
+#pragma unroll
+      for (int i = 0; i < P; i++) {
+        if (i0 + i >= m)
+          break;
+        const tb_step s = tb_unpack(sh_step[i0 + i]);
+        const T *w = sh_w + (i0 + i) * TB_BRIDGE_NW;
+        T L[D], R[D], S[D];
+        tb_fetch<T, D>((s.flags >> TB_BRIDGE_SRC_L) & 3u, s.l, st, pl, pr, ps, L);
+        tb_fetch<T, D>((s.flags >> TB_BRIDGE_SRC_R) & 3u, s.r, st, pl, pr, ps, R);
+        tb_point<T, D>(L, R, zv[i], w, c, S);
+        tb_store_out<T, D>(xt, s, w, a.inc, L, R, S);
+        if (s.flags & TB_BRIDGE_STORE) {
+#pragma unroll
+          for (int j = 0; j < D; j++)
+            st[s.s][j] = S[j];
+        }
+#pragma unroll
+        for (int j = 0; j < D; j++) {
+          pl[j] = L[j];
+          pr[j] = R[j];
+          ps[j] = S[j];
+        }
+      }
+    }
+  }
+}
+
+/* ---- Kernel tables: by strategy, dimension and P ----------------------- */
+
+enum { TB_KCONST, TB_KPREFETCH, TB_KSHARED, TB_KREUSE };
+
+template <typename T> using tb_kernel_t = void (*)(tb_kargs<T>);
+
+/* The kernel of strategy K for (D, P), or null where P x D registers of
+ * normals are more than a thread may hold. */
+template <typename T, int K, int D, int P> tb_kernel_t<T> tb_kernel_of()
+{
+  if constexpr (P * D > TB_BRIDGE_MAX_PREFETCH)
+    return nullptr;
+  else if constexpr (K == TB_KCONST || K == TB_KPREFETCH)
+    return tb_k_const<T, D, P>;
+  else if constexpr (K == TB_KSHARED)
+    return tb_k_shared<T, D, P>;
+  else
+    return tb_k_reuse<T, D, P>;
+}
+
+template <typename T, int K, int P> tb_kernel_t<T> tb_kernel_by_dim(int d)
+{
+  static const tb_kernel_t<T> table[TB_BRIDGE_MAX_DIM] = {
+      tb_kernel_of<T, K, 1, P>(), tb_kernel_of<T, K, 2, P>(), tb_kernel_of<T, K, 3, P>(),
+      tb_kernel_of<T, K, 4, P>(), tb_kernel_of<T, K, 5, P>(), tb_kernel_of<T, K, 6, P>(),
+      tb_kernel_of<T, K, 7, P>(), tb_kernel_of<T, K, 8, P>()};
+  return table[d - 1];
+}
+
+/* Strategies 3 and 5 take P from the parameter; 1 and 4 prefetch no group. */
+template <typename T, int K> tb_kernel_t<T> tb_kernel(int d, int p)
+{
+  if constexpr (K == TB_KCONST || K == TB_KSHARED)
+    return tb_kernel_by_dim<T, K, 1>(d);
+  else
+    switch (p) {
+    case 1: return tb_kernel_by_dim<T, K, 1>(d);
+    case 2: return tb_kernel_by_dim<T, K, 2>(d);
+    case 4: return tb_kernel_by_dim<T, K, 4>(d);
+    case 8: return tb_kernel_by_dim<T, K, 8>(d);
+    default: return tb_kernel_by_dim<T, K, 16>(d);
+    }
+}
+
+/* ---- Variants ---------------------------------------------------------- */
+
+struct tb_bridge_gpu {
+  tb_bridge_plan_t plan;
+  void *step, *w; /* the plan in global memory (shared, reuse) */
+  void *kernel;
+  int grid;
+  unsigned char args[sizeof(tb_kargs<double>)];
+};
+
+template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gpu *st)
+{
+  const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
+  const bool in_const = K == TB_KCONST || K == TB_KPREFETCH;
+  const int p = (K == TB_KPREFETCH || K == TB_KREUSE) ? b->prefetch : 1;
+  int rc = tb_bridge_plan_timed(ctx, &st->plan);
+  if (rc)
+    return rc;
+  const int n = st->plan.nsteps;
+  if (st->plan.slots > TB_BRIDGE_GPU_SLOTS)
+    return tb_fail(TB_EUNSUP, "the plan needs %d stack slots; a GPU thread holds %d",
+                   st->plan.slots, TB_BRIDGE_GPU_SLOTS);
+  if (in_const && n > TB_BRIDGE_CONST_STEPS)
+    return tb_fail(TB_EUNSUP, "%d steps do not fit in constant memory (at most %d)", n,
+                   TB_BRIDGE_CONST_STEPS);
+  if (p * b->dim > TB_BRIDGE_MAX_PREFETCH)
+    return tb_fail(TB_EUNSUP, "prefetch %d x dim %d normals are more than the %d registers a "
+                              "thread may hold for them",
+                   p, b->dim, TB_BRIDGE_MAX_PREFETCH);
+  tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p);
+  cudaFuncAttributes fa;
+  TB_CUDA(cudaFuncGetAttributes(&fa, kernel));
+  if (ctx->block < 1 || ctx->block > fa.maxThreadsPerBlock)
+    return tb_fail(TB_EUNSUP, "block %d is outside 1..%d for this kernel", ctx->block,
+                   fa.maxThreadsPerBlock);
+
+  T *w = (T *)malloc((size_t)n * TB_BRIDGE_NW * sizeof(T));
+  if (!w)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  for (int i = 0; i < n * TB_BRIDGE_NW; i++)
+    w[i] = (T)st->plan.w[i];
+  tb_kargs<T> a;
+  memset(&a, 0, sizeof a);
+  for (int i = 0; i < b->dim * b->dim; i++)
+    a.chol[i] = (T)b->chol[i];
+  cudaError_t e;
+  if (in_const) {
+    e = cudaMemcpyToSymbol(tb_c_step, st->plan.step, (size_t)n * sizeof(tb_bridge_step_t));
+    if (e == cudaSuccess)
+      e = cudaMemcpyToSymbol(tb_c_w, w, (size_t)n * TB_BRIDGE_NW * sizeof(T));
+    if (e == cudaSuccess)
+      e = cudaMemcpyToSymbol(tb_c_chol, a.chol, sizeof a.chol);
+  } else {
+    e = cudaMalloc(&st->step, (size_t)n * sizeof(tb_bridge_step_t));
+    if (e == cudaSuccess)
+      e = cudaMalloc(&st->w, (size_t)n * TB_BRIDGE_NW * sizeof(T));
+    if (e == cudaSuccess)
+      e = cudaMemcpy(st->step, st->plan.step, (size_t)n * sizeof(tb_bridge_step_t),
+                     cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+      e = cudaMemcpy(st->w, w, (size_t)n * TB_BRIDGE_NW * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  free(w);
+  if (e != cudaSuccess)
+    return tb_cuda_status(e, "uploading the plan", __FILE__, __LINE__);
+
+  a.z = (const T *)ctx->buf[b->z];
+  a.x = (T *)ctx->buf[b->x];
+  a.npad = b->tiles * TB_BRIDGE_LANES;
+  a.n = n;
+  a.inc = b->mode == TB_BRIDGE_INCREMENTS;
+  a.x0 = (T)b->x0;
+  a.step = (const uint3 *)st->step;
+  a.w = (const T *)st->w;
+  memcpy(st->args, &a, sizeof a);
+  st->kernel = (void *)kernel;
+  int64_t grid = (a.npad + ctx->block - 1) / ctx->block;
+  if (grid > 0x7fffffff)
+    return tb_fail(TB_EUNSUP, "%lld blocks are more than a grid holds", (long long)grid);
+  st->grid = (int)grid;
+  ctx->grid_used = st->grid;
+  return TB_OK;
+}
+
+template <int K> int tb_bridge_prepare(tb_ctx_t *ctx)
+{
+  tb_bridge_gpu *st = (tb_bridge_gpu *)calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  return ctx->p->prec == TB_FLOAT ? tb_bridge_prepare_t<float, K>(ctx, st)
+                                  : tb_bridge_prepare_t<double, K>(ctx, st);
+}
+
+template <typename T> int tb_bridge_run_t(tb_ctx_t *ctx)
+{
+  const tb_bridge_gpu *st = (const tb_bridge_gpu *)ctx->state;
+  tb_kargs<T> a;
+  memcpy(&a, st->args, sizeof a);
+  ((tb_kernel_t<T>)st->kernel)<<<st->grid, ctx->block, 0, (cudaStream_t)ctx->stream>>>(a);
+  TB_CUDA_LAUNCH("bridge");
+  return TB_OK;
+}
+
+int tb_bridge_run(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_bridge_run_t<float>(ctx) : tb_bridge_run_t<double>(ctx);
+}
+
+void tb_bridge_release(tb_ctx_t *ctx)
+{
+  tb_bridge_gpu *st = (tb_bridge_gpu *)ctx->state;
+  if (!st)
+    return;
+  tb_bridge_plan_free(&st->plan);
+  cudaFree(st->step);
+  cudaFree(st->w);
+  free(st);
+  ctx->state = NULL;
+}
+
+} /* namespace */
+
+#define TB_BRIDGE_VARIANT(NAME, K, SUMMARY)                                                    \
+  extern "C" const tb_variant_t tb_bridge_gpu_##NAME = {                                      \
+      #NAME,                                                                                   \
+      SUMMARY,                                                                                 \
+      &tb_algo_bridge,                                                                         \
+      TB_GPU,                                                                                  \
+      TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),                                          \
+      TB_V_BLOCK,                                                                              \
+      tb_bridge_prepare<K>,                                                                    \
+      tb_bridge_run,                                                                           \
+      NULL,                                                                                    \
+      tb_bridge_release,                                                                       \
+  };
+
+TB_BRIDGE_VARIANT(const, TB_KCONST, "(1) plan in constant memory, local stack per thread")
+TB_BRIDGE_VARIANT(prefetch, TB_KPREFETCH,
+                  "(3) as const, the normals of P steps prefetched into registers (prefetch)")
+TB_BRIDGE_VARIANT(shared, TB_KSHARED,
+                  "(4) C in registers, plan streamed through shared memory, next indices and "
+                  "normals loaded ahead")
+TB_BRIDGE_VARIANT(reuse, TB_KREUSE,
+                  "(5) as shared, the previous step's points reused from registers, P normals "
+                  "prefetched (prefetch)")

@@ -1,0 +1,102 @@
+#!/bin/sh
+# The bridge's CUDA twins: every variant, float and double, paths and
+# increments, at path counts that are not multiples of a tile or a block,
+# several block sizes, dimensions, orders and prefetch depths, every row
+# verified; (d) every GPU variant agrees with the CPU on the same normals to
+# within 2 units in the last place; a plan too long for constant memory is
+# skipped by the constant-memory variants only. Skips without a GPU.
+. "${srcdir:-.}/tests/lib.sh"
+
+gpu_present || { echo "no usable GPU: skipped"; exit 77; }
+run() { "$TB" run bridge $LIMIT --repeat 1 --warmup 0 --format csv "$@"; }
+nvar=$("$TB" list bridge | grep -c '^    gpu ')
+[ "$nvar" -eq 4 ] || fail "$nvar GPU variants, expected 4"
+
+# rows_ok FILE ERR EXPECTED: every configuration either ran and verified or
+# was skipped with a note (a block size a kernel's registers do not allow).
+rows_ok() {
+  _rows=$(($(wc -l <"$1") - 1))
+  _skipped=$(grep -c "note: .* skipped" "$2")
+  [ $((_rows + _skipped)) -eq "$3" ] || fail "$1: $_rows rows + $_skipped skipped, expected $3"
+  [ "$_rows" -ge $(($3 / 2)) ] || fail "$1: only $_rows of $3 configurations ran"
+  _col=$(csv_col "$1" verified)
+  _bad=$(tail -n +2 "$1" | cut -d, -f"$_col" | grep -vc '^pass$')
+  [ "$_bad" -eq 0 ] || fail "$1: $_bad rows not verified"
+}
+
+# 2 precisions x 3 sizes x 2 modes x 2 dims x 2 orders x 2 prefetch depths
+# = 96 problems, x 4 variants x 3 blocks.
+run --backend gpu --precision float,double --size 1,33,4099 --mode paths,increments --dim 1,3 \
+  --order bisection,random --prefetch 1,16 --block 32,100,1024 --seed 5 \
+  >"$TMP/g.csv" 2>"$TMP/g.err" || fail "sweep: $(cat "$TMP/g.err")"
+rows_ok "$TMP/g.csv" "$TMP/g.err" 1152
+# The table's shape at an awkward size: 64 steps, one dimension, every P.
+run --backend gpu --precision float,double --size 100003 --mode paths,increments \
+  --prefetch 1,2,4,8,16 --block 96,256 --seed 6 >"$TMP/p.csv" 2>"$TMP/p.err" ||
+  fail "prefetch sweep: $(cat "$TMP/p.err")"
+rows_ok "$TMP/p.csv" "$TMP/p.err" 160
+# Eight dimensions: P x d above 64 registers is refused (prefetch 16), the rest runs.
+run --backend gpu --size 77 --dim 8 --steps 9 --prefetch 8,16 --block 64 \
+  >"$TMP/d.csv" 2>"$TMP/d.err" || fail "dim 8: $(cat "$TMP/d.err")"
+rows_ok "$TMP/d.csv" "$TMP/d.err" 8
+[ "$(grep -c "prefetch 16 x dim 8" "$TMP/d.err")" -eq 2 ] ||
+  fail "prefetch 16 at dim 8 not refused by prefetch and reuse: $(cat "$TMP/d.err")"
+# 2000 steps do not fit in constant memory: const and prefetch are skipped.
+run --backend gpu --size 65 --steps 2000 --order random --block 128 \
+  >"$TMP/l.csv" 2>"$TMP/l.err" || fail "2000 steps: $(cat "$TMP/l.err")"
+[ "$(grep -c "do not fit in constant memory" "$TMP/l.err")" -eq 2 ] ||
+  fail "2000 steps: const and prefetch not skipped: $(cat "$TMP/l.err")"
+[ "$(($(wc -l <"$TMP/l.csv") - 1))" -eq 2 ] || fail "2000 steps: shared and reuse did not run"
+
+# ulps FILE1 FILE2 PREC: the largest difference between two dumps in units in
+# the last place of the larger value (0 when they are equal).
+ulps() {
+  awk -F, -v mant="$([ "$3" = float ] && echo 23 || echo 52)" \
+    -v emin="$([ "$3" = float ] && echo -126 || echo -1022)" '
+    NR == FNR { if (FNR > 1) for (i = 2; i <= NF; i++) a[FNR, i] = $i; rows = FNR; next }
+    FNR > 1 {
+      for (i = 2; i <= NF; i++) {
+        x = a[FNR, i] + 0; y = $i + 0
+        if (x == y) continue
+        m = x < 0 ? -x : x; if ((y < 0 ? -y : y) > m) m = y < 0 ? -y : y
+        e = int(log(m) / log(2)); if (2 ^ e > m) e--; if (2 ^ (e + 1) <= m) e++
+        if (e < emin) e = emin
+        r = (x > y ? x - y : y - x) / 2 ^ (e - mant)
+        if (r > worst) worst = r
+      }
+      seen = FNR
+    }
+    END { print (seen == rows ? worst + 0 : "rows-differ") }' "$1" "$2"
+}
+
+# (d) The same normals on both backends: within 2 ulp (the kernels use the
+# same fused operations, so 0 is expected).
+printf '2 0.6\n0.6 1\n' >"$TMP/sigma"
+for prec in float double; do
+  for mode in paths increments; do
+    for dim in 1 2; do
+      common="--precision $prec --size 1000 --mode $mode --dim $dim --order random --seed 8"
+      [ "$dim" -eq 2 ] && common="$common --cov $TMP/sigma"
+      "$TB" run bridge --backend cpu --variant omp --threads 2 $LIMIT --repeat 1 --warmup 0 \
+        $common --dump "$TMP/cpu.dump" >/dev/null 2>"$TMP/err" || fail "cpu dump: $(cat "$TMP/err")"
+      for v in const prefetch shared reuse; do
+        "$TB" run bridge --backend gpu --variant $v --block 96 --repeat 1 --warmup 0 $common \
+          --dump "$TMP/gpu.dump" >/dev/null 2>"$TMP/err" || fail "$v dump: $(cat "$TMP/err")"
+        u=$(ulps "$TMP/cpu.dump" "$TMP/gpu.dump" $prec)
+        [ "$u" != rows-differ ] && awk -v u="$u" 'BEGIN { exit !(u <= 2) }' ||
+          fail "(d) $v $prec $mode d=$dim: CPU and GPU differ by $u ulp"
+      done
+    done
+  done
+done
+
+# A normals file on the GPU: X_T = x0 + Z_0 (uniform times, T - t0 = 1).
+printf '\000\000\200\077\000\000\000\277' >"$TMP/z2"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do cat "$TMP/z2"; done >"$TMP/z.f32" # 4 paths x 7
+for v in const prefetch shared reuse; do
+  "$TB" run bridge --backend gpu --variant $v --size 4 --steps 7 --x0 2 --normals "$TMP/z.f32" \
+    --repeat 1 --warmup 0 --dump "$TMP/n.dump" --format csv >"$TMP/n.csv" 2>"$TMP/err" ||
+    fail "$v normals: $(cat "$TMP/err")"
+  [ "$(sed -n 2p "$TMP/n.dump" | cut -d, -f8)" = 3 ] || fail "$v: X_T of the known normals"
+done
+finish
