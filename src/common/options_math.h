@@ -34,8 +34,9 @@
  * added in the precision, groups in double (sum and sum of squares) on both
  * backends, and the price and its standard error come from tb_mc_finish.
  * With math=fast, S_T = S 2^(mu' + sig' z) with mu' = mu log2 e and
- * sig' = sig log2 e, and the radius sqrt(w), w = -2 ln u1, is w / sqrt(w)
- * (a reciprocal square root); the float GPU kernels then also add
+ * sig' = sig log2 e; in float w = -2 ln u1 comes from tb__neg2ln_f32 and
+ * the radius sqrt(w) from tb__sqrt_normal (on the device w / sqrt(w), a
+ * reciprocal square root); the float GPU kernels then also add
  * TB_MC_FSUM_GROUPS groups in float before handing them on in double. */
 #ifndef TB_OPTIONS_MATH_H
 #define TB_OPTIONS_MATH_H
