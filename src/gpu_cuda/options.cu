@@ -5,10 +5,14 @@
  *   pair:       two adjacent options per thread per step, with 8-byte (float2)
  *               or 16-byte (double2) loads and stores; an odd last option is
  *               priced by a scalar tail.
- *   Both take the block and grid as launch parameters (grid auto: up to 32
- *   waves, tb_gpu_grid).
+ *   quad:       float only: four adjacent options per thread per step, 16-byte
+ *               (float4) loads and stores with streaming cache hints; the
+ *               last n % 4 options by scalar tails.
+ *   All take the block and grid as launch parameters (grid auto: up to 32
+ *   waves, tb_gpu_grid), and both forms of the formulas (math=libm, fast).
  *
- * Monte Carlo (sums of samples in double, reduced on the GPU):
+ * Monte Carlo (sums of samples in double, reduced on the GPU; with math=fast
+ * in float, each thread first adds TB_MC_FSUM_GROUPS Philox groups in float):
  *   twostep:  the published pipeline: cuRAND's host API (Philox4_32_10)
  *             writes every normal to device memory, then a payoff kernel
  *             reads them, many blocks per option, and a last kernel adds each
