@@ -1,19 +1,23 @@
 #!/bin/bash
 # The option pricing family on a GPU machine (16-core CPU + one GPU): the
 # figures of issue 4, with the device copy and the CPU measured in the same runs.
+# Every study runs both forms of the formulas (--math libm: as written;
+# --math fast: rearranged, hardware approximations on the GPU; README,
+# "Option pricing"), so one run shows what each buys.
 #
 #   1. Black-Scholes, float, 2^26 options (and the published 1M): GB/s of the
 #      best GPU configuration over the device copy (5 arrays of traffic per
-#      option; target >= 0.85), the transfers (pageable and pinned), the CPU
-#      at $THREADS threads, and the speedups kernel-only and end to end.
+#      option; target >= 0.85) for each variant (gridstride, pair, quad) and
+#      form, the transfers (pageable and pinned), the CPU at $THREADS
+#      threads, and the speedups kernel-only and end to end.
 #   2. Monte Carlo, float and double, 256 options x 2^20 paths (2^28 paths):
 #      the fused kernel against cuRAND's two-step pipeline (target >= 2x),
-#      one block per option, and the CPU, with the speedups.
+#      one block per option, and the CPU, with the speedups, for each form.
 #   3. Where many blocks per option overtake one block per option: 2^24 and
 #      2^27 paths in all, split over 4 to 65536 options (published rule:
-#      many blocks when paths / options >= 8192).
+#      many blocks when paths / options >= 8192); math=fast.
 #   4. The published graphs: samples/s against paths (should be flat) and
-#      options/s against options (rising until the GPU is full).
+#      options/s against options (rising until the GPU is full); both forms.
 #
 # Run from the build folder: OUT=results bash experiments/options.sh
 # Full CSV reports and logs go to $OUT; a short table is printed last
@@ -72,19 +76,19 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 
 # 1. Black-Scholes.
 "$TB" run blackscholes --backend cpu,gpu --precision float --size nvidia2008,2^26 \
-  --threads "$THREADS" --block 32,64,128,256,512 --grid auto,1056,4224 --repeat 10 --warmup 2 \
-  --format csv --output "$OUT/bs.csv" 2>"$OUT/bs.log"
+  --math libm,fast --threads "$THREADS" --block 64,128,256,512 --grid auto,4224 \
+  --repeat 10 --warmup 2 --format csv --output "$OUT/bs.csv" 2>"$OUT/bs.log"
 
 # 2. Monte Carlo at 2^28 paths.
 "$TB" run montecarlo --backend cpu,gpu --precision float,double --size 256 --paths 2^20 \
-  --threads "$THREADS" --block 128,256,512 --repeat 5 --warmup 1 --format csv \
+  --math libm,fast --threads "$THREADS" --block 128,256,512 --repeat 5 --warmup 1 --format csv \
   --output "$OUT/mc.csv" 2>"$OUT/mc.log"
 
 # 3. The crossover of one and many blocks per option.
 rm -f "$OUT/cross.csv"
 for total in 24 27; do
   for lo in 2 4 6 8 10 12 14 16; do
-    "$TB" run montecarlo --backend gpu --variant fused,fused1b --precision float \
+    "$TB" run montecarlo --backend gpu --variant fused,fused1b --precision float --math fast \
       --size "2^$lo" --paths "2^$((total - lo))" --block 128,256 --repeat 5 --warmup 1 \
       --format csv --output "$OUT/cross.tmp" 2>>"$OUT/cross.log"
     if [ -f "$OUT/cross.csv" ]; then tail -n +2 "$OUT/cross.tmp" >>"$OUT/cross.csv"
@@ -94,41 +98,57 @@ done
 rm -f "$OUT/cross.tmp"
 
 # 4. The published graphs, fused kernel, float.
-"$TB" run montecarlo --backend gpu --variant fused --precision float --size 64 \
+"$TB" run montecarlo --backend gpu --variant fused --precision float --math libm,fast --size 64 \
   --paths 2^12,2^14,2^16,2^18,2^20,2^22 --block 256 --repeat 5 --format csv \
-  --output "$OUT/paths.csv" --pivot variant:paths:samples_per_s 2>"$OUT/paths.log"
-"$TB" run montecarlo --backend gpu --variant fused --precision float \
+  --output "$OUT/paths.csv" --pivot variant+math:paths:samples_per_s 2>"$OUT/paths.log"
+"$TB" run montecarlo --backend gpu --variant fused --precision float --math libm,fast \
   --size 16,64,256,1024,4096,16384 --paths 2^16 --block 256 --repeat 5 --format csv \
-  --output "$OUT/optcount.csv" --pivot variant:size:options_per_s 2>"$OUT/optcount.log"
+  --output "$OUT/optcount.csv" --pivot variant+math:size:options_per_s 2>"$OUT/optcount.log"
 fi
 
 # ---- The short table --------------------------------------------------------
 echo
 echo "== Black-Scholes, float (5 arrays of traffic per option); published 1M: kernel 0.893 ms,"
 echo "   H2D 10.50 / 3.71 ms, D2H 15.47 / 2.61 ms (pageable / pinned), one CPU core 454.7 ms"
-report_bs "1M" "$OUT/bs.csv" size=1000000
-report_bs "2^26" "$OUT/bs.csv" size=67108864
+for math in libm fast; do
+  echo "  math=$math"
+  report_bs "1M" "$OUT/bs.csv" size=1000000 math=$math
+  report_bs "2^26" "$OUT/bs.csv" size=67108864 math=$math
+done
+echo "  2^26, best block and grid of each variant and form (GPU kernel, fraction of the device copy):"
+for math in libm fast; do
+  line="    $math:"
+  for v in gridstride pair quad; do
+    eval "$(best "$OUT/bs.csv" backend=gpu size=67108864 variant=$v math=$math)"
+    [ "$found" = 1 ] && line="$line $(printf '%s %.4g ms %.3f (b=%s g=%s);' $v "$median_ms" "$frac_limit" "$block" "$grid")"
+  done
+  echo "$line"
+done
 eval "$(best "$OUT/bs.csv" backend=gpu size=67108864)"
-awk -v f="${frac_limit:-0}" 'BEGIN { printf "  2^26 GPU at %.3f of the device copy: %s (target >= 0.85)\n", f, (f >= 0.85 ? "met" : "NOT met") }'
+awk -v f="${frac_limit:-0}" -v v="$variant" -v m="$math" 'BEGIN { printf "  2^26 GPU at %.3f of the device copy (%s, math=%s): %s (target >= 0.85)\n", f, v, m, (f >= 0.85 ? "met" : "NOT met") }'
 
 echo
 echo "== Monte Carlo, 256 options x 2^20 paths = 2^28 paths (best block per variant)"
+echo "   two-step lower bound from its traffic alone (normals written, then read, at the device copy rate):"
+eval "$(best "$OUT/mc.csv" backend=gpu)"
+awk -v l="$limit_gbs" 'BEGIN { printf "   float %.3f ms, double %.3f ms (%.0f GB/s)\n", 2 * 2^28 * 4 / l / 1e6, 2 * 2^28 * 8 / l / 1e6, l }'
 for prec in float double; do
-  eval "$(best "$OUT/mc.csv" variant=fused precision=$prec)"; f_ms=$median_ms; f_rate=$samples_per_s
-  eval "$(best "$OUT/mc.csv" variant=twostep precision=$prec)"; t_ms=$median_ms
-  eval "$(best "$OUT/mc.csv" variant=fused1b precision=$prec)"; o_ms=$median_ms
-  eval "$(best "$OUT/mc.csv" backend=cpu precision=$prec)"; c_ms=$median_ms; c_rate=$samples_per_s; c_th=$threads
-  eval "$(best "$OUT/mc.csv" backend=gpu precision=$prec)"; g_ms=$median_ms; g_pin=$e2e_ms; g_page=$e2e_pageable_ms
-  awk -v p=$prec -v f="$f_ms" -v fr="$f_rate" -v t="$t_ms" -v o="$o_ms" -v c="$c_ms" -v cr="$c_rate" \
-      -v th="$c_th" -v g="$g_ms" -v gp="$g_pin" -v gg="$g_page" 'BEGIN {
-    printf "  %-6s fused %.4g ms (%.3g paths/s), twostep %.4g ms: twostep / fused = %.2f (target >= 2: %s)\n",
-      p, f, fr, t, t / f, (t / f >= 2 ? "met" : "NOT met")
-    printf "  %-6s fused1b %.4g ms; CPU %s threads %.4g ms (%.3g paths/s); speedup kernel %.3gx, +pinned %.3gx, +pageable %.3gx\n",
-      "", o, th, c, cr, c / g, c / gp, c / gg }'
+  for form in libm fast; do
+    eval "$(best "$OUT/mc.csv" variant=fused precision=$prec math=$form)"; f_ms=$median_ms; f_rate=$samples_per_s
+    eval "$(best "$OUT/mc.csv" variant=twostep precision=$prec math=$form)"; t_ms=$median_ms
+    eval "$(best "$OUT/mc.csv" variant=fused1b precision=$prec math=$form)"; o_ms=$median_ms
+    eval "$(best "$OUT/mc.csv" backend=cpu precision=$prec math=$form)"; c_ms=$median_ms; c_rate=$samples_per_s; c_th=$threads
+    eval "$(best "$OUT/mc.csv" backend=gpu precision=$prec math=$form)"; g_ms=$median_ms; g_pin=$e2e_ms; g_page=$e2e_pageable_ms
+    awk -v p="$prec $form" -v f="$f_ms" -v fr="$f_rate" -v t="$t_ms" -v o="$o_ms" -v c="$c_ms" -v cr="$c_rate" \
+        -v th="$c_th" -v g="$g_ms" -v gp="$g_pin" -v gg="$g_page" 'BEGIN {
+      printf "  %-11s fused %.4g ms (%.3g paths/s), twostep %.4g ms: twostep / fused = %.2f (target >= 2: %s)\n",
+        p, f, fr, t, t / f, (t / f >= 2 ? "met" : "NOT met")
+      printf "  %-11s fused1b %.4g ms; CPU %s threads %.4g ms (%.3g paths/s); speedup kernel %.3gx, +pinned %.3gx, +pageable %.3gx\n",
+        "", o, th, c, cr, c / g, c / gp, c / gg }'
+  done
 done
 
-echo
-echo "== One block per option (fused1b) against many (fused), float: time ratio fused1b / fused"
+echo "== One block per option (fused1b) against many (fused), float, math=fast: time ratio fused1b / fused"
 awk -F, -v V="$(col "$OUT/cross.csv" variant)" -v N="$(col "$OUT/cross.csv" size)" \
     -v P="$(col "$OUT/cross.csv" paths)" -v M="$(col "$OUT/cross.csv" median_ms)" \
     -v R="$(col "$OUT/cross.csv" verified)" '
@@ -154,7 +174,7 @@ awk -F, -v V="$(col "$OUT/cross.csv" variant)" -v N="$(col "$OUT/cross.csv" size
 
 echo
 echo "== Published graphs (fused, float): samples/s by paths per option (64 options), options/s by options (2^16 paths)"
-grep -A2 '^# samples_per_s' "$OUT/paths.log" | tail -2 | sed 's/^/  /'
-grep -A2 '^# options_per_s' "$OUT/optcount.log" | tail -2 | sed 's/^/  /'
+grep -A3 '^# samples_per_s' "$OUT/paths.log" | tail -3 | sed 's/^/  /'
+grep -A3 '^# options_per_s' "$OUT/optcount.log" | tail -3 | sed 's/^/  /'
 echo
 echo "(${SECONDS}s; full reports: $OUT/bs.csv mc.csv cross.csv paths.csv optcount.csv and the .log files)"

@@ -24,11 +24,15 @@ all_pass() {
 printf 'S,X,T,r,v\n42,40,0.5,0.1,0.2\n' >"$TMP/hull.csv"
 for prec in float double; do
   for cnd in poly erfc; do
-    "$TB" run blackscholes --backend cpu --input "$TMP/hull.csv" --precision $prec --cnd $cnd \
-      --threads 1 --repeat 1 --warmup 0 $LIMIT --dump "$TMP/h.csv" --format csv >/dev/null \
-      2>"$TMP/err" || fail "hull $prec $cnd: $(cat "$TMP/err")"
-    near "$(num "$TMP/h.csv" 1 call)" 4.7594 5e-5 || fail "hull $prec $cnd call $(num "$TMP/h.csv" 1 call)"
-    near "$(num "$TMP/h.csv" 1 put)" 0.8086 5e-5 || fail "hull $prec $cnd put $(num "$TMP/h.csv" 1 put)"
+    for math in libm fast; do
+      "$TB" run blackscholes --backend cpu --input "$TMP/hull.csv" --precision $prec --cnd $cnd \
+        --math $math --threads 1 --repeat 1 --warmup 0 $LIMIT --dump "$TMP/h.csv" --format csv \
+        >/dev/null 2>"$TMP/err" || fail "hull $prec $cnd $math: $(cat "$TMP/err")"
+      near "$(num "$TMP/h.csv" 1 call)" 4.7594 5e-5 ||
+        fail "hull $prec $cnd $math call $(num "$TMP/h.csv" 1 call)"
+      near "$(num "$TMP/h.csv" 1 put)" 0.8086 5e-5 ||
+        fail "hull $prec $cnd $math put $(num "$TMP/h.csv" 1 put)"
+    done
   done
 done
 "$TB" run montecarlo --backend cpu --input "$TMP/hull.csv" --paths 2^20 --precision double \
@@ -38,12 +42,12 @@ p=$(num "$TMP/hm.csv" 1 price) se=$(num "$TMP/hm.csv" 1 stderr)
 awk -v p="$p" -v s="$se" 'BEGIN { exit !(s > 0 && s < 0.02 && (p - 4.7594) ^ 2 <= 36 * s * s) }' ||
   fail "hull montecarlo: $p +- $se, expected 4.7594"
 
-# Black-Scholes: both precisions and CDFs, sizes 1, 7 and 2^20 + 3, teams of 1 to 3.
-"$TB" run blackscholes --backend cpu --precision float,double --cnd poly,erfc --size 1,7,2^20+3 \
-  --threads 1,3 --repeat 2 --warmup 1 --seed 3 $LIMIT --format csv --output "$TMP/bs.csv" \
-  2>"$TMP/err" || fail "blackscholes run: $(cat "$TMP/err")"
-all_pass "$TMP/bs.csv" 24
-head -1 "$TMP/bs.csv" | grep -q ',cnd,options_per_s,l1,max_abs,parity$' ||
+# Black-Scholes: both precisions, CDFs and math forms, sizes 1, 7 and 2^20 + 3, teams of 1 and 3.
+"$TB" run blackscholes --backend cpu --precision float,double --cnd poly,erfc --math libm,fast \
+  --size 1,7,2^20+3 --threads 1,3 --repeat 2 --warmup 1 --seed 3 $LIMIT --format csv \
+  --output "$TMP/bs.csv" 2>"$TMP/err" || fail "blackscholes run: $(cat "$TMP/err")"
+all_pass "$TMP/bs.csv" 48
+head -1 "$TMP/bs.csv" | grep -q ',cnd,math,options_per_s,l1,max_abs,parity$' ||
   fail "blackscholes header: $(head -1 "$TMP/bs.csv")"
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
@@ -77,8 +81,8 @@ printf 'v, T ,S,X,r\n0.25,1,100,95,0.05\n,2,50,55,\n0.4,0.5,20,20,-0.01\n' >"$TM
 awk -F, -v g="$(csv_col "$TMP/rv.out" gbs)" -v m="$(csv_col "$TMP/rv.out" median_ms)" \
   'NR == 2 { exit !(($g * $m * 1e6 - 168) ^ 2 < 1) }' "$TMP/rv.out" || fail "r,v bytes"
 
-# Monte Carlo: both precisions, calls and puts, with and without antithetic
-# pairs, odd path counts (partial Philox groups), teams of 1 and 3.
+# Monte Carlo: both precisions, calls and puts, both math forms, with and
+# without antithetic pairs, odd path counts (partial Philox groups), teams of 1 and 3.
 "$TB" run montecarlo --backend cpu --precision float,double --size 3,61 --paths 4099,20002 \
   --antithetic no,yes --payoff call,put --threads 1,3 --repeat 1 --warmup 0 --seed 5 $LIMIT \
   --format csv --output "$TMP/mc.csv" 2>"$TMP/err"
@@ -86,9 +90,9 @@ rc=$?
 # 4099 paths cannot pair: those 16 points are refused before anything runs.
 [ "$rc" -eq 2 ] && grep -q "paths must be even" "$TMP/err" || fail "odd antithetic paths: $rc $(cat "$TMP/err")"
 "$TB" run montecarlo --backend cpu --precision float,double --size 3,61 --paths 4097,20002 \
-  --payoff call,put --threads 1,3 --repeat 1 --warmup 0 --seed 5 $LIMIT --format csv \
-  --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo run: $(cat "$TMP/err")"
-all_pass "$TMP/mc.csv" 32
+  --payoff call,put --math libm,fast --threads 1,3 --repeat 1 --warmup 0 --seed 5 $LIMIT \
+  --format csv --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo run: $(cat "$TMP/err")"
+all_pass "$TMP/mc.csv" 64
 "$TB" run montecarlo --backend cpu --precision float,double --size 61 --paths 2^15 \
   --antithetic no,yes --payoff call,put --threads 2 --repeat 1 --warmup 0 --seed 6 $LIMIT \
   --format csv --output "$TMP/anti.csv" 2>"$TMP/err" || fail "antithetic run: $(cat "$TMP/err")"

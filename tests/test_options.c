@@ -98,59 +98,62 @@ static void test_cdf_and_hull(void)
         "polynomial CDF error %.3Lg, expected just under %g", worst, TB_CND_POLY_ERR);
   for (int exact = 0; exact <= 1; exact++) {
     double c, q;
-    tb_bs_price_f64(42, 40, 0.5, 0.1, 0.2, exact, &c, &q);
+    tb_bs_price_f64(42, 40, 0.5, 0.1, 0.2, exact, 0, &c, &q);
     CHECK(fabs(c - 4.7594) < 5e-5 && fabs(q - 0.8086) < 5e-5, "Hull: call %.6f put %.6f", c, q);
   }
 }
 
 static void test_bs_verifier(void)
 {
-  static const char *const cnds[] = {"poly", "erfc"};
+  static const char *const cnds[] = {"poly", "erfc"}, *const maths[] = {"libm", "fast"};
   for (int prec = TB_FLOAT; prec <= TB_DOUBLE; prec++)
-    for (int exact = 0; exact <= 1; exact++) {
-      tb_param_value_t pv = {exact, exact, cnds[exact]};
-      tb_problem_t p;
-      const int64_t n = 10007;
-      int rc = tb_problem_create(&p, &tb_algo_blackscholes, (tb_prec_t)prec, n, 99 + exact, &pv);
-      CHECK(rc == TB_OK, "create: %s", tb_error_detail());
-      if (rc)
-        continue;
-      const tb_bs_t *b = p.priv;
-      const char *what = prec == TB_FLOAT ? "float" : "double";
-      void *out[TB_MAX_ARRAYS];
-      alloc_out(&p, out);
-      run_cpu(&tb_bs_cpu_omp, &p, out, 2);
-      double err;
-      CHECK(verdict(&p, out, &err) == TB_PASS, "%s %s: the OpenMP twin's result rejected", what,
-            cnds[exact]);
-      CHECK(err > 1e-3, "%s %s: error %.3g: the bound is far too loose", what, cnds[exact], err);
+    for (int exact = 0; exact <= 1; exact++)
+      for (int fast = 0; fast <= 1; fast++) {
+        tb_param_value_t pv[2] = {{exact, exact, cnds[exact]}, {fast, fast, maths[fast]}};
+        tb_problem_t p;
+        const int64_t n = 10007;
+        int rc = tb_problem_create(&p, &tb_algo_blackscholes, (tb_prec_t)prec, n, 99 + exact, pv);
+        CHECK(rc == TB_OK, "create: %s", tb_error_detail());
+        if (rc)
+          continue;
+        const tb_bs_t *b = p.priv;
+        char what[32];
+        snprintf(what, sizeof what, "%s %s", prec == TB_FLOAT ? "float" : "double", maths[fast]);
+        void *out[TB_MAX_ARRAYS];
+        alloc_out(&p, out);
+        run_cpu(&tb_bs_cpu_omp, &p, out, 2);
+        double err;
+        CHECK(verdict(&p, out, &err) == TB_PASS, "%s %s: the OpenMP twin's result rejected", what,
+              cnds[exact]);
+        CHECK(err > 1e-3, "%s %s: error %.3g: the bound is far too loose", what, cnds[exact], err);
 
-      /* A call off by 100 times the precision's rounding (or the polynomial's error). */
-      const double off = prec == TB_FLOAT ? 1e-4 : exact ? 1e-12 : 1e-5;
-      nudge(&p, out[b->call], n / 3, 0, off * at(&p, p.array[b->in.s].host, n / 3));
-      CHECK(verdict(&p, out, NULL) == TB_FAIL, "%s %s: a wrong call accepted", what, cnds[exact]);
-      run_cpu(&tb_bs_cpu_omp, &p, out, 1);
-      tb_poison(out[b->put], tb_prec_kind((tb_prec_t)prec), n - 1, n);
-      CHECK(verdict(&p, out, NULL) == TB_FAIL, "%s %s: a poisoned put accepted", what,
-            cnds[exact]);
-
-      /* A put within the polynomial's allowance of the exact put, but off
-       * parity by a million ulps: only the parity check can see it. */
-      if (prec == TB_DOUBLE && !exact) {
+        /* A call off by 100 times the precision's rounding (or the polynomial's error). */
+        const double off = prec == TB_FLOAT ? 1e-4 : exact ? 1e-12 : 1e-5;
+        nudge(&p, out[b->call], n / 3, 0, off * at(&p, p.array[b->in.s].host, n / 3));
+        CHECK(verdict(&p, out, NULL) == TB_FAIL, "%s %s: a wrong call accepted", what, cnds[exact]);
         run_cpu(&tb_bs_cpu_omp, &p, out, 1);
-        nudge(&p, out[b->put], 17, 0, 1e6 * ldexp(at(&p, p.array[b->in.s].host, 17), -52));
-        CHECK(verdict(&p, out, NULL) == TB_FAIL, "a put breaking parity accepted");
+        tb_poison(out[b->put], tb_prec_kind((tb_prec_t)prec), n - 1, n);
+        CHECK(verdict(&p, out, NULL) == TB_FAIL, "%s %s: a poisoned put accepted", what,
+              cnds[exact]);
+
+        /* A put within the polynomial's allowance of the exact put, but off
+         * parity by a million ulps: only the parity check can see it. */
+        if (prec == TB_DOUBLE && !exact) {
+          run_cpu(&tb_bs_cpu_omp, &p, out, 1);
+          nudge(&p, out[b->put], 17, 0, 1e6 * ldexp(at(&p, p.array[b->in.s].host, 17), -52));
+          CHECK(verdict(&p, out, NULL) == TB_FAIL, "a put breaking parity accepted");
+        }
+        free_out(&p, out);
+        tb_problem_destroy(&p);
       }
-      free_out(&p, out);
-      tb_problem_destroy(&p);
-    }
 
   /* Polynomial results are not exact: held to the erfc problem's rounding-only
    * bounds, they fail. */
-  tb_param_value_t poly = {0, 0, "poly"}, erfc_ = {1, 1, "erfc"};
+  tb_param_value_t poly[2] = {{0, 0, "poly"}, {0, 0, "libm"}};
+  tb_param_value_t erfc_[2] = {{1, 1, "erfc"}, {0, 0, "libm"}};
   tb_problem_t pp, pe;
-  if (tb_problem_create(&pp, &tb_algo_blackscholes, TB_DOUBLE, 4096, 5, &poly) == TB_OK &&
-      tb_problem_create(&pe, &tb_algo_blackscholes, TB_DOUBLE, 4096, 5, &erfc_) == TB_OK) {
+  if (tb_problem_create(&pp, &tb_algo_blackscholes, TB_DOUBLE, 4096, 5, poly) == TB_OK &&
+      tb_problem_create(&pe, &tb_algo_blackscholes, TB_DOUBLE, 4096, 5, erfc_) == TB_OK) {
     void *out[TB_MAX_ARRAYS];
     alloc_out(&pp, out);
     run_cpu(&tb_bs_cpu_omp, &pp, out, 1);
@@ -203,7 +206,7 @@ static void test_mc_moments(void)
               anti, m, mn, v, vn);
         if (!anti) { /* the mean is the Black-Scholes price, undiscounted */
           double c, q;
-          tb_bs_price_f64(opts[i].s, opts[i].x, opts[i].t, opts[i].r, opts[i].v, 1, &c, &q);
+          tb_bs_price_f64(opts[i].s, opts[i].x, opts[i].t, opts[i].r, opts[i].v, 1, 0, &c, &q);
           const long double bs = (put ? q : c) * expl((long double)opts[i].r * opts[i].t);
           CHECK(fabsl(m - bs) <= 1e-12L * scale, "option %zu put %d: mean %.15Lg, bs %.15Lg", i,
                 put, m, bs);
@@ -256,14 +259,18 @@ static void mc_exact(const tb_problem_t *p, int64_t i, long double *price, long 
 static void test_mc(void)
 {
   static const char *const noyes[] = {"no", "yes"}, *const payoffs[] = {"call", "put"};
+  static const char *const maths[] = {"libm", "fast"};
   for (int prec = TB_FLOAT; prec <= TB_DOUBLE; prec++)
     for (int anti = 0; anti <= 1; anti++)
       for (int put = 0; put <= 1; put++) {
-        /* An odd number of samples per option leaves a partial Philox group. */
+        /* An odd number of samples per option leaves a partial Philox group;
+         * half the combinations use the fast formulas. */
         const int64_t paths = anti ? 2 * 10003 : 10003, n = 37;
-        tb_param_value_t pv[3] = {{paths, (double)paths, "10003"},
+        const int fast = anti ^ put;
+        tb_param_value_t pv[4] = {{paths, (double)paths, "10003"},
                                   {anti, anti, noyes[anti]},
-                                  {put, put, payoffs[put]}};
+                                  {put, put, payoffs[put]},
+                                  {fast, fast, maths[fast]}};
         tb_problem_t p;
         int rc = tb_problem_create(&p, &tb_algo_montecarlo, (tb_prec_t)prec, n, 7 + put, pv);
         CHECK(rc == TB_OK, "create: %s", tb_error_detail());
@@ -324,8 +331,34 @@ static void test_mc(void)
       }
 }
 
+/* The fast formulas' pieces on every float uniform the Monte Carlo twins can
+ * draw: tb_u01_f32 is (k + 1/2) 2^-23 to the bit, and tb__neg2ln_f32 is
+ * within the 4 units in the last place that the rounding bound allows a
+ * logarithm (it reaches about 2). */
+static void test_fast_pieces(void)
+{
+  double worst = 0.0;
+  float at_u = 0.0f;
+  int bad_u = 0;
+  for (uint32_t k = 0; k < (1u << 23); k++) {
+    const float u = tb_u01_f32(k << 9);
+    bad_u += u != ((float)k + 0.5f) * 0x1p-23f;
+    const long double ex = -2.0L * logl((long double)u);
+    int e;
+    frexpl(ex, &e);
+    const double ulps = (double)(fabsl((long double)tb__neg2ln_f32(u) - ex) / ldexpl(1.0L, e - 24));
+    if (ulps > worst) {
+      worst = ulps;
+      at_u = u;
+    }
+  }
+  CHECK(bad_u == 0, "%d uniforms differ from (k + 1/2) 2^-23", bad_u);
+  CHECK(worst <= 4.0 && worst > 0.5, "-2 ln u: %.3f ulps at u = %.9g (allowed 4)", worst, at_u);
+}
+
 int main(void)
 {
+  test_fast_pieces();
   test_cdf_and_hull();
   test_bs_verifier();
   test_mc_moments();

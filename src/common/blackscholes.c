@@ -9,11 +9,17 @@
 #include "options_math.h"
 
 static const char *const tb_bs_cnds[] = {"poly", "erfc", NULL};
+static const char *const tb_bs_maths[] = {"libm", "fast", NULL};
 
 static const tb_param_def_t tb_bs_params[] = {
     {"cnd", "the normal CDF: the published 5-term polynomial, or erfc (exact to rounding)",
      TB_PARAM_CHOICE, "poly", 0, 0, tb_bs_cnds},
+    {"math", "the formula as written (IEEE divisions, expf, sqrtf), or rearranged around one "
+             "reciprocal square root and pre-scaled exp2 (hardware approximations on the GPU)",
+     TB_PARAM_CHOICE, "libm", 0, 0, tb_bs_maths},
 };
+
+enum { TB_BS_CND, TB_BS_MATH };
 
 static const tb_preset_t tb_bs_presets[] = {
     {"nvidia2008", 1000000, "the published run (NVIDIA, 2008): one million options"},
@@ -52,7 +58,8 @@ static int tb_bs_setup(tb_problem_t *p)
   tb_kind_t k = tb_prec_kind(p->prec);
   b->call = tb_problem_add_array(p, "call", k, TB_OUT, p->n);
   b->put = tb_problem_add_array(p, "put", k, TB_OUT, p->n);
-  b->exact = (int)p->param[0].i;
+  b->exact = (int)p->param[TB_BS_CND].i;
+  b->fast = (int)p->param[TB_BS_MATH].i;
   p->extra_host_bytes = 2 * p->n * (int64_t)sizeof(double); /* the reference */
   return TB_OK;
 }
@@ -105,38 +112,54 @@ static int tb_bs_reference(tb_problem_t *p)
 /* The error of the computed N(d) = n, given the error e_d of the computed d:
  * the CDF's own approximation error (the polynomial's bound, 0 for erfc),
  * the propagated phi(d) e_d, and the rounding of N's own evaluation:
- *   poly: the tail phi(d) k P(k) has relative error (61 + d^2) u (the
- *         reciprocal 3u, Horner's scheme 10u times sum|A_i| k^i / P(k) <= 4.5,
- *         exp's 4 ulps = 8u plus u d^2 from its rounded argument, 4u in the
- *         products), and 1 - tail one more u;
+ *   poly: the tail phi(d) k P(k) has a relative error of
+ *         libm: (68 + d^2) u: k = 1 / (1 + K |d|) is off by 3u, which k P(k)
+ *               turns into at most TB_CND_KSENS x 3u; Horner's scheme 10u
+ *               times sum|A_i| k^i / P(k) <= 4.5; exp's 4 ulps = 8u plus
+ *               u d^2 from its rounded argument; 4u in the products;
+ *         fast: (91 + 1.5 d^2) u: k by a reciprocal is off by 2u + 8u,
+ *               times TB_CND_KSENS; Horner 45u as above; 2^x is off by 8u,
+ *               plus ln 2 times its argument's error (3u of |TB_CND_EXPC|
+ *               d^2 and 2u of |TB_CND_EXPC0|: 1.5u d^2 + 1.84u); one product;
+ *         and 1 - tail one more u (the final absolute u also holds a tail
+ *         below 2^-126 that the device's 2^x flushes to zero);
  *   erfc: 4 ulps of erfc's value (at most 8u N(d)), 2u |d| phi(d) from the
  *         rounded argument, and u for 1 - N. */
-static double tb_bs_cnd_error(double d, double n, double e_d, int exact, double u)
+static double tb_bs_cnd_error(double d, double n, double e_d, int exact, int fast, double u)
 {
   const double phi = TB_RSQRT2PI * exp(-0.5 * d * d);
   const double tail = d > 0 ? 1 - n : n;
-  double eval = exact ? 8 * u * n + 2 * u * fabs(d) * phi : tail * (61 + d * d) * u;
+  const double rel = fast ? 91 + 1.5 * d * d : 68 + d * d;
+  double eval = exact ? 8 * u * n + 2 * u * fabs(d) * phi : tail * rel * u;
   return (exact ? 0.0 : TB_CND_POLY_ERR) + phi * e_d + eval + u;
 }
 
 /* The bounds on |call - ref|, |put - ref| and the parity residual of one
  * option computed in a precision of unit roundoff u, to first order, doubled
- * to cover what first order leaves out. Each libm call (log, exp, erfc) is
- * allowed 4 ulps (8u); sqrt and the arithmetic round once (u each):
+ * to cover what first order leaves out. Each libm call (log, exp, erfc) and
+ * each hardware approximation of the fast form (2^x, 1 / x, 1 / sqrt x) is
+ * allowed 4 ulps (8u); sqrt, the IEEE divisions and the arithmetic round once
+ * (u each):
  *   ln(S/X) + a, a = (r + v^2/2) T:  e_num = u + 8u |ln(S/X)| + 4u (|r| + v^2/2) T
  *                                           + u (|ln(S/X)| + |a|)
- *   d1 = num / (v sqrt T):            e_d1 = e_num / (v sqrt T) + 4u |d1|
- *   d2 = d1 - v sqrt T:               e_d2 = e_d1 + 3u v sqrt T + u |d2|
- *   K = X exp(-r T):                  relative e_K = 8u + 2u + u |r T|
+ *   d1 = num / (v sqrt T):            e_d1 = e_num / (v sqrt T) + c1 u |d1|
+ *   d2 = d1 - v sqrt T:               e_d2 = e_d1 + c2 u v sqrt T + u |d2|
+ *   K = X exp(-r T):                  relative e_K
  *   N(d1), N(d2):                     dN_i = tb_bs_cnd_error(d_i, e_di)
  *   call = S N1 - K N2:    S dN1 + K dN2 + K N2 e_K + 3u (S N1 + K N2)
  *   put = K (1-N2) - S (1-N1):  S dN1 + K dN2 + K (1-N2) e_K + 3u (K (1-N2) + S (1-N1))
+ * libm: v sqrt T is off by 2u (sqrt, product), the division adds u: c1 = 4,
+ *   c2 = 3; e_K = 8u (exp) + 2u (products) + u |r T| (the rounded argument).
+ * fast: 1 / sqrt T is off by 8u, so v sqrt T = v (T / sqrt T) by 10u and
+ *   1 / (v sqrt T) = (1 / sqrt T) (1 / v) by 10u; d1 is their product: c1 = 11,
+ *   c2 = 10; K = X 2^(-(r log2 e) T): 8u (2^x) + u (product) and ln 2 times
+ *   the argument's 3u (log2 e, two products), e_K = 9u + 3u |r T|.
  * With the polynomial, dN holds its 7.5e-8, so a poly result is held to what
  * the polynomial can achieve. The parity residual call - put - (S - K) does
  * not see N at all (the errors of N1 and N2 cancel): only K's error and the
  * final arithmetic, K e_K + 8u (S + K). Each bound adds 4 u_d (S + K) for the
  * double rounding of the reference. */
-static void tb_bs_bounds(const tb_option_t *o, int exact, double u, double *b_call,
+static void tb_bs_bounds(const tb_option_t *o, int exact, int fast, double u, double *b_call,
                          double *b_put, double *b_parity)
 {
   const double ud = ldexp(1.0, -53);
@@ -145,12 +168,12 @@ static void tb_bs_bounds(const tb_option_t *o, int exact, double u, double *b_ca
   const double d1 = (lq + a) / vst, d2 = d1 - vst, k = x * exp(-r * t);
   const double e_num = u + 8 * u * fabs(lq) + 4 * u * (fabs(r) + 0.5 * v * v) * t +
                        u * (fabs(lq) + fabs(a));
-  const double e_d1 = e_num / vst + 4 * u * fabs(d1);
-  const double e_d2 = e_d1 + 3 * u * vst + u * fabs(d2);
-  const double e_k = 10 * u + u * fabs(r * t);
+  const double e_d1 = e_num / vst + (fast ? 11 : 4) * u * fabs(d1);
+  const double e_d2 = e_d1 + (fast ? 10 : 3) * u * vst + u * fabs(d2);
+  const double e_k = fast ? 9 * u + 3 * u * fabs(r * t) : 10 * u + u * fabs(r * t);
   const double n1 = 0.5 * erfc(-d1 * TB_SQRT1_2), n2 = 0.5 * erfc(-d2 * TB_SQRT1_2);
-  const double dn1 = tb_bs_cnd_error(d1, n1, e_d1, exact, u);
-  const double dn2 = tb_bs_cnd_error(d2, n2, e_d2, exact, u);
+  const double dn1 = tb_bs_cnd_error(d1, n1, e_d1, exact, fast, u);
+  const double dn2 = tb_bs_cnd_error(d2, n2, e_d2, exact, fast, u);
   const double ref_round = 4 * ud * (s + k);
   *b_call = 2 * (s * dn1 + k * dn2 + k * n2 * e_k + 3 * u * (s * n1 + k * n2)) + ref_round;
   *b_put = 2 * (s * dn1 + k * dn2 + k * (1 - n2) * e_k + 3 * u * (k * (1 - n2) + s * (1 - n1))) +
@@ -181,7 +204,7 @@ static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
       tb_option_t o;
       double bc, bq, bpar;
       tb_optset_get(p, &b->in, i, &o);
-      tb_bs_bounds(&o, b->exact, u, &bc, &bq, &bpar);
+      tb_bs_bounds(&o, b->exact, b->fast, u, &bc, &bq, &bpar);
       const double c = tb_optset_elem(p, call, i), q = tb_optset_elem(p, put, i);
       const double rc_ = bp->ref[2 * i], rq = bp->ref[2 * i + 1];
       const double dc = fabs(c - rc_), dq = fabs(q - rq), par = fabs((c - q) - (rc_ - rq));
@@ -272,12 +295,12 @@ const tb_algo_t tb_algo_blackscholes = {
     .presets = tb_bs_presets,
     .npresets = 1,
     .params = tb_bs_params,
-    .nparams = 1,
+    .nparams = 2,
     .columns = tb_bs_columns,
     .ncolumns = 4,
     .error_meaning = "largest fraction of its derived bound that a call, a put or a put-call "
                      "parity residual uses (pass <= 1); the bounds allow the polynomial CDF's "
-                     "7.5e-8 (cnd=poly) and the precision's rounding",
+                     "7.5e-8 (cnd=poly) and the rounding of the formula (math=libm or fast)",
     .setup = tb_bs_setup,
     .generate = tb_bs_generate,
     .verify = tb_bs_verify,

@@ -21,20 +21,30 @@
  *   - elsewhere (deep out of the money, few paths, large v sqrt T),
  *     c = sqrt(n / alpha), Chebyshev's inequality, which needs only the
  *     exact variance.
- * b bounds the rounding of the simulation on the same uniforms: with u the
- * unit roundoff and each libm call allowed 4 ulps (8u; the device's
- * __sincosf is within 6u on the angles used), a normal from Box-Muller is off
- * by at most dz = r_max (1.5 * 8u + 15u) (the radius's log and sqrt, the
- * rounded angle and its sine or cosine), r_max the largest radius
+ * b bounds the rounding of the simulation on the same uniforms, in either
+ * form of the formulas (math=libm or fast, options_math.h): with u the unit
+ * roundoff and each libm call or hardware approximation allowed 4 ulps (8u;
+ * the device's __sincosf is within 6u on the angles used), a normal from
+ * Box-Muller is off by at most dz = r_max 30u: the radius sqrt(w),
+ * w = -2 ln u1, by 4u from the log and 9u from w / sqrt(w) (fast; 1 / sqrt
+ * 8u, a product u) or u (libm, sqrt), the angle 2 pi u2 - pi by 3 pi u and
+ * its sine or cosine by 6u, the product u; r_max is the largest radius
  * sqrt(-2 ln u1) the uniforms allow (6.7 in float, counting cuRAND's 2^-32;
- * 8.6 in double); the terminal price is then off by a relative
- *   E = 8u + 3u + 4u (|r| + v^2/2) T + sig (dz + 3u r_max) + u (|mu| + sig r_max),
- * and so is each payoff (a max with 0 does not add error); the mean of S_T
- * e^(-rT) is S, doubled for the sample's deviation from it; a group's sum of
- * at most four samples in the precision, the antithetic mean and the final
- * discount add 6u (S + X), and the double sums of M terms at most
- * M u_d (S + X) in any order:
- *   b = 2 S E + 6u (S + X) + 2 M u_d (S + X).
+ * 8.6 in double). The terminal price S e^(mu + sig z) (fast: S 2^(mu' +
+ * sig' z), the argument scaled by log2 e, which adds 2u to mu and sig) is then
+ * off by a relative
+ *   E = 11u + 4u (|r| + v^2/2) T + 2u |mu| + sig (dz + 4u r_max) + u (|mu| + sig r_max)
+ * (8u for exp or 2^x, 3u for the products; mu's own rounding; the argument's
+ * fma; a result below 2^-126 flushed to zero on the device is off by less
+ * than u S), and so is each payoff (a max with 0 does not add error); the
+ * mean of S_T e^(-rT) is S, doubled for the sample's deviation from it. The
+ * sums: a payoff is at most S_T for a call and X for a put, so the mean
+ * payoff is at most m = S e^(|r| T) + X; samples added in the precision, at
+ * most 4 TB_MC_FSUM_GROUPS of them (the fast float GPU kernels; four
+ * elsewhere), the antithetic mean and the final discount add (4 G + 2) u m
+ * (G = TB_MC_FSUM_GROUPS), and the double sums of M terms at most M u_d m in
+ * any order:
+ *   b = 2 S E + (4 G + 2) u m + 2 M u_d m.
  * The same b bounds how far two runs on the same paths (CPU and GPU) may each
  * be from exact arithmetic, hence the "same seed agrees to rounding" test.
  *
@@ -62,6 +72,7 @@
 
 static const char *const tb_mc_noyes[] = {"no", "yes", NULL};
 static const char *const tb_mc_payoffs[] = {"call", "put", NULL};
+static const char *const tb_mc_maths[] = {"libm", "fast", NULL};
 
 static const tb_param_def_t tb_mc_params[] = {
     {"paths", "simulated paths (terminal prices) per option", TB_PARAM_INT, "2^18", 2,
@@ -69,9 +80,12 @@ static const tb_param_def_t tb_mc_params[] = {
     {"antithetic", "antithetic variates: paths in pairs (z, -z), one normal per pair",
      TB_PARAM_CHOICE, "no", 0, 0, tb_mc_noyes},
     {"payoff", "the European option priced", TB_PARAM_CHOICE, "call", 0, 0, tb_mc_payoffs},
+    {"math", "the formulas with the library's exp and sqrt, or with pre-scaled exp2 and a "
+             "reciprocal square root (hardware approximations and float partial sums on the GPU)",
+     TB_PARAM_CHOICE, "libm", 0, 0, tb_mc_maths},
 };
 
-enum { TB_MC_PATHS, TB_MC_ANTI, TB_MC_PAYOFF };
+enum { TB_MC_PATHS, TB_MC_ANTI, TB_MC_PAYOFF, TB_MC_MATH };
 
 enum { TB_MC_RATE, TB_MC_SRATE, TB_MC_ZMAX, TB_MC_K, TB_MC_SEMEAN, TB_MC_SERATIO };
 
@@ -117,6 +131,7 @@ static int tb_mc_setup(tb_problem_t *p)
   m->paths = p->param[TB_MC_PATHS].i;
   m->anti = (int)p->param[TB_MC_ANTI].i;
   m->put = (int)p->param[TB_MC_PAYOFF].i;
+  m->fast = (int)p->param[TB_MC_MATH].i;
   if (m->anti && (m->paths % 2 || m->paths < 4))
     return tb_fail(TB_EINVAL, "antithetic paths come in pairs: paths must be even and at "
                    "least 4, not %lld", (long long)m->paths);
@@ -220,10 +235,11 @@ static double tb_mc_rounding(const tb_option_t *o, int64_t samples, tb_prec_t pr
   const double ud = ldexp(1.0, -53);
   const double rmax = prec == TB_FLOAT ? 6.7 : 8.6;
   const double sig = o->v * sqrt(o->t), mu = (o->r - 0.5 * o->v * o->v) * o->t;
-  const double dz = rmax * (1.5 * 8 * u + 15 * u);
-  const double e = 11 * u + 4 * u * (fabs(o->r) + 0.5 * o->v * o->v) * o->t +
-                   sig * (dz + 3 * u * rmax) + u * (fabs(mu) + sig * rmax);
-  return 2 * o->s * e + 6 * u * (o->s + o->x) + 2 * (double)samples * ud * (o->s + o->x);
+  const double dz = rmax * 30 * u;
+  const double e = 11 * u + 4 * u * (fabs(o->r) + 0.5 * o->v * o->v) * o->t + 2 * u * fabs(mu) +
+                   sig * (dz + 4 * u * rmax) + u * (fabs(mu) + sig * rmax);
+  const double m = o->s * exp(fabs(o->r) * o->t) + o->x;
+  return 2 * o->s * e + (4 * TB_MC_FSUM_GROUPS + 2) * u * m + 2 * (double)samples * ud * m;
 }
 
 /* The verifier's knowledge of every option, once per problem. */
@@ -389,7 +405,7 @@ const tb_algo_t tb_algo_montecarlo = {
     .presets = NULL,
     .npresets = 0,
     .params = tb_mc_params,
-    .nparams = 3,
+    .nparams = 4,
     .columns = tb_mc_columns,
     .ncolumns = 6,
     .error_meaning = "largest fraction of its price bound that an option uses (pass <= 1): "

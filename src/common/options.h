@@ -1,7 +1,8 @@
 /* twinbench: the option pricing family, Black-Scholes and Monte Carlo.
  *
  * blackscholes: n European options priced in closed form (call and put), with
- *   the normal CDF as the published polynomial (cnd=poly) or erfc (cnd=erfc).
+ *   the normal CDF as the published polynomial (cnd=poly) or erfc (cnd=erfc),
+ *   by the formula as written (math=libm) or rearranged (math=fast).
  * montecarlo: n European options (call or put) priced by simulating `paths`
  *   terminal prices each, from Philox normals that depend only on (seed,
  *   option, path); price and standard error per option.
@@ -21,6 +22,7 @@ typedef struct tb_bs {
   tb_optset_t in;
   int call, put; /* the output arrays */
   int exact;     /* 1: N by erfc; 0: by the polynomial */
+  int fast;      /* 1: math=fast, the rearranged formula (options_math.h) */
 } tb_bs_t;
 
 /* The Monte Carlo problem as variants see it (the first member of p->priv). */
@@ -32,6 +34,7 @@ typedef struct tb_mc {
                       one normal each */
   int anti;        /* antithetic pairs (z, -z) */
   int put;         /* 1: put payoff; 0: call */
+  int fast;        /* 1: math=fast (options_math.h) */
 } tb_mc_t;
 
 /* Paths of a CPU work item: the OpenMP twin sums each option's samples in

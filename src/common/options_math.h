@@ -13,18 +13,37 @@
  * The put is written with 1 - N, as published, so that call - put = S - K
  * holds up to rounding whichever N is used (the verifier checks it apart).
  *
+ * Both come in two forms, the problem's `math` parameter:
+ *   libm: as written above (IEEE divisions, logf, expf, sqrtf);
+ *   fast: the same quantities, rearranged to spend fewer instructions: one
+ *         reciprocal square root of T gives sqrt T and 1 / (v sqrt T), so
+ *         d1 is a product; exponentials are 2^x of pre-scaled arguments
+ *         (the constant 1 / sqrt(2 pi) of the CDF folded into the exponent);
+ *         the CDF's 1 / (1 + K |d|) is a reciprocal. On the device these
+ *         are the hardware's approximations (tb__ex2, tb__rcp, tb__rsqrt:
+ *         2 units in the last place), on the host the library's exp2f, 1 / x
+ *         and 1 / sqrtf; S / X and 1 / v stay IEEE divisions and ln(S/X)
+ *         stays the library's log, whose accuracy d1 needs near the money.
+ *         The verifiers derive a bound for each form.
+ *
  * Monte Carlo: the terminal price S exp(mu + sig z), mu = (r - v^2/2) T,
  * sig = v sqrt T, with z standard normal from Philox4x32-10 (philox.h) and
  * Box-Muller; a sample is the payoff of one path, or with antithetic
  * variates the mean of the payoffs of z and -z. A Philox block gives one
  * group of normals (four in float, two in double); a group's samples are
  * added in the precision, groups in double (sum and sum of squares) on both
- * backends, and the price and its standard error come from tb_mc_finish. */
+ * backends, and the price and its standard error come from tb_mc_finish.
+ * With math=fast, S_T = S 2^(mu' + sig' z) with mu' = mu log2 e and
+ * sig' = sig log2 e; in float w = -2 ln u1 comes from tb__neg2ln_f32 and
+ * the radius sqrt(w) from tb__sqrt_normal (on the device w / sqrt(w), a
+ * reciprocal square root); the float GPU kernels then also add
+ * TB_MC_FSUM_GROUPS groups in float before handing them on in double. */
 #ifndef TB_OPTIONS_MATH_H
 #define TB_OPTIONS_MATH_H
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "philox.h"
 #include "types.h"
@@ -44,6 +63,14 @@ extern "C" {
 #define TB_CND_A5 1.330274429
 #define TB_CND_POLY_ERR 7.5e-8
 #define TB_RSQRT2PI 0.39894228040143267794 /* 1 / sqrt(2 pi) */
+#define TB_LOG2E 1.44269504088896340736     /* log2(e) */
+/* The CDF's tail in base 2: phi(d) = 2^(TB_CND_EXPC d^2 + TB_CND_EXPC0). */
+#define TB_CND_EXPC -0.72134752044448170368  /* -log2(e) / 2 */
+#define TB_CND_EXPC0 -1.32574806473615939900 /* log2(1 / sqrt(2 pi)) */
+/* The sensitivity of k P(k) (the polynomial tail) to k: the largest of
+ * sum i A_i k^i / sum A_i k^i over k in (0, 1], at k = 1. A relative error
+ * e in k gives a relative error of at most TB_CND_KSENS e in the tail. */
+#define TB_CND_KSENS 3.45
 #define TB_SQRT1_2 0.70710678118654752440  /* 1 / sqrt(2) */
 
 /* The Philox stream of the Monte Carlo normals, apart from the streams (1-3)
@@ -55,6 +82,10 @@ extern "C" {
  * double (two 52-bit uniforms from pairs of words). */
 #define TB_MC_W_F32 4
 #define TB_MC_W_F64 2
+
+/* With math=fast, the float GPU kernels add this many Philox groups (16
+ * samples) in float before they convert the sums to double. */
+#define TB_MC_FSUM_GROUPS 4
 
 /* sin and cos of t in [-pi, pi]. On the device, float uses the hardware's
  * __sincosf, whose absolute error there is below 2^-21.4 (about 6 units of
@@ -77,6 +108,122 @@ static inline TB_HD void tb__sincos_f64(double t, double *s, double *c)
   *c = cos(t);
 }
 
+/* The primitives of the fast formulas. On the device in float: the
+ * hardware's approximations, each within 2 units in the last place (4u
+ * relative), as the CUDA documentation states for exp2f, rsqrtf and
+ * __fdividef, which are these instructions with a scaling for subnormal
+ * arguments or results. tb__ex2 and tb__rcp skip that scaling (.ftz): their
+ * callers never need a subnormal result (below 2^-126 a result flushes to
+ * zero, an absolute error under 2^-126 that the bounds' absolute terms
+ * hold). tb__rsqrt keeps it (rsqrtf: T can be anything the input allows);
+ * tb__sqrt_normal, sqrt a as a / sqrt(a) (a product more: 4u + u), is for
+ * arguments known to be normal numbers. On the host and in double: the
+ * library's exp2 and IEEE 1 / x, 1 / sqrt x, sqrt x (in double a fast
+ * formula is no cheaper: there is no double hardware approximation). */
+#if defined(__CUDA_ARCH__)
+#define TB__APPROX_F32(NAME, INSN, HOST)                                                          \
+  static inline TB_HD float NAME(float a)                                                         \
+  {                                                                                               \
+    float y;                                                                                      \
+    asm(INSN " %0, %1;" : "=f"(y) : "f"(a));                                                      \
+    return y;                                                                                     \
+  }
+#else
+#define TB__APPROX_F32(NAME, INSN, HOST)                                                          \
+  static inline TB_HD float NAME(float a)                                                         \
+  {                                                                                               \
+    return HOST;                                                                                  \
+  }
+#endif
+TB__APPROX_F32(tb__ex2_f32, "ex2.approx.ftz.f32", exp2f(a))
+TB__APPROX_F32(tb__rcp_f32, "rcp.approx.ftz.f32", 1.0f / a)
+TB__APPROX_F32(tb__rsqrt_approx_f32, "rsqrt.approx.ftz.f32", 1.0f / sqrtf(a))
+#undef TB__APPROX_F32
+
+static inline TB_HD float tb__rsqrt_f32(float a)
+{
+#if defined(__CUDA_ARCH__)
+  return rsqrtf(a);
+#else
+  return 1.0f / sqrtf(a);
+#endif
+}
+
+static inline TB_HD float tb__sqrt_normal_f32(float a)
+{
+#if defined(__CUDA_ARCH__)
+  return a * tb__rsqrt_approx_f32(a);
+#else
+  return sqrtf(a);
+#endif
+}
+
+/* -2 ln u for u in [2^-24, 1) (a normal float, as the Monte Carlo uniforms
+ * are), the Box-Muller radius squared of the fast float form, in 16
+ * instructions where the library's logf takes 25 (it handles subnormal,
+ * zero, infinite and NaN arguments, which cannot occur here). u = 2^e m
+ * with m in [2/3, 4/3), f = m - 1 exact; -2 ln m = f P(f) with
+ * P(f) = -2 + f Q(f), Q a degree-7 polynomial fitted for this project to the
+ * relative error of -2 ln(1 + f) / f on [-1/3, 1/3] (2.8e-8 before
+ * rounding); the result is e (-2 ln 2) + f P(f). Every operation is an IEEE
+ * add, multiply or fused multiply-add, so host and device agree to the bit;
+ * the unit test runs it on every one of the 2^23 uniforms and holds it to
+ * 4 units in the last place. */
+static inline TB_HD float tb__neg2ln_f32(float u)
+{
+  uint32_t iu, im;
+#if defined(__CUDA_ARCH__)
+  iu = __float_as_uint(u);
+#else
+  memcpy(&iu, &u, sizeof iu);
+#endif
+  const uint32_t eb = (iu - 0x3f2aaaabu) & 0xff800000u; /* the exponent e, in place */
+  im = iu - eb;
+  float m;
+#if defined(__CUDA_ARCH__)
+  m = __uint_as_float(im);
+#else
+  memcpy(&m, &im, sizeof m);
+#endif
+  const float f = m - 1.0f;
+  float q = -2.813491523e-01f;
+  q = fmaf(q, f, 3.085757792e-01f);
+  q = fmaf(q, f, -2.797600627e-01f);
+  q = fmaf(q, f, 3.281853199e-01f);
+  q = fmaf(q, f, -4.002321959e-01f);
+  q = fmaf(q, f, 5.001625419e-01f);
+  q = fmaf(q, f, -6.666638255e-01f);
+  q = fmaf(q, f, 9.999986291e-01f);
+  const float p = fmaf(q, f, -2.0f);
+  /* e 2^23 as a float, times -2 ln 2 / 2^23 */
+  return fmaf((float)(int32_t)eb, -1.652591664e-07f, f * p);
+}
+
+static inline TB_HD double tb__neg2ln_f64(double u)
+{
+  return -2.0 * log(u);
+}
+
+static inline TB_HD double tb__ex2_f64(double a)
+{
+  return exp2(a);
+}
+
+static inline TB_HD double tb__rcp_f64(double a)
+{
+  return 1.0 / a;
+}
+
+static inline TB_HD double tb__rsqrt_f64(double a)
+{
+  return 1.0 / sqrt(a);
+}
+
+static inline TB_HD double tb__sqrt_normal_f64(double a)
+{
+  return sqrt(a);
+}
+
 /* The formulas for one precision T; SFX names the instance. */
 #define TB_OPTIONS_MATH(T, SFX, EXP, LOG, SQRT, ERFC, FABS)                                      \
   /* N(d) by the published polynomial. */                                                        \
@@ -89,47 +236,79 @@ static inline TB_HD void tb__sincos_f64(double t, double *s, double *c)
     const T tail = (T)TB_RSQRT2PI * EXP((T)-0.5 * d * d) * poly;                                  \
     return d > 0 ? (T)1 - tail : tail;                                                            \
   }                                                                                               \
+  /* The same polynomial in the fast form: k by a reciprocal, and                                \
+   * phi(d) = 2^(TB_CND_EXPC d^2 + TB_CND_EXPC0) in one exponential. */                          \
+  static inline TB_HD T tb_cnd_poly_fast_##SFX(T d)                                              \
+  {                                                                                               \
+    const T k = tb__rcp_##SFX((T)TB_CND_K * FABS(d) + (T)1);                                     \
+    const T poly =                                                                                \
+        k * ((T)TB_CND_A1 +                                                                       \
+             k * ((T)TB_CND_A2 + k * ((T)TB_CND_A3 + k * ((T)TB_CND_A4 + k * (T)TB_CND_A5))));    \
+    const T tail = tb__ex2_##SFX(d * ((T)TB_CND_EXPC * d) + (T)TB_CND_EXPC0) * poly;             \
+    return d > 0 ? (T)1 - tail : tail;                                                            \
+  }                                                                                               \
   /* N(d) = erfc(-d / sqrt 2) / 2, exact up to the library's rounding. */                         \
   static inline TB_HD T tb_cnd_erfc_##SFX(T d)                                                   \
   {                                                                                               \
     return (T)0.5 * ERFC(-d * (T)TB_SQRT1_2);                                                     \
   }                                                                                               \
-  /* A European call and put; exact selects the erfc-based N (pass a constant). */                \
-  static inline TB_HD void tb_bs_price_##SFX(T s, T x, T t, T r, T v, int exact, T *call, T *put) \
+  /* A European call and put; exact selects the erfc-based N, fast the fast form (pass           \
+   * constants). */                                                                               \
+  static inline TB_HD void tb_bs_price_##SFX(T s, T x, T t, T r, T v, int exact, int fast,       \
+                                             T *call, T *put)                                     \
   {                                                                                               \
-    const T vst = v * SQRT(t);                                                                    \
-    const T d1 = (LOG(s / x) + (r + (T)0.5 * v * v) * t) / vst;                                   \
-    const T d2 = d1 - vst;                                                                        \
-    const T k = x * EXP(-r * t);                                                                  \
-    const T n1 = exact ? tb_cnd_erfc_##SFX(d1) : tb_cnd_poly_##SFX(d1);                           \
-    const T n2 = exact ? tb_cnd_erfc_##SFX(d2) : tb_cnd_poly_##SFX(d2);                           \
+    T d1, d2, k, n1, n2;                                                                          \
+    if (fast) {                                                                                   \
+      const T rs = tb__rsqrt_##SFX(t), vst = v * (t * rs);                                        \
+      d1 = (LOG(s / x) + (r + (T)0.5 * v * v) * t) * (rs * ((T)1 / v));                           \
+      d2 = d1 - vst;                                                                              \
+      k = x * tb__ex2_##SFX(-(r * (T)TB_LOG2E) * t);                                              \
+      n1 = exact ? tb_cnd_erfc_##SFX(d1) : tb_cnd_poly_fast_##SFX(d1);                            \
+      n2 = exact ? tb_cnd_erfc_##SFX(d2) : tb_cnd_poly_fast_##SFX(d2);                            \
+    } else {                                                                                      \
+      const T vst = v * SQRT(t);                                                                  \
+      d1 = (LOG(s / x) + (r + (T)0.5 * v * v) * t) / vst;                                         \
+      d2 = d1 - vst;                                                                              \
+      k = x * EXP(-r * t);                                                                        \
+      n1 = exact ? tb_cnd_erfc_##SFX(d1) : tb_cnd_poly_##SFX(d1);                                 \
+      n2 = exact ? tb_cnd_erfc_##SFX(d2) : tb_cnd_poly_##SFX(d2);                                 \
+    }                                                                                             \
     *call = s * n1 - k * n2;                                                                      \
     *put = k * ((T)1 - n2) - s * ((T)1 - n1);                                                     \
   }                                                                                               \
-  /* The per-option constants of the terminal price S exp(mu + sig z). */                        \
-  static inline TB_HD void tb_mc_drift_##SFX(T t, T r, T v, T *mu, T *sig)                       \
+  /* The per-option constants of the terminal price S exp(mu + sig z); with fast, of             \
+   * S 2^(mu + sig z) (both scaled by log2 e). */                                                 \
+  static inline TB_HD void tb_mc_drift_##SFX(T t, T r, T v, int fast, T *mu, T *sig)             \
   {                                                                                               \
     *sig = v * SQRT(t);                                                                           \
     *mu = (r - (T)0.5 * v * v) * t;                                                               \
+    if (fast) {                                                                                   \
+      *sig *= (T)TB_LOG2E;                                                                        \
+      *mu *= (T)TB_LOG2E;                                                                         \
+    }                                                                                             \
   }                                                                                               \
-  /* One sample: the payoff at z (max(d, 0) as (d + |d|) / 2, exact and without a branch), or  \
-   * with anti the mean of the payoffs at z and -z. */                                          \
-  static inline TB_HD T tb_mc_sample_##SFX(T s, T x, T mu, T sig, T z, int put, int anti)        \
+  /* One sample: the payoff at z (max(d, 0) as a select, exact), or with anti the mean of       \
+   * the payoffs at z and -z. */                                                                  \
+  static inline TB_HD T tb_mc_sample_##SFX(T s, T x, T mu, T sig, T z, int put, int anti,        \
+                                           int fast)                                              \
   {                                                                                               \
-    const T st = s * EXP(mu + sig * z);                                                           \
+    const T st = s * (fast ? tb__ex2_##SFX(mu + sig * z) : EXP(mu + sig * z));                    \
     const T d = put ? x - st : st - x;                                                            \
-    T y = (T)0.5 * (d + FABS(d));                                                                 \
+    T y = d > 0 ? d : (T)0;                                                                       \
     if (anti) {                                                                                   \
-      const T st2 = s * EXP(mu - sig * z);                                                        \
+      const T st2 = s * (fast ? tb__ex2_##SFX(mu - sig * z) : EXP(mu - sig * z));                 \
       const T d2 = put ? x - st2 : st2 - x;                                                       \
-      y = (T)0.5 * (y + (T)0.5 * (d2 + FABS(d2)));                                                \
+      y = (T)0.5 * (y + (d2 > 0 ? d2 : (T)0));                                                    \
     }                                                                                             \
     return y;                                                                                     \
   }                                                                                               \
-  /* Two standard normals from two uniforms on (0, 1) by Box-Muller, the angle in [-pi, pi]. */  \
-  static inline TB_HD void tb_mc_box_muller_##SFX(T u1, T u2, T *z0, T *z1)                      \
+  /* Two standard normals from two uniforms on (0, 1) by Box-Muller, the angle in [-pi, pi];     \
+   * with fast, w = -2 ln u1 by tb__neg2ln (float) and the radius by tb__sqrt_normal             \
+   * (w >= 2^-23 for our uniforms: a normal number). */                                          \
+  static inline TB_HD void tb_mc_box_muller_##SFX(T u1, T u2, int fast, T *z0, T *z1)           \
   {                                                                                               \
-    const T r = SQRT((T)-2 * LOG(u1));                                                            \
+    const T w = fast ? tb__neg2ln_##SFX(u1) : (T)-2 * LOG(u1);                                    \
+    const T r = fast ? tb__sqrt_normal_##SFX(w) : SQRT(w);                                        \
     const T t = (T)6.28318530717958647692 * u2 - (T)3.14159265358979323846;                       \
     T sn, cs;                                                                                     \
     tb__sincos_##SFX(t, &sn, &cs);                                                                \
@@ -145,38 +324,53 @@ typedef struct tb_mc_sum {
   double s1, s2;
 } tb_mc_sum_t;
 
+/* The same in float (the sums of a few groups, before they go to double). */
+typedef struct tb_mc_fsum {
+  float s1, s2;
+} tb_mc_fsum_t;
+
 /* The first `count` (at most TB_MC_W_F32) samples of Philox group `group` of
  * an option: its normals are z0..z3 of block (option << 32 | group), in this
- * order; the four samples and their squares are added pairwise in float,
- * then handed on in double. Pass put, anti (and count, for a full group) as
- * constants: each combination is then straight-line code. */
-static inline TB_HD tb_mc_sum_t tb_mc_group_f32(uint64_t seed, uint64_t option, uint64_t group,
-                                                int count, float s, float x, float mu, float sig,
-                                                int put, int anti)
+ * order; the four samples and their squares are added pairwise in float.
+ * Pass put, anti, fast (and count, for a full group) as constants: each
+ * combination is then straight-line code. */
+static inline TB_HD tb_mc_fsum_t tb_mc_fgroup_f32(uint64_t seed, uint64_t option, uint64_t group,
+                                                  int count, float s, float x, float mu, float sig,
+                                                  int put, int anti, int fast)
 {
   tb_philox4_t w = tb_philox_block(seed, TB_MC_STREAM, (option << 32) | group);
   float z0, z1, z2, z3;
-  tb_mc_box_muller_f32(tb_u01_f32(w.v[0]), tb_u01_f32(w.v[1]), &z0, &z1);
-  tb_mc_box_muller_f32(tb_u01_f32(w.v[2]), tb_u01_f32(w.v[3]), &z2, &z3);
-  const float y0 = tb_mc_sample_f32(s, x, mu, sig, z0, put, anti);
-  const float y1 = count > 1 ? tb_mc_sample_f32(s, x, mu, sig, z1, put, anti) : 0.0f;
-  const float y2 = count > 2 ? tb_mc_sample_f32(s, x, mu, sig, z2, put, anti) : 0.0f;
-  const float y3 = count > 3 ? tb_mc_sample_f32(s, x, mu, sig, z3, put, anti) : 0.0f;
-  tb_mc_sum_t r = {(double)((y0 + y1) + (y2 + y3)),
-                   (double)((y0 * y0 + y1 * y1) + (y2 * y2 + y3 * y3))};
+  tb_mc_box_muller_f32(tb_u01_f32(w.v[0]), tb_u01_f32(w.v[1]), fast, &z0, &z1);
+  tb_mc_box_muller_f32(tb_u01_f32(w.v[2]), tb_u01_f32(w.v[3]), fast, &z2, &z3);
+  const float y0 = tb_mc_sample_f32(s, x, mu, sig, z0, put, anti, fast);
+  const float y1 = count > 1 ? tb_mc_sample_f32(s, x, mu, sig, z1, put, anti, fast) : 0.0f;
+  const float y2 = count > 2 ? tb_mc_sample_f32(s, x, mu, sig, z2, put, anti, fast) : 0.0f;
+  const float y3 = count > 3 ? tb_mc_sample_f32(s, x, mu, sig, z3, put, anti, fast) : 0.0f;
+  tb_mc_fsum_t r = {(y0 + y1) + (y2 + y3), (y0 * y0 + y1 * y1) + (y2 * y2 + y3 * y3)};
+  return r;
+}
+
+/* The same group's sums handed on in double. */
+static inline TB_HD tb_mc_sum_t tb_mc_group_f32(uint64_t seed, uint64_t option, uint64_t group,
+                                                int count, float s, float x, float mu, float sig,
+                                                int put, int anti, int fast)
+{
+  const tb_mc_fsum_t f = tb_mc_fgroup_f32(seed, option, group, count, s, x, mu, sig, put, anti,
+                                          fast);
+  tb_mc_sum_t r = {(double)f.s1, (double)f.s2};
   return r;
 }
 
 /* The same in double: TB_MC_W_F64 normals z0, z1 per group. */
 static inline TB_HD tb_mc_sum_t tb_mc_group_f64(uint64_t seed, uint64_t option, uint64_t group,
                                                 int count, double s, double x, double mu,
-                                                double sig, int put, int anti)
+                                                double sig, int put, int anti, int fast)
 {
   tb_philox4_t w = tb_philox_block(seed, TB_MC_STREAM, (option << 32) | group);
   double z0, z1;
-  tb_mc_box_muller_f64(tb_u01_f64(w.v[0], w.v[1]), tb_u01_f64(w.v[2], w.v[3]), &z0, &z1);
-  const double y0 = tb_mc_sample_f64(s, x, mu, sig, z0, put, anti);
-  const double y1 = count > 1 ? tb_mc_sample_f64(s, x, mu, sig, z1, put, anti) : 0.0;
+  tb_mc_box_muller_f64(tb_u01_f64(w.v[0], w.v[1]), tb_u01_f64(w.v[2], w.v[3]), fast, &z0, &z1);
+  const double y0 = tb_mc_sample_f64(s, x, mu, sig, z0, put, anti, fast);
+  const double y1 = count > 1 ? tb_mc_sample_f64(s, x, mu, sig, z1, put, anti, fast) : 0.0;
   tb_mc_sum_t r = {y0 + y1, y0 * y0 + y1 * y1};
   return r;
 }

@@ -43,13 +43,22 @@ typedef struct tb_philox_key {
 /* One Philox round: two 32x32 products whose halves are mixed with the key. */
 static inline TB_HD tb_philox4_t tb__philox_round(tb_philox4_t c, tb_philox_key_t k)
 {
+  tb_philox4_t o;
+#if defined(__CUDA_ARCH__)
+  /* The high and low words as two 32-bit multiplies: nvcc turns the 64-bit
+   * product below into a wide multiply plus an add of zero per word. */
+  o.v[0] = __umulhi(TB_PHILOX_M1, c.v[2]) ^ c.v[1] ^ k.v[0];
+  o.v[1] = TB_PHILOX_M1 * c.v[2];
+  o.v[2] = __umulhi(TB_PHILOX_M0, c.v[0]) ^ c.v[3] ^ k.v[1];
+  o.v[3] = TB_PHILOX_M0 * c.v[0];
+#else
   uint64_t p0 = (uint64_t)TB_PHILOX_M0 * c.v[0];
   uint64_t p1 = (uint64_t)TB_PHILOX_M1 * c.v[2];
-  tb_philox4_t o;
   o.v[0] = (uint32_t)(p1 >> 32) ^ c.v[1] ^ k.v[0];
   o.v[1] = (uint32_t)p1;
   o.v[2] = (uint32_t)(p0 >> 32) ^ c.v[3] ^ k.v[1];
   o.v[3] = (uint32_t)p0;
+#endif
   return o;
 }
 
@@ -87,10 +96,12 @@ static inline TB_HD tb_philox4_t tb_philox_block(uint64_t seed, uint32_t stream,
 }
 
 /* A float uniform on the open interval (0, 1) from the top 23 bits of x:
- * (k + 1/2) 2^-23 is exact in single precision, so host and device agree. */
+ * (k + 1/2) 2^-23 is exact in single precision, so host and device agree.
+ * Written k 2^-23 + 2^-24 (both terms and the sum exact) so that a compiler
+ * may fuse it into one multiply-add without changing a bit. */
 static inline TB_HD float tb_u01_f32(uint32_t x)
 {
-  return ((float)(x >> 9) + 0.5f) * 1.1920928955078125e-07f; /* 2^-23 */
+  return (float)(x >> 9) * 1.1920928955078125e-07f + 5.9604644775390625e-08f; /* 2^-23, 2^-24 */
 }
 
 /* A double uniform on (0, 1) from 52 bits of two words, exact likewise. */

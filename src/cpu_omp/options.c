@@ -1,8 +1,8 @@
 /* twinbench: the option pricing family's OpenMP twins.
  *
  * blackscholes omp: parallel for simd over the options, static schedule over
- *   the ranges the backend first-touched; the formulas of options_math.h,
- *   with libmvec's vector expf/logf/erfcf (vecmath.h).
+ *   the ranges the backend first-touched; the formulas of options_math.h
+ *   (either form), with libmvec's vector expf/exp2f/logf/erfcf (vecmath.h).
  * montecarlo omp: parallel over (option, chunk) work items: a chunk is
  *   TB_MC_CHUNK Philox groups of one option, summed by one thread (a simd
  *   loop over the groups, in double); each option's chunk sums are then
@@ -19,30 +19,36 @@
 
 /* ---- Black-Scholes ----------------------------------------------------- */
 
-/* One pass over the options with rate R, volatility V and CDF EXACT (constants
- * or per-element expressions, so each of the four loops is specialised). */
-#define TB_BS_LOOP(SFX, R, V, EXACT)                                                              \
-  _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                        \
-  for (int64_t i = 0; i < n; i++)                                                                 \
-    tb_bs_price_##SFX(s[i], x[i], t[i], R, V, EXACT, &call[i], &put[i]);
-
-#define TB_BS_OMP(T, SFX)                                                                         \
-  static void tb_bs_omp_##SFX(const tb_bs_t *b, void *const *buf, int64_t n, int threads)        \
+/* One pass over the options; VARY: per-option r and v, EXACT: the erfc CDF,
+ * FAST: math=fast (constants, so each of the eight loops is specialised). */
+#define TB_BS_FN(T, SFX, VARY, EXACT, FAST)                                                       \
+  static void tb_bs_omp_##SFX##_##VARY##EXACT##FAST(const tb_bs_t *b, void *const *buf,          \
+                                                    int64_t n, int threads)                       \
   {                                                                                               \
     const T *restrict s = buf[b->in.s], *restrict x = buf[b->in.x], *restrict t = buf[b->in.t];  \
+    const T *restrict r = VARY ? buf[b->in.r] : NULL, *restrict v = VARY ? buf[b->in.v] : NULL;  \
     T *restrict call = buf[b->call], *restrict put = buf[b->put];                                 \
     const T r0 = (T)b->in.r0, v0 = (T)b->in.v0;                                                   \
-    if (b->in.r >= 0) {                                                                           \
-      const T *restrict r = buf[b->in.r], *restrict v = buf[b->in.v];                             \
-      if (b->exact)                                                                               \
-        TB_BS_LOOP(SFX, r[i], v[i], 1)                                                            \
-      else                                                                                        \
-        TB_BS_LOOP(SFX, r[i], v[i], 0)                                                            \
-    } else if (b->exact)                                                                          \
-      TB_BS_LOOP(SFX, r0, v0, 1)                                                                  \
-    else                                                                                          \
-      TB_BS_LOOP(SFX, r0, v0, 0)                                                                  \
+    _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                      \
+    for (int64_t i = 0; i < n; i++)                                                               \
+      tb_bs_price_##SFX(s[i], x[i], t[i], VARY ? r[i] : r0, VARY ? v[i] : v0, EXACT, FAST,       \
+                        &call[i], &put[i]);                                                       \
   }
+
+/* The eight loops of a precision, indexed [vary][exact][fast]. */
+#define TB_BS_OMP(T, SFX)                                                                         \
+  TB_BS_FN(T, SFX, 0, 0, 0)                                                                       \
+  TB_BS_FN(T, SFX, 0, 0, 1)                                                                       \
+  TB_BS_FN(T, SFX, 0, 1, 0)                                                                       \
+  TB_BS_FN(T, SFX, 0, 1, 1)                                                                       \
+  TB_BS_FN(T, SFX, 1, 0, 0)                                                                       \
+  TB_BS_FN(T, SFX, 1, 0, 1)                                                                       \
+  TB_BS_FN(T, SFX, 1, 1, 0)                                                                       \
+  TB_BS_FN(T, SFX, 1, 1, 1)                                                                       \
+  static void (*const tb_bs_omp_##SFX[8])(const tb_bs_t *, void *const *, int64_t, int) = {      \
+      tb_bs_omp_##SFX##_000, tb_bs_omp_##SFX##_001, tb_bs_omp_##SFX##_010,                        \
+      tb_bs_omp_##SFX##_011, tb_bs_omp_##SFX##_100, tb_bs_omp_##SFX##_101,                        \
+      tb_bs_omp_##SFX##_110, tb_bs_omp_##SFX##_111};
 
 TB_BS_OMP(float, f32)
 TB_BS_OMP(double, f64)
@@ -50,10 +56,11 @@ TB_BS_OMP(double, f64)
 static int tb_bs_omp_run(tb_ctx_t *ctx)
 {
   const tb_bs_t *b = ctx->p->priv;
+  const int k = 4 * (b->in.r >= 0) + 2 * b->exact + b->fast;
   if (ctx->p->prec == TB_FLOAT)
-    tb_bs_omp_f32(b, ctx->buf, ctx->p->n, ctx->threads);
+    tb_bs_omp_f32[k](b, ctx->buf, ctx->p->n, ctx->threads);
   else
-    tb_bs_omp_f64(b, ctx->buf, ctx->p->n, ctx->threads);
+    tb_bs_omp_f64[k](b, ctx->buf, ctx->p->n, ctx->threads);
   return TB_OK;
 }
 
@@ -71,26 +78,26 @@ const tb_variant_t tb_bs_cpu_omp = {
 
 /* The sums of the samples of Philox groups [g0, g1) of option o: the full
  * groups in a simd loop, then a last partial group if the range holds it.
- * One function per payoff and antithetic choice (PUT, ANTI constants), so
- * that each loop is straight-line code the vectorizer takes. */
-#define TB_MC_CHUNK_SUM(T, SFX, W, PUT, ANTI)                                                     \
-  static void tb_mc_chunk_##SFX##_##PUT##ANTI(uint64_t seed, int64_t o, T s, T x, T mu, T sig,  \
-                                              int64_t samples, int64_t g0, int64_t g1,           \
-                                              double *sum)                                        \
+ * One function per payoff, antithetic and math choice (PUT, ANTI, FAST
+ * constants), so that each loop is straight-line code the vectorizer takes. */
+#define TB_MC_CHUNK_SUM(T, SFX, W, PUT, ANTI, FAST)                                               \
+  static void tb_mc_chunk_##SFX##_##PUT##ANTI##FAST(uint64_t seed, int64_t o, T s, T x, T mu,   \
+                                                    T sig, int64_t samples, int64_t g0,          \
+                                                    int64_t g1, double *sum)                      \
   {                                                                                               \
     const int64_t full = samples / (W), end = g1 < full ? g1 : full;                              \
     double a = 0.0, b = 0.0;                                                                      \
     _Pragma("omp simd reduction(+ : a, b)")                                                       \
     for (int64_t g = g0; g < end; g++) {                                                          \
       const tb_mc_sum_t y = tb_mc_group_##SFX(seed, (uint64_t)o, (uint64_t)g, W, s, x, mu, sig,   \
-                                              PUT, ANTI);                                         \
+                                              PUT, ANTI, FAST);                                   \
       a += y.s1;                                                                                  \
       b += y.s2;                                                                                  \
     }                                                                                             \
     if (g1 > full) {                                                                              \
       const tb_mc_sum_t y = tb_mc_group_##SFX(seed, (uint64_t)o, (uint64_t)full,                  \
                                               (int)(samples - full * (W)), s, x, mu, sig, PUT,    \
-                                              ANTI);                                              \
+                                              ANTI, FAST);                                        \
       a += y.s1;                                                                                  \
       b += y.s2;                                                                                  \
     }                                                                                             \
@@ -101,16 +108,22 @@ const tb_variant_t tb_bs_cpu_omp = {
 /* Work item `it`: chunk it % chunks of option it / chunks; and option o's
  * price and standard error from its chunk sums, added in chunk order. */
 #define TB_MC_OMP(T, SFX, W)                                                                      \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 0)                                                                \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 1)                                                                \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 0)                                                                \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 1)                                                                \
+  TB_MC_CHUNK_SUM(T, SFX, W, 0, 0, 0)                                                             \
+  TB_MC_CHUNK_SUM(T, SFX, W, 0, 0, 1)                                                             \
+  TB_MC_CHUNK_SUM(T, SFX, W, 0, 1, 0)                                                             \
+  TB_MC_CHUNK_SUM(T, SFX, W, 0, 1, 1)                                                             \
+  TB_MC_CHUNK_SUM(T, SFX, W, 1, 0, 0)                                                             \
+  TB_MC_CHUNK_SUM(T, SFX, W, 1, 0, 1)                                                             \
+  TB_MC_CHUNK_SUM(T, SFX, W, 1, 1, 0)                                                             \
+  TB_MC_CHUNK_SUM(T, SFX, W, 1, 1, 1)                                                             \
                                                                                                   \
   static void tb_mc_item_##SFX(const tb_ctx_t *ctx, int64_t it, int64_t chunks, double *sum)     \
   {                                                                                               \
-    static void (*const chunk[4])(uint64_t, int64_t, T, T, T, T, int64_t, int64_t, int64_t,       \
-                                  double *) = {tb_mc_chunk_##SFX##_00, tb_mc_chunk_##SFX##_01,    \
-                                               tb_mc_chunk_##SFX##_10, tb_mc_chunk_##SFX##_11};   \
+    static void (*const chunk[8])(uint64_t, int64_t, T, T, T, T, int64_t, int64_t, int64_t,       \
+                                  double *) = {                                                   \
+        tb_mc_chunk_##SFX##_000, tb_mc_chunk_##SFX##_001, tb_mc_chunk_##SFX##_010,                \
+        tb_mc_chunk_##SFX##_011, tb_mc_chunk_##SFX##_100, tb_mc_chunk_##SFX##_101,                \
+        tb_mc_chunk_##SFX##_110, tb_mc_chunk_##SFX##_111};                                        \
     const tb_mc_t *m = ctx->p->priv;                                                              \
     const int64_t o = it / chunks, c = it % chunks, groups = (m->samples + (W)-1) / (W);          \
     const int64_t g0 = c * TB_MC_CHUNK;                                                           \
@@ -120,8 +133,9 @@ const tb_variant_t tb_bs_cpu_omp = {
     const T r = m->in.r >= 0 ? ((const T *)ctx->buf[m->in.r])[o] : (T)m->in.r0;                  \
     const T v = m->in.v >= 0 ? ((const T *)ctx->buf[m->in.v])[o] : (T)m->in.v0;                  \
     T mu, sig;                                                                                    \
-    tb_mc_drift_##SFX(t, r, v, &mu, &sig);                                                        \
-    chunk[2 * m->put + m->anti](ctx->p->seed, o, s, x, mu, sig, m->samples, g0, g1, sum);         \
+    tb_mc_drift_##SFX(t, r, v, m->fast, &mu, &sig);                                               \
+    chunk[4 * m->put + 2 * m->anti + m->fast](ctx->p->seed, o, s, x, mu, sig, m->samples, g0, g1, \
+                                              sum);                                               \
   }                                                                                               \
                                                                                                   \
   static void tb_mc_option_##SFX(const tb_ctx_t *ctx, int64_t o, int64_t chunks,                 \

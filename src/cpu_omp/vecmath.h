@@ -7,7 +7,7 @@
  * verifiers' rounding bounds. So the option twins declare the few they call,
  * exactly as glibc's <bits/math-vector.h> does. libmvec's functions are
  * accurate to 4 ulps, which is what the option verifiers allow every libm
- * call. erfc joined libmvec in glibc 2.35, the others in 2.22; elsewhere the
+ * call. erfc and exp2 joined libmvec in glibc 2.35, the others in 2.22; elsewhere the
  * loops still vectorize what they can and call the scalar functions. */
 #ifndef TB_VECMATH_H
 #define TB_VECMATH_H
@@ -18,9 +18,11 @@
     (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
 #define TB_SIMD_DECL _Pragma("omp declare simd notinbranch")
 TB_SIMD_DECL float expf(float);
+TB_SIMD_DECL float exp2f(float);
 TB_SIMD_DECL float logf(float);
 TB_SIMD_DECL float erfcf(float);
 TB_SIMD_DECL double exp(double);
+TB_SIMD_DECL double exp2(double);
 TB_SIMD_DECL double log(double);
 TB_SIMD_DECL double erfc(double);
 /* GCC fuses sinf(t) and cosf(t) into one sincos call, which has no vector

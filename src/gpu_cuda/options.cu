@@ -5,10 +5,14 @@
  *   pair:       two adjacent options per thread per step, with 8-byte (float2)
  *               or 16-byte (double2) loads and stores; an odd last option is
  *               priced by a scalar tail.
- *   Both take the block and grid as launch parameters (grid auto: up to 32
- *   waves, tb_gpu_grid).
+ *   quad:       float only: four adjacent options per thread per step, 16-byte
+ *               (float4) loads and stores with streaming cache hints; the
+ *               last n % 4 options by scalar tails.
+ *   All take the block and grid as launch parameters (grid auto: up to 32
+ *   waves, tb_gpu_grid), and both forms of the formulas (math=libm, fast).
  *
- * Monte Carlo (sums of samples in double, reduced on the GPU):
+ * Monte Carlo (sums of samples in double, reduced on the GPU; with math=fast
+ * in float, each thread first adds TB_MC_FSUM_GROUPS Philox groups in float):
  *   twostep:  the published pipeline: cuRAND's host API (Philox4_32_10)
  *             writes every normal to device memory, then a payoff kernel
  *             reads them, many blocks per option, and a last kernel adds each
@@ -43,25 +47,33 @@ template <> struct tb_opt<float> {
   typedef float2 pair_t;
   typedef float4 wide_t; /* the normals of one memory group of the two-step pipeline */
   static const int w = TB_MC_W_F32;
+  static const bool fsum = true; /* math=fast adds groups in float (TB_MC_FSUM_GROUPS) */
   static __device__ __forceinline__ void bs(float s, float x, float t, float r, float v, int exact,
-                                            float *c, float *p)
+                                            int fast, float *c, float *p)
   {
-    tb_bs_price_f32(s, x, t, r, v, exact, c, p);
+    tb_bs_price_f32(s, x, t, r, v, exact, fast, c, p);
   }
-  static __device__ __forceinline__ void drift(float t, float r, float v, float *mu, float *sig)
+  static __device__ __forceinline__ void drift(float t, float r, float v, int fast, float *mu,
+                                               float *sig)
   {
-    tb_mc_drift_f32(t, r, v, mu, sig);
+    tb_mc_drift_f32(t, r, v, fast, mu, sig);
   }
   static __device__ __forceinline__ float sample(float s, float x, float mu, float sig, float z,
-                                                 int put, int anti)
+                                                 int put, int anti, int fast)
   {
-    return tb_mc_sample_f32(s, x, mu, sig, z, put, anti);
+    return tb_mc_sample_f32(s, x, mu, sig, z, put, anti, fast);
+  }
+  static __device__ __forceinline__ tb_mc_fsum_t fgroup(uint64_t seed, uint64_t o, uint64_t g,
+                                                        float s, float x, float mu, float sig,
+                                                        int put, int anti, int fast)
+  {
+    return tb_mc_fgroup_f32(seed, o, g, TB_MC_W_F32, s, x, mu, sig, put, anti, fast);
   }
   static __device__ __forceinline__ tb_mc_sum_t group(uint64_t seed, uint64_t o, uint64_t g,
                                                       int count, float s, float x, float mu,
-                                                      float sig, int put, int anti)
+                                                      float sig, int put, int anti, int fast)
   {
-    return tb_mc_group_f32(seed, o, g, count, s, x, mu, sig, put, anti);
+    return tb_mc_group_f32(seed, o, g, count, s, x, mu, sig, put, anti, fast);
   }
 };
 
@@ -69,26 +81,32 @@ template <> struct tb_opt<double> {
   typedef double2 pair_t;
   typedef double2 wide_t;
   static const int w = TB_MC_W_F64;
+  static const bool fsum = false;
   static __device__ __forceinline__ void bs(double s, double x, double t, double r, double v,
-                                            int exact, double *c, double *p)
+                                            int exact, int fast, double *c, double *p)
   {
-    tb_bs_price_f64(s, x, t, r, v, exact, c, p);
+    tb_bs_price_f64(s, x, t, r, v, exact, fast, c, p);
   }
-  static __device__ __forceinline__ void drift(double t, double r, double v, double *mu,
-                                               double *sig)
+  static __device__ __forceinline__ void drift(double t, double r, double v, int fast,
+                                               double *mu, double *sig)
   {
-    tb_mc_drift_f64(t, r, v, mu, sig);
+    tb_mc_drift_f64(t, r, v, fast, mu, sig);
   }
   static __device__ __forceinline__ double sample(double s, double x, double mu, double sig,
-                                                  double z, int put, int anti)
+                                                  double z, int put, int anti, int fast)
   {
-    return tb_mc_sample_f64(s, x, mu, sig, z, put, anti);
+    return tb_mc_sample_f64(s, x, mu, sig, z, put, anti, fast);
+  }
+  static __device__ __forceinline__ tb_mc_fsum_t fgroup(uint64_t, uint64_t, uint64_t, double,
+                                                        double, double, double, int, int, int)
+  {
+    return tb_mc_fsum_t{0.0f, 0.0f}; /* never called: fsum is false */
   }
   static __device__ __forceinline__ tb_mc_sum_t group(uint64_t seed, uint64_t o, uint64_t g,
                                                       int count, double s, double x, double mu,
-                                                      double sig, int put, int anti)
+                                                      double sig, int put, int anti, int fast)
   {
-    return tb_mc_group_f64(seed, o, g, count, s, x, mu, sig, put, anti);
+    return tb_mc_group_f64(seed, o, g, count, s, x, mu, sig, put, anti, fast);
   }
 };
 
@@ -113,19 +131,26 @@ template <typename T> tb_opt_in<T> tb_opt_in_of(const tb_ctx_t *ctx, const tb_op
 
 /* ---- Black-Scholes ----------------------------------------------------- */
 
+/* Option i: its inputs, priced, its results stored. */
+template <typename T, bool EXACT, bool VARY, bool FAST>
+__device__ __forceinline__ void tb_bs_one(const tb_opt_in<T> &in, T *call, T *put, int64_t i)
+{
+  tb_opt<T>::bs(in.s[i], in.x[i], in.t[i], VARY ? in.r[i] : in.r0, VARY ? in.v[i] : in.v0, EXACT,
+                FAST, &call[i], &put[i]);
+}
+
 /* One option per thread per step; VARY: per-option r and v. */
-template <typename T, bool EXACT, bool VARY>
+template <typename T, bool EXACT, bool VARY, bool FAST>
 __global__ void tb_k_bs(tb_opt_in<T> in, T *__restrict__ call, T *__restrict__ put, int64_t n)
 {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-    tb_opt<T>::bs(in.s[i], in.x[i], in.t[i], VARY ? in.r[i] : in.r0, VARY ? in.v[i] : in.v0,
-                  EXACT, &call[i], &put[i]);
+    tb_bs_one<T, EXACT, VARY, FAST>(in, call, put, i);
 }
 
 /* Two adjacent options per thread per step through vector loads and stores;
  * the last option of an odd count by the first thread. */
-template <typename T, bool EXACT, bool VARY>
+template <typename T, bool EXACT, bool VARY, bool FAST>
 __global__ void tb_k_bs_pair(tb_opt_in<T> in, T *__restrict__ call, T *__restrict__ put,
                              int64_t n)
 {
@@ -145,58 +170,113 @@ __global__ void tb_k_bs_pair(tb_opt_in<T> in, T *__restrict__ call, T *__restric
       ri.x = ri.y = in.r0;
       vi.x = vi.y = in.v0;
     }
-    tb_opt<T>::bs(si.x, xi.x, ti.x, ri.x, vi.x, EXACT, &ci.x, &pi.x);
-    tb_opt<T>::bs(si.y, xi.y, ti.y, ri.y, vi.y, EXACT, &ci.y, &pi.y);
+    tb_opt<T>::bs(si.x, xi.x, ti.x, ri.x, vi.x, EXACT, FAST, &ci.x, &pi.x);
+    tb_opt<T>::bs(si.y, xi.y, ti.y, ri.y, vi.y, EXACT, FAST, &ci.y, &pi.y);
     c[i] = ci;
     p[i] = pi;
   }
-  if (tid == 0 && n % 2) {
-    const int64_t i = n - 1;
-    tb_opt<T>::bs(in.s[i], in.x[i], in.t[i], VARY ? in.r[i] : in.r0, VARY ? in.v[i] : in.v0,
-                  EXACT, &call[i], &put[i]);
+  if (tid == 0 && n % 2)
+    tb_bs_one<T, EXACT, VARY, FAST>(in, call, put, n - 1);
+}
+
+/* Four adjacent options per thread per step (float only): 16-byte loads and
+ * stores with the streaming cache hints (__ldcs, __stcs: each byte is used
+ * once, so it need not stay in L2); the last n % 4 options by the first
+ * threads. */
+template <typename T, bool EXACT, bool VARY, bool FAST>
+__global__ void tb_k_bs_quad(tb_opt_in<T> in, T *__restrict__ call, T *__restrict__ put,
+                             int64_t n)
+{
+  static_assert(sizeof(T) == sizeof(float), "the quad kernel is float only");
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const float4 *s = (const float4 *)in.s, *x = (const float4 *)in.x, *t = (const float4 *)in.t;
+  const float4 *r = (const float4 *)in.r, *v = (const float4 *)in.v;
+  float4 *c = (float4 *)call, *p = (float4 *)put;
+  for (int64_t i = tid; i < n / 4; i += stride) {
+    const float4 si = __ldcs(&s[i]), xi = __ldcs(&x[i]), ti = __ldcs(&t[i]);
+    float4 ri, vi, ci, pi;
+    if (VARY) {
+      ri = __ldcs(&r[i]);
+      vi = __ldcs(&v[i]);
+    } else {
+      ri = make_float4(in.r0, in.r0, in.r0, in.r0);
+      vi = make_float4(in.v0, in.v0, in.v0, in.v0);
+    }
+    tb_opt<float>::bs(si.x, xi.x, ti.x, ri.x, vi.x, EXACT, FAST, &ci.x, &pi.x);
+    tb_opt<float>::bs(si.y, xi.y, ti.y, ri.y, vi.y, EXACT, FAST, &ci.y, &pi.y);
+    tb_opt<float>::bs(si.z, xi.z, ti.z, ri.z, vi.z, EXACT, FAST, &ci.z, &pi.z);
+    tb_opt<float>::bs(si.w, xi.w, ti.w, ri.w, vi.w, EXACT, FAST, &ci.w, &pi.w);
+    __stcs(&c[i], ci);
+    __stcs(&p[i], pi);
   }
+  if (tid < n % 4)
+    tb_bs_one<T, EXACT, VARY, FAST>(in, call, put, n / 4 * 4 + tid);
 }
 
 template <typename T> using tb_bs_kernel_t = void (*)(tb_opt_in<T>, T *, T *, int64_t);
 
-/* The kernel of a variant (PAIR) for a CDF and per-option r, v. */
-template <typename T, bool PAIR> tb_bs_kernel_t<T> tb_bs_kernel(int exact, int vary)
+enum { TB_BS_GRIDSTRIDE, TB_BS_PAIR, TB_BS_QUAD };
+
+/* Options per thread per step of a variant. */
+const int tb_bs_width[] = {1, 2, 4};
+
+/* Kernel K for a CDF, per-option r, v and the math form. */
+#define TB_BS_PICK(K, T, b)                                                                       \
+  do {                                                                                            \
+    static const tb_bs_kernel_t<T> table[2][2][2] = {                                            \
+        {{K<T, false, false, false>, K<T, false, false, true>},                                   \
+         {K<T, false, true, false>, K<T, false, true, true>}},                                    \
+        {{K<T, true, false, false>, K<T, true, false, true>},                                     \
+         {K<T, true, true, false>, K<T, true, true, true>}}};                                     \
+    return table[(b)->exact][(b)->in.r >= 0][(b)->fast];                                          \
+  } while (0)
+
+/* The kernel of a variant (KIND) for the problem. */
+template <typename T, int KIND> tb_bs_kernel_t<T> tb_bs_kernel(const tb_bs_t *b)
 {
-  static const tb_bs_kernel_t<T> table[2][2][2] = {
-      {{tb_k_bs<T, false, false>, tb_k_bs<T, false, true>},
-       {tb_k_bs<T, true, false>, tb_k_bs<T, true, true>}},
-      {{tb_k_bs_pair<T, false, false>, tb_k_bs_pair<T, false, true>},
-       {tb_k_bs_pair<T, true, false>, tb_k_bs_pair<T, true, true>}}};
-  return table[PAIR][exact][vary];
+  if constexpr (KIND == TB_BS_GRIDSTRIDE)
+    TB_BS_PICK(tb_k_bs, T, b);
+  else if constexpr (KIND == TB_BS_PAIR)
+    TB_BS_PICK(tb_k_bs_pair, T, b);
+  else
+    TB_BS_PICK(tb_k_bs_quad, T, b);
 }
 
-template <typename T, bool PAIR> int tb_bs_prepare_t(tb_ctx_t *ctx)
+template <typename T, int KIND> int tb_bs_prepare_t(tb_ctx_t *ctx)
 {
   const tb_bs_t *b = (const tb_bs_t *)ctx->p->priv;
   int grid;
-  return tb_gpu_grid(ctx, tb_bs_kernel<T, PAIR>(b->exact, b->in.r >= 0),
-                     PAIR ? ctx->p->n / 2 : ctx->p->n, 0, &grid);
+  return tb_gpu_grid(ctx, tb_bs_kernel<T, KIND>(b), ctx->p->n / tb_bs_width[KIND], 0, &grid);
 }
 
-template <typename T, bool PAIR> int tb_bs_run_t(tb_ctx_t *ctx)
+template <typename T, int KIND> int tb_bs_run_t(tb_ctx_t *ctx)
 {
   const tb_bs_t *b = (const tb_bs_t *)ctx->p->priv;
-  tb_bs_kernel<T, PAIR>(b->exact, b->in.r >= 0)<<<ctx->grid_used, ctx->block, 0,
-                                                  (cudaStream_t)ctx->stream>>>(
+  tb_bs_kernel<T, KIND>(b)<<<ctx->grid_used, ctx->block, 0, (cudaStream_t)ctx->stream>>>(
       tb_opt_in_of<T>(ctx, &b->in), (T *)ctx->buf[b->call], (T *)ctx->buf[b->put], ctx->p->n);
   TB_CUDA_LAUNCH("black-scholes");
   return TB_OK;
 }
 
-template <bool PAIR> int tb_bs_prepare(tb_ctx_t *ctx)
+/* Call f with a value of the problem's element type (quad: float only, the
+ * variant says so; no double instance of it is made). */
+template <int KIND, typename F> int tb_bs_typed(tb_ctx_t *ctx, F f)
 {
-  return ctx->p->prec == TB_FLOAT ? tb_bs_prepare_t<float, PAIR>(ctx)
-                                  : tb_bs_prepare_t<double, PAIR>(ctx);
+  if constexpr (KIND == TB_BS_QUAD)
+    return f(0.0f);
+  else
+    return ctx->p->prec == TB_FLOAT ? f(0.0f) : f(0.0);
 }
 
-template <bool PAIR> int tb_bs_run(tb_ctx_t *ctx)
+template <int KIND> int tb_bs_prepare(tb_ctx_t *ctx)
 {
-  return ctx->p->prec == TB_FLOAT ? tb_bs_run_t<float, PAIR>(ctx) : tb_bs_run_t<double, PAIR>(ctx);
+  return tb_bs_typed<KIND>(ctx, [ctx](auto t) { return tb_bs_prepare_t<decltype(t), KIND>(ctx); });
+}
+
+template <int KIND> int tb_bs_run(tb_ctx_t *ctx)
+{
+  return tb_bs_typed<KIND>(ctx, [ctx](auto t) { return tb_bs_run_t<decltype(t), KIND>(ctx); });
 }
 
 /* ---- Monte Carlo ------------------------------------------------------- */
@@ -205,11 +285,18 @@ template <bool PAIR> int tb_bs_run(tb_ctx_t *ctx)
  * tb_opt<T>::w normals of one Philox block. */
 template <typename T> struct tb_src_philox {
   static const int w = tb_opt<T>::w;
+  static const bool fsum = tb_opt<T>::fsum; /* float sums of a full group, for math=fast */
   uint64_t seed;
   __device__ __forceinline__ tb_mc_sum_t sum(int64_t o, int64_t g, int count, T s, T x, T mu,
-                                             T sig, int put, int anti) const
+                                             T sig, int put, int anti, int fast) const
   {
-    return tb_opt<T>::group(seed, (uint64_t)o, (uint64_t)g, count, s, x, mu, sig, put, anti);
+    return tb_opt<T>::group(seed, (uint64_t)o, (uint64_t)g, count, s, x, mu, sig, put, anti,
+                            fast);
+  }
+  __device__ __forceinline__ tb_mc_fsum_t fsum_full(int64_t o, int64_t g, T s, T x, T mu, T sig,
+                                                    int put, int anti, int fast) const
+  {
+    return tb_opt<T>::fgroup(seed, (uint64_t)o, (uint64_t)g, s, x, mu, sig, put, anti, fast);
   }
 };
 
@@ -221,10 +308,11 @@ template <typename T> struct tb_src_philox {
 template <typename T, bool WIDE> struct tb_src_mem {
   typedef typename tb_opt<T>::wide_t V;
   static const int w = WIDE ? (int)(sizeof(V) / sizeof(T)) : 1;
+  static const bool fsum = false;
   const T *z;
   int64_t samples;
   __device__ __forceinline__ tb_mc_sum_t sum(int64_t o, int64_t g, int count, T s, T x, T mu,
-                                             T sig, int put, int anti) const
+                                             T sig, int put, int anti, int fast) const
   {
     (void)count; /* groups are always full: samples is a multiple of w */
     T zz[w];
@@ -239,12 +327,17 @@ template <typename T, bool WIDE> struct tb_src_mem {
     T a = 0, b = 0;
 #pragma unroll
     for (int k = 0; k < w; k++) {
-      const T y = tb_opt<T>::sample(s, x, mu, sig, zz[k], put, anti);
+      const T y = tb_opt<T>::sample(s, x, mu, sig, zz[k], put, anti, fast);
       a += y;
       b += y * y;
     }
     tb_mc_sum_t r = {(double)a, (double)b};
     return r;
+  }
+  __device__ __forceinline__ tb_mc_fsum_t fsum_full(int64_t, int64_t, T, T, T, T, int, int,
+                                                    int) const
+  {
+    return tb_mc_fsum_t{0.0f, 0.0f}; /* never called: fsum is false */
   }
 };
 
@@ -262,9 +355,11 @@ __device__ __forceinline__ void tb_mc_store(const tb_opt_in<T> &in, int64_t o, d
 
 /* Block b works on option b / bpo, part b % bpo: its threads take the groups
  * part * blockDim + tid, stepping by bpo * blockDim, and the block sums them
- * (in double). With DIRECT (one block per option) thread 0 finishes the
- * option; otherwise it writes the block's sums to partial[2b], [2b + 1]. */
-template <typename T, typename SRC, bool PUT, bool ANTI, bool DIRECT>
+ * (in double). With FAST and a source that has float sums, a thread adds
+ * TB_MC_FSUM_GROUPS of its groups in float before it adds them to its double
+ * sums. With DIRECT (one block per option) thread 0 finishes the option;
+ * otherwise it writes the block's sums to partial[2b], [2b + 1]. */
+template <typename T, typename SRC, bool PUT, bool ANTI, bool DIRECT, bool FAST>
 __global__ void tb_k_mc(SRC src, tb_opt_in<T> in, int64_t samples, int bpo,
                         double *__restrict__ partial, T *__restrict__ price, T *__restrict__ se)
 {
@@ -272,19 +367,34 @@ __global__ void tb_k_mc(SRC src, tb_opt_in<T> in, int64_t samples, int bpo,
   const int part = blockIdx.x % bpo;
   const T s = in.s[o], x = in.x[o];
   T mu, sig;
-  tb_opt<T>::drift(in.t[o], in.r ? in.r[o] : in.r0, in.v ? in.v[o] : in.v0, &mu, &sig);
+  tb_opt<T>::drift(in.t[o], in.r ? in.r[o] : in.r0, in.v ? in.v[o] : in.v0, FAST, &mu, &sig);
   const int w = SRC::w;
   const int64_t full = samples / w, groups = (samples + w - 1) / w;
   const int64_t step = (int64_t)bpo * blockDim.x;
   double a = 0.0, b = 0.0;
   int64_t g = (int64_t)part * blockDim.x + threadIdx.x;
+  if constexpr (FAST && SRC::fsum) {
+    const int k = TB_MC_FSUM_GROUPS;
+    for (; g + (k - 1) * step < full; g += k * step) {
+      float fa = 0.0f, fb = 0.0f;
+#pragma unroll
+      for (int j = 0; j < k; j++) {
+        const tb_mc_fsum_t y = src.fsum_full(o, g + j * step, s, x, mu, sig, PUT, ANTI, FAST);
+        fa += y.s1;
+        fb += y.s2;
+      }
+      a += fa;
+      b += fb;
+    }
+  }
   for (; g < full; g += step) {
-    const tb_mc_sum_t y = src.sum(o, g, w, s, x, mu, sig, PUT, ANTI);
+    const tb_mc_sum_t y = src.sum(o, g, w, s, x, mu, sig, PUT, ANTI, FAST);
     a += y.s1;
     b += y.s2;
   }
   if (g < groups) { /* the last, partial group */
-    const tb_mc_sum_t y = src.sum(o, g, (int)(samples - full * w), s, x, mu, sig, PUT, ANTI);
+    const tb_mc_sum_t y =
+        src.sum(o, g, (int)(samples - full * w), s, x, mu, sig, PUT, ANTI, FAST);
     a += y.s1;
     b += y.s2;
   }
@@ -322,14 +432,16 @@ __global__ void tb_k_mc_final(tb_opt_in<T> in, int64_t samples, int bpo, int64_t
 template <typename T, typename SRC, bool DIRECT>
 using tb_mc_kernel_t = void (*)(SRC, tb_opt_in<T>, int64_t, int, double *, T *, T *);
 
-/* The kernel for a payoff and the antithetic choice. */
+/* The kernel for the problem's payoff, antithetic and math choices. */
 template <typename T, typename SRC, bool DIRECT>
-tb_mc_kernel_t<T, SRC, DIRECT> tb_mc_kernel(int put, int anti)
+tb_mc_kernel_t<T, SRC, DIRECT> tb_mc_kernel(const tb_mc_t *m)
 {
-  static const tb_mc_kernel_t<T, SRC, DIRECT> table[2][2] = {
-      {tb_k_mc<T, SRC, false, false, DIRECT>, tb_k_mc<T, SRC, false, true, DIRECT>},
-      {tb_k_mc<T, SRC, true, false, DIRECT>, tb_k_mc<T, SRC, true, true, DIRECT>}};
-  return table[put][anti];
+  static const tb_mc_kernel_t<T, SRC, DIRECT> table[2][2][2] = {
+      {{tb_k_mc<T, SRC, false, false, DIRECT, false>, tb_k_mc<T, SRC, false, false, DIRECT, true>},
+       {tb_k_mc<T, SRC, false, true, DIRECT, false>, tb_k_mc<T, SRC, false, true, DIRECT, true>}},
+      {{tb_k_mc<T, SRC, true, false, DIRECT, false>, tb_k_mc<T, SRC, true, false, DIRECT, true>},
+       {tb_k_mc<T, SRC, true, true, DIRECT, false>, tb_k_mc<T, SRC, true, true, DIRECT, true>}}};
+  return table[m->put][m->anti][m->fast];
 }
 
 enum { TB_MC_TWOSTEP, TB_MC_FUSED, TB_MC_FUSED1B };
@@ -398,15 +510,15 @@ template <typename T> int tb_mc_prepare_t(tb_ctx_t *ctx, int kind, tb_mc_gpu_sta
   const int64_t n = ctx->p->n;
   st->wide = m->samples % tb_src_mem<T, true>::w == 0;
   int rc = kind == TB_MC_FUSED1B
-               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, true>(m->put, m->anti),
+               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, true>(m),
                               tb_opt<T>::w, false, &st->bpo)
            : kind == TB_MC_FUSED
-               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, false>(m->put, m->anti),
+               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, false>(m),
                               tb_opt<T>::w, true, &st->bpo)
            : st->wide
-               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_mem<T, true>, false>(m->put, m->anti),
+               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_mem<T, true>, false>(m),
                               tb_src_mem<T, true>::w, true, &st->bpo)
-               : tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_mem<T, false>, false>(m->put, m->anti),
+               : tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_mem<T, false>, false>(m),
                               1, true, &st->bpo);
   if (rc)
     return rc;
@@ -447,12 +559,12 @@ template <typename T> int tb_mc_run_t(tb_ctx_t *ctx, int kind)
     TB_CURAND(tb_curand_normals(st->gen, (T *)st->normals, (size_t)st->nnormals));
     if (st->wide) {
       tb_src_mem<T, true> src = {(const T *)st->normals, m->samples};
-      tb_mc_kernel<T, tb_src_mem<T, true>, false>(m->put, m->anti)<<<ctx->grid_used, ctx->block,
+      tb_mc_kernel<T, tb_src_mem<T, true>, false>(m)<<<ctx->grid_used, ctx->block,
                                                                      0, stream>>>(
           src, in, m->samples, st->bpo, st->partial, price, se);
     } else {
       tb_src_mem<T, false> src = {(const T *)st->normals, m->samples};
-      tb_mc_kernel<T, tb_src_mem<T, false>, false>(m->put, m->anti)<<<ctx->grid_used, ctx->block,
+      tb_mc_kernel<T, tb_src_mem<T, false>, false>(m)<<<ctx->grid_used, ctx->block,
                                                                       0, stream>>>(
           src, in, m->samples, st->bpo, st->partial, price, se);
     }
@@ -460,11 +572,11 @@ template <typename T> int tb_mc_run_t(tb_ctx_t *ctx, int kind)
   } else {
     tb_src_philox<T> src = {ctx->p->seed};
     if (kind == TB_MC_FUSED1B)
-      tb_mc_kernel<T, tb_src_philox<T>, true>(m->put, m->anti)<<<ctx->grid_used, ctx->block, 0,
+      tb_mc_kernel<T, tb_src_philox<T>, true>(m)<<<ctx->grid_used, ctx->block, 0,
                                                                 stream>>>(
           src, in, m->samples, 1, st->partial, price, se);
     else
-      tb_mc_kernel<T, tb_src_philox<T>, false>(m->put, m->anti)<<<ctx->grid_used, ctx->block, 0,
+      tb_mc_kernel<T, tb_src_philox<T>, false>(m)<<<ctx->grid_used, ctx->block, 0,
                                                                  stream>>>(
           src, in, m->samples, st->bpo, st->partial, price, se);
     TB_CUDA_LAUNCH("monte carlo fused");
@@ -516,8 +628,8 @@ extern "C" const tb_variant_t tb_bs_gpu_gridstride = {
     TB_GPU,
     TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     TB_V_BLOCK | TB_V_GRID,
-    tb_bs_prepare<false>,
-    tb_bs_run<false>,
+    tb_bs_prepare<TB_BS_GRIDSTRIDE>,
+    tb_bs_run<TB_BS_GRIDSTRIDE>,
     NULL,
     NULL,
 };
@@ -529,8 +641,21 @@ extern "C" const tb_variant_t tb_bs_gpu_pair = {
     TB_GPU,
     TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     TB_V_BLOCK | TB_V_GRID,
-    tb_bs_prepare<true>,
-    tb_bs_run<true>,
+    tb_bs_prepare<TB_BS_PAIR>,
+    tb_bs_run<TB_BS_PAIR>,
+    NULL,
+    NULL,
+};
+
+extern "C" const tb_variant_t tb_bs_gpu_quad = {
+    "quad",
+    "grid-stride loop, four options per thread per step (float4 accesses, streaming cache hints)",
+    &tb_algo_blackscholes,
+    TB_GPU,
+    TB_PREC_BIT(TB_FLOAT),
+    TB_V_BLOCK | TB_V_GRID,
+    tb_bs_prepare<TB_BS_QUAD>,
+    tb_bs_run<TB_BS_QUAD>,
     NULL,
     NULL,
 };

@@ -10,6 +10,7 @@ extern const tb_variant_t tb_reduce_gpu_reduce0, tb_reduce_gpu_reduce1, tb_reduc
     tb_reduce_gpu_shfl, tb_reduce_gpu_vec16, tb_reduce_gpu_onepass, tb_reduce_gpu_cub;
 extern const tb_variant_t tb_bs_gpu_gridstride;
 extern const tb_variant_t tb_bs_gpu_pair;
+extern const tb_variant_t tb_bs_gpu_quad;
 extern const tb_variant_t tb_mc_gpu_twostep;
 extern const tb_variant_t tb_mc_gpu_fused;
 extern const tb_variant_t tb_mc_gpu_fused1b;
@@ -32,6 +33,7 @@ const tb_variant_t *const tb_gpu_variants[] = {
     &tb_reduce_gpu_cub,
     &tb_bs_gpu_gridstride,
     &tb_bs_gpu_pair,
+    &tb_bs_gpu_quad,
     &tb_mc_gpu_twostep,
     &tb_mc_gpu_fused,
     &tb_mc_gpu_fused1b,
