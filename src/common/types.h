@@ -16,6 +16,17 @@ extern "C" {
 #define TB_HD
 #endif
 
+/* Inlining that the vectorizer can rely on: a simd loop over a call that the
+ * compiler declined to inline (its size heuristics) runs one element at a
+ * time. Hot helpers shared by host loops and kernels use it. */
+#if defined(__CUDACC__)
+#define TB_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define TB_INLINE inline __attribute__((always_inline))
+#else
+#define TB_INLINE inline
+#endif
+
 /* The precisions (element types) a problem can be posed in. */
 typedef enum tb_prec {
   TB_INT32 = 0,
