@@ -110,6 +110,14 @@ static inline TB_HD int64_t tb_bridge_at(int steps, int dim, int64_t path, int r
   return ((tile * steps + row) * dim + k) * TB_BRIDGE_LANES + lane;
 }
 
+/* The inverse time step before t_i (i = 1..N) that scales the increment
+ * ending at t_i: the plans' il and ir and the CPU's increment pass take it
+ * from here, so both backends scale by the same rounded value. */
+static inline double tb_bridge_inv_dt(const tb_bridge_t *b, int i)
+{
+  return 1.0 / (b->t[i] - b->t[i - 1]);
+}
+
 extern const tb_algo_t tb_algo_bridge;
 
 /* ---- Orders and plans (bridge_plan.c) -------------------------------- */
