@@ -122,5 +122,6 @@ expect_error 2 "cov 'sigma.txt' (not a file: read as rows separated by ';'): row
   run bridge $E --cov sigma.txt
 expect_error 2 "give cov (Sigma) or chol (C), not both" run bridge $E --cov 2 --chol 1
 expect_error 2 "parameter prefetch: 3 is not 1, 2, 4, 8 or 16" run bridge $E --prefetch 3
+expect_error 2 "parameter width: 3 is not 1, 2, 4 or 8" run bridge $E --width 3
 expect_error 2 "parameter steps: 0 is outside" run bridge $E --steps 0
 finish
