@@ -13,15 +13,19 @@
 #     width V = 1, 2, 4, 8 paths per thread, cache hints stream and plain,
 #     P = 4, 8, 16, blocks 128 and 256 (V = 1 plain beside reuse at the same
 #     P isolates the ring prefetch, V the paths per thread at equal bytes in
-#     flight along the diagonal V P = 16, cache the hints);
+#     flight along the diagonal V P = 16, cache the hints), and, as a
+#     diagnostic, V = 1, 4, 8 in the sequential order, whose accesses run in
+#     address order within a tile;
 # (c) the CPU at 16 threads against the STREAM triad of the same run
 #     (target >= 0.8), and increments against paths on one thread.
 # The published figures (Xeon X5680 and Tesla C2050, 2012) are printed
 # beside ours. Full CSV and logs go to $OUT; a short summary is printed
 # last, with the script's own time. The first version (a and b) took about
-# two minutes there by estimate; (w) adds 48 problems and 88 configurations
-# (V 8 with P 16 is refused), under a minute more. SIZE and THREADS override the size and the thread
-# sweep (for a quick try elsewhere).
+# two minutes there by estimate; (w) adds 51 problems and 91 configurations
+# (V 8 with P 16 is refused), about a minute more (by estimate: setting up a
+# problem about 0.5 s, a configuration about 0.25 s, mostly the download and
+# the verification). SIZE and THREADS override the size and the thread sweep
+# (for a quick try elsewhere).
 set -u
 TB=${TB:-./twinbench}
 OUT=${OUT:-.}
@@ -92,6 +96,12 @@ if [ "$gpu" -eq 1 ]; then
   bench wide run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
     --variant wide --width 1,2,4,8 --cache stream,plain --prefetch 4,8,16 --block 128,256 \
     --repeat 20 --warmup 3 --pivot mode+width+cache+prefetch:block:frac_limit
+  # (o) A diagnostic, not the table's problem: the sequential order reads a
+  # tile's normals and writes its outputs row after row in address order,
+  # where the bisection plan visits them scattered over the tile's 64 rows.
+  bench order run bridge --size "$SIZE" --precision float --mode paths --backend gpu \
+    --variant wide --order sequential --width 1,4,8 --cache stream --prefetch 8 --block 256 \
+    --repeat 20 --warmup 3
 fi
 
 # ---- The summary ---------------------------------------------------------
@@ -153,6 +163,15 @@ if [ "$gpu" -eq 1 ]; then
         printf "\n"
       }
       print "(cells: fraction of the copy / the block that gave it; -: not run (V 8 x P 16 is over the 64 registers of normals), or no verified row)"
+    }'
+  echo "access order (diagnostic, wide stream P 8 block 256, paths): fraction of the copy in the sequential order (rows in address order) against bisection (rows scattered over the tile)"
+  { rows "$OUT/order.csv" | sed 's/^/seq /'; echo "$all" | sed 's/^/bis /'; } | awk '
+    $2 == "gpu" && $3 == "wide" && $4 == "float" && $5 == "paths" && $7 == 256 && $8 == 8 && $14 == "stream" && $11 > f[$1, $13] { f[$1, $13] = $11 }
+    END {
+      split("1 4 8", vs, " ")
+      for (i = 1; i <= 3; i++)
+        printf "  V %d: sequential %s, bisection %s\n", vs[i], (("seq", vs[i]) in f) ? sprintf("%.3f", f["seq", vs[i]]) : "-",
+          (("bis", vs[i]) in f) ? sprintf("%.3f", f["bis", vs[i]]) : "-"
     }'
 fi
 
