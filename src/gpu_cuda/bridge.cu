@@ -59,6 +59,7 @@ const int TB_BRIDGE_MAX_WIDE = 8;
 const int TB_BRIDGE_MAX_P = 16;
 
 static_assert(sizeof(tb_bridge_step_t) == 12, "a step is three 32-bit words");
+static_assert(TB_BRIDGE_CHUNK % TB_BRIDGE_MAX_P == 0, "wide's ring of P normals spans chunks");
 
 __constant__ uint3 tb_c_step[TB_BRIDGE_CONST_STEPS];
 __constant__ double tb_c_w[TB_BRIDGE_CONST_STEPS * TB_BRIDGE_NW]; /* float or double */
