@@ -9,13 +9,23 @@
 # (b) the GPU strategy ladder in float, prefetch depth P = 1..16 for the
 #     prefetch and reuse strategies: the best strategy's bandwidth against the
 #     device copy measured in the same run (target >= 0.9);
+# (w) the wide variant's candidates in float, each against the device copy:
+#     width V = 1, 2, 4, 8 paths per thread, cache hints stream and plain,
+#     P = 4, 8, 16, blocks 128 and 256 (V = 1 plain beside reuse at the same
+#     P isolates the ring prefetch, V the paths per thread at equal bytes in
+#     flight along the diagonal V P = 16, cache the hints), and, as a
+#     diagnostic, V = 1, 4, 8 in the sequential order, whose accesses run in
+#     address order within a tile;
 # (c) the CPU at 16 threads against the STREAM triad of the same run
-#     (target >= 0.8).
+#     (target >= 0.8), and increments against paths on one thread.
 # The published figures (Xeon X5680 and Tesla C2050, 2012) are printed
 # beside ours. Full CSV and logs go to $OUT; a short summary is printed
-# last. About two minutes on the H200 machine by estimate (not yet timed
-# there). SIZE and THREADS override the size and the thread sweep (for a
-# quick try elsewhere).
+# last, with the script's own time. The first version (a and b) took about
+# two minutes there by estimate; (w) adds 51 problems and 91 configurations
+# (V 8 with P 16 is refused), about a minute more (by estimate: setting up a
+# problem about 0.5 s, a configuration about 0.25 s, mostly the download and
+# the verification). SIZE and THREADS override the size and the thread sweep
+# (for a quick try elsewhere).
 set -u
 TB=${TB:-./twinbench}
 OUT=${OUT:-.}
@@ -42,16 +52,18 @@ bench() {
 col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
 
 # rows FILES...: the verified rows of CSV files as "backend variant precision
-# mode threads block prefetch median_ms gbs frac_limit limit_gbs", one per line.
+# mode threads block prefetch median_ms gbs frac_limit limit_gbs width cache",
+# one per line.
 rows() {
   for f in "$@"; do
     [ -s "$f" ] || continue
     awk -F, -v be="$(col "$f" backend)" -v va="$(col "$f" variant)" -v pr="$(col "$f" precision)" \
       -v mo="$(col "$f" mode)" -v th="$(col "$f" threads)" -v bl="$(col "$f" block)" \
       -v pf="$(col "$f" prefetch)" -v ms="$(col "$f" median_ms)" -v gb="$(col "$f" gbs)" \
-      -v fr="$(col "$f" frac_limit)" -v li="$(col "$f" limit_gbs)" -v ve="$(col "$f" verified)" '
+      -v fr="$(col "$f" frac_limit)" -v li="$(col "$f" limit_gbs)" -v ve="$(col "$f" verified)" \
+      -v wi="$(col "$f" width)" -v ca="$(col "$f" cache)" '
       NR > 1 && $ve == "pass" {
-        print $be, $va, $pr, $mo, ($th == "" ? "-" : $th), ($bl == "" ? "-" : $bl), $pf, $ms, $gb, $fr, $li
+        print $be, $va, $pr, $mo, ($th == "" ? "-" : $th), ($bl == "" ? "-" : $bl), $pf, $ms, $gb, $fr, $li, $wi, $ca
       }' "$f"
   done
 }
@@ -59,7 +71,7 @@ rows() {
 if "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 --format csv >/dev/null 2>&1; then
   gpu=1
   BACKENDS=cpu,gpu
-  VARIANTS=omp,const,prefetch,shared,reuse
+  VARIANTS=omp,const,prefetch,shared,reuse,wide
 else
   gpu=0
   BACKENDS=cpu
@@ -68,7 +80,8 @@ else
 fi
 
 # (a) The table: the CPU thread sweep and every GPU strategy over block
-# sizes, both generators, both precisions, prefetch P = 8 (the report's).
+# sizes, both generators, both precisions, prefetch P = 8 (the report's),
+# wide at its defaults (width 4, cache stream).
 bench table run bridge --size "$SIZE" --precision float,double --mode paths,increments \
   --backend "$BACKENDS" --variant "$VARIANTS" --threads "$THREADS" \
   --block 64,128,256,512 --repeat 10 --warmup 2 --pivot mode+precision:threads:median_ms
@@ -79,10 +92,20 @@ if [ "$gpu" -eq 1 ]; then
   bench ladder run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
     --variant prefetch,reuse --prefetch 1,2,4,8,16 --block 64,128,256,512 --repeat 20 --warmup 3 \
     --pivot mode+variant+prefetch:block:gbs
+  # (w) The wide variant's candidates.
+  bench wide run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
+    --variant wide --width 1,2,4,8 --cache stream,plain --prefetch 4,8,16 --block 128,256 \
+    --repeat 20 --warmup 3 --pivot mode+width+cache+prefetch:block:frac_limit
+  # (o) A diagnostic, not the table's problem: the sequential order reads a
+  # tile's normals and writes its outputs row after row in address order,
+  # where the bisection plan visits them scattered over the tile's 64 rows.
+  bench order run bridge --size "$SIZE" --precision float --mode paths --backend gpu \
+    --variant wide --order sequential --width 1,4,8 --cache stream --prefetch 8 --block 256 \
+    --repeat 20 --warmup 3
 fi
 
 # ---- The summary ---------------------------------------------------------
-all=$(rows "$OUT/table.csv" "$OUT/ladder.csv")
+all=$(rows "$OUT/table.csv" "$OUT/ladder.csv" "$OUT/wide.csv")
 echo
 echo "### (a) the report's table, median ms: rows generator + precision, columns CPU threads (omp) and the GPU (best strategy and block, P = 8)"
 sed -n '/^# median_ms by /,/^$/p' "$OUT/table.log"
@@ -94,22 +117,62 @@ if [ "$gpu" -eq 1 ]; then
   echo "$all" | awk '
     $1 == "gpu" && $3 == "float" && $4 == "paths" {
       k = $2 == "reuse" && $7 == 1 ? "reuse1" : $2
-      if ($9 > gb[k]) { gb[k] = $9; fr[k] = $10; at[k] = "block " $6 ($2 == "prefetch" || $2 == "reuse" ? ", P " $7 : "") }
+      if ($9 > gb[k]) {
+        gb[k] = $9; fr[k] = $10
+        at[k] = "block " $6 ($2 == "prefetch" || $2 == "reuse" || $2 == "wide" ? ", P " $7 : "") ($2 == "wide" ? ", V " $12 ", " $13 : "")
+      }
     }
     END {
-      split("const prefetch shared reuse1 reuse", ks, " ")
-      split("1 strategy in constant memory|3 prefetch P normals|4 shared-memory plan, C in registers|5 reuse, without prefetch|5 reuse, with prefetch", nm, "|")
-      split("29 58 85 79 102", ng, " "); split("24 48 71 66 85", np, " ")
-      printf "%-38s %9s %9s  %-18s | %8s %8s\n", "strategy", "GB/s", "of copy", "at", "NAG GB/s", "of peak"
-      for (i = 1; i <= 5; i++)
-        printf "%-38s %9.1f %8.1f%%  %-18s | %8d %7d%%\n", nm[i], gb[ks[i]], 100 * fr[ks[i]], at[ks[i]], ng[i], np[i]
+      split("const prefetch shared reuse1 reuse wide", ks, " ")
+      split("1 strategy in constant memory|3 prefetch P normals|4 shared-memory plan, C in registers|5 reuse, without prefetch|5 reuse, with prefetch|5 wide: V paths a thread, P in flight", nm, "|")
+      split("29 58 85 79 102 -", ng, " "); split("24% 48% 71% 66% 85% -", np, " ")
+      printf "%-38s %9s %9s  %-30s | %8s %8s\n", "strategy", "GB/s", "of copy", "at", "NAG GB/s", "of peak"
+      for (i = 1; i <= 6; i++)
+        printf "%-38s %9.1f %8.1f%%  %-30s | %8s %8s\n", nm[i], gb[ks[i]], 100 * fr[ks[i]], at[ks[i]], ng[i], np[i]
     }'
   echo "$all" | awk '
-    $1 == "gpu" && $3 == "float" && $10 > best[$4] { best[$4] = $10; gb[$4] = $9; li[$4] = $11; at[$4] = $2 " block " $6 " P " $7 }
+    $1 == "gpu" && $3 == "float" && $10 > best[$4] {
+      best[$4] = $10; gb[$4] = $9; li[$4] = $11; at[$4] = $2 " block " $6 " P " $7 ($2 == "wide" ? " V " $12 " " $13 : "")
+    }
     END {
       for (m in best)
         printf "best GPU, float %-10s: %7.1f GB/s = %.3f of the device copy (%.0f GB/s) (%s); target >= 0.9\n", m, gb[m], best[m], li[m], at[m]
     }' | sort
+
+  echo
+  echo "### (w) wide, float: fraction of the device copy (median times), best over the blocks run (128, 256; 64..512 for the table's V 4 stream P 8); reuse (strategy 5: one path a thread, P normals loaded a group at a time; blocks 64..512) beside it"
+  echo "$all" | awk '
+    $1 == "gpu" && $3 == "float" && ($2 == "wide" || $2 == "reuse") {
+      k = $4 SUBSEP ($2 == "wide" ? $12 SUBSEP $13 : "reuse") SUBSEP $7
+      if ($10 > f[k]) { f[k] = $10; b[k] = $6 }
+    }
+    END {
+      split("paths increments", ms, " "); split("4 8 16", ps, " ")
+      split("reuse|1 plain|1 stream|2 plain|2 stream|4 plain|4 stream|8 plain|8 stream", rs, "|")
+      printf "%-16s", "V cache"
+      for (mi = 1; mi <= 2; mi++) for (pi = 1; pi <= 3; pi++) printf " %11s", substr(ms[mi], 1, 5) " P" ps[pi]
+      printf "\n"
+      for (ri = 1; ri <= 9; ri++) {
+        split(rs[ri], r, " ")
+        printf "%-16s", (rs[ri] == "reuse" ? "reuse (V 1)" : "wide V " r[1] " " r[2])
+        for (mi = 1; mi <= 2; mi++)
+          for (pi = 1; pi <= 3; pi++) {
+            k = ms[mi] SUBSEP (rs[ri] == "reuse" ? "reuse" : r[1] SUBSEP r[2]) SUBSEP ps[pi]
+            printf " %11s", (k in f) ? sprintf("%.3f/%d", f[k], b[k]) : "-"
+          }
+        printf "\n"
+      }
+      print "(cells: fraction of the copy / the block that gave it; -: not run (V 8 x P 16 is over the 64 registers of normals), or no verified row)"
+    }'
+  echo "access order (diagnostic, wide stream P 8 block 256, paths): fraction of the copy in the sequential order (rows in address order) against bisection (rows scattered over the tile)"
+  { rows "$OUT/order.csv" | sed 's/^/seq /'; echo "$all" | sed 's/^/bis /'; } | awk '
+    $2 == "gpu" && $3 == "wide" && $4 == "float" && $5 == "paths" && $7 == 256 && $8 == 8 && $14 == "stream" && $11 > f[$1, $13] { f[$1, $13] = $11 }
+    END {
+      split("1 4 8", vs, " ")
+      for (i = 1; i <= 3; i++)
+        printf "  V %d: sequential %s, bisection %s\n", vs[i], (("seq", vs[i]) in f) ? sprintf("%.3f", f["seq", vs[i]]) : "-",
+          (("bis", vs[i]) in f) ? sprintf("%.3f", f["bis", vs[i]]) : "-"
+    }'
 fi
 
 echo
@@ -119,6 +182,15 @@ echo "$all" | awk '
     printf "%-10s %-6s %8.2f ms %7.1f GB/s of %6.1f GB/s = %.3f\n", $4, $3, $8, $9, $11, $10; n++
   }
   END { if (!n) print "(no 16-thread rows: THREADS does not include 16)" }'
+echo "$all" | awk '
+  $1 == "cpu" && $2 == "omp" && $5 == 1 { t[$3, $4] = $8 }
+  END {
+    split("float double", ps, " ")
+    for (i = 1; i <= 2; i++)
+      if ((ps[i], "paths") in t && (ps[i], "increments") in t)
+        printf "1 thread, %-6s: increments %.2f ms / paths %.2f ms = %.2f (run 5, before the fix: 2.82 float, 1.66 double)\n",
+          ps[i], t[ps[i], "increments"], t[ps[i], "paths"], t[ps[i], "increments"] / t[ps[i], "paths"]
+  }'
 
 echo
 echo "### This run against NAG 2012 (Xeon X5680, 12 cores; Tesla C2050), 1,439,744 x 64: ms and the GPU speedup (best CPU / best GPU)"
@@ -128,18 +200,20 @@ echo "$all" | awk '
     if ($5 == 1) one[k] = $8
     if (!(k in cpu) || $8 < cpu[k]) { cpu[k] = $8; cth[k] = $5 }
   }
-  $1 == "gpu" { k = $4 " " $3; if (!(k in g) || $8 < g[k]) { g[k] = $8; gat[k] = $2 "/" $6 "/P" $7 } }
+  $1 == "gpu" { k = $4 " " $3; if (!(k in g) || $8 < g[k]) { g[k] = $8; gat[k] = $2 "/" $6 "/P" $7 ($2 == "wide" ? "/V" $12 : "") } }
   END {
     split("paths float|paths double|increments float|increments double", ks, "|")
     split("1392.1 1463.8 1207.4 1308.1", n1, " "); split("171.2 193.6 146.0 166.2", nb, " ")
     split("10.01 17.12 9.09 17.01", ng, " "); split("17.2 11.4 16.2 9.8", ns, " ")
-    printf "%-18s %9s %9s %4s %9s %-18s %8s | %9s %9s %9s %8s\n", "generator", "CPU 1thr", "CPU best",
+    printf "%-18s %9s %9s %4s %9s %-21s %8s | %9s %9s %9s %8s\n", "generator", "CPU 1thr", "CPU best",
       "thr", "GPU", "(variant/blk/P)", "speedup", "NAG 1thr", "NAG best", "NAG GPU", "speedup"
     for (i = 1; i <= 4; i++) {
       k = ks[i]
-      gpu = k in g ? sprintf("%9.3f %-18s %7.1fx", g[k], gat[k], cpu[k] / g[k]) : sprintf("%9s %-18s %8s", "-", "", "-")
+      gpu = k in g ? sprintf("%9.3f %-21s %7.1fx", g[k], gat[k], cpu[k] / g[k]) : sprintf("%9s %-21s %8s", "-", "", "-")
       printf "%-18s %9.2f %9.2f %4s %s | %9.1f %9.1f %9.2f %7.1fx\n", k, one[k], cpu[k], cth[k], gpu,
         n1[i], nb[i], ng[i], ns[i]
     }
   }'
+echo
+echo "(this script took $SECONDS s)"
 exit $status

@@ -27,6 +27,18 @@ st=$(csv_col "$TMP/a.csv" steps)
 [ "$(awk -F, -v s="$s" -v o="$o" '$o == "sequential" {print $s}' "$TMP/a.csv" | sort -u)" = 2 ] ||
   fail "the sequential order does not report a stack of 2"
 
+# Tiles over the omp variant's 256 KiB staging buffer (2100 steps: 269 KB in
+# float) are built in place in the output and their increments taken there;
+# both variants agree to the bit on them.
+run --precision float,double --size 70 --threads 2 --steps 2100 --order random \
+  --mode paths,increments --seed 4 >"$TMP/u.csv" 2>"$TMP/err" || fail "long tiles: $(cat "$TMP/err")"
+verified "$TMP/u.csv" 8
+for var in omp path; do
+  run --variant $var --size 40 --threads 2 --steps 2100 --order random --mode increments \
+    --x0 0.5 --dump "$TMP/u.$var" >/dev/null 2>"$TMP/err" || fail "long tiles $var: $(cat "$TMP/err")"
+done
+cmp -s "$TMP/u.omp" "$TMP/u.path" || fail "the CPU variants' increments of long tiles differ"
+
 # Every parameter from the user: times, order, Sigma (a file), t0, x0.
 printf '0.3\n0.35\n0.5\n0.9\n1.2\n2\n2.25\n' >"$TMP/times"
 printf '7\n3\n1\n2\n5\n4\n6\n' >"$TMP/order"
@@ -110,5 +122,6 @@ expect_error 2 "cov 'sigma.txt' (not a file: read as rows separated by ';'): row
   run bridge $E --cov sigma.txt
 expect_error 2 "give cov (Sigma) or chol (C), not both" run bridge $E --cov 2 --chol 1
 expect_error 2 "parameter prefetch: 3 is not 1, 2, 4, 8 or 16" run bridge $E --prefetch 3
+expect_error 2 "parameter width: 3 is not 1, 2, 4 or 8" run bridge $E --width 3
 expect_error 2 "parameter steps: 0 is outside" run bridge $E --steps 0
 finish

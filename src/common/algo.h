@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define TB_MAX_ARRAYS 12
-#define TB_MAX_PARAMS 12
+#define TB_MAX_PARAMS 16
 #define TB_MAX_COLUMNS 16
 
 /* ---- Parameters -------------------------------------------------------- */

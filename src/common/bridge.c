@@ -30,9 +30,11 @@
 #include "philox.h"
 
 static const char *const tb_bridge_modes[] = {"paths", "increments", NULL};
+static const char *const tb_bridge_caches[] = {"stream", "plain", NULL};
 
 enum { P_STEPS, P_DIM, P_MODE, P_ORDER, P_TIMES, P_T0, P_X0, P_COV, P_CHOL, P_NORMALS,
-       P_PREFETCH, P_COUNT };
+       P_PREFETCH, P_WIDTH, P_CACHE, P_COUNT };
+_Static_assert(P_COUNT <= TB_MAX_PARAMS, "the bridge has more parameters than a problem holds");
 
 static const tb_param_def_t tb_bridge_params[P_COUNT] = {
     {"steps", "time steps N", TB_PARAM_INT, "64", 1, TB_BRIDGE_MAX_STEPS, NULL},
@@ -58,9 +60,15 @@ static const tb_param_def_t tb_bridge_params[P_COUNT] = {
                 "normals in the run's precision, path after path, Z_0..Z_{N-1} per path, d "
                 "values per Z",
      TB_PARAM_TEXT, "philox", 0, 0, NULL},
-    {"prefetch", "P, the normals the GPU variants prefetch and reuse hold in registers "
+    {"prefetch", "P, the normals the GPU variants prefetch, reuse and wide hold in registers "
                  "(1, 2, 4, 8 or 16)",
      TB_PARAM_INT, "8", 1, 16, NULL},
+    {"width", "V, adjacent paths per thread of the GPU variant wide, loaded and stored in "
+              "vector accesses (1, 2, 4 or 8)",
+     TB_PARAM_INT, "4", 1, 8, NULL},
+    {"cache", "the GPU variant wide's loads and stores: stream (evict-first, __ldcs and "
+              "__stcs: the data is touched once) or plain",
+     TB_PARAM_CHOICE, "stream", 0, 0, tb_bridge_caches},
 };
 
 static const tb_column_def_t tb_bridge_columns[] = {
@@ -124,12 +132,16 @@ static int tb_bridge_setup(tb_problem_t *p)
   const int n = b->steps = (int)v[P_STEPS].i, d = b->dim = (int)v[P_DIM].i;
   b->mode = (int)v[P_MODE].i;
   b->prefetch = (int)v[P_PREFETCH].i;
+  b->width = (int)v[P_WIDTH].i;
+  b->cache = (int)v[P_CACHE].i;
   b->t0 = v[P_T0].r;
   b->x0 = v[P_X0].r;
   b->paths = p->n;
   b->tiles = (p->n + TB_BRIDGE_LANES - 1) / TB_BRIDGE_LANES;
   if (b->prefetch & (b->prefetch - 1))
     return tb_fail(TB_EINVAL, "parameter prefetch: %d is not 1, 2, 4, 8 or 16", b->prefetch);
+  if (b->width & (b->width - 1))
+    return tb_fail(TB_EINVAL, "parameter width: %d is not 1, 2, 4 or 8", b->width);
   if (b->tiles > (INT64_MAX / 16) / ((int64_t)TB_BRIDGE_LANES * n * d))
     return tb_fail(TB_ENOMEM, "%lld paths of %d steps x %d dimensions do not fit in memory",
                    (long long)p->n, n, d);

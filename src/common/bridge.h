@@ -41,6 +41,8 @@ extern "C" {
 #define TB_BRIDGE_MAX_STEPS 16384
 
 enum { TB_BRIDGE_PATHS = 0, TB_BRIDGE_INCREMENTS = 1 };
+/* The GPU's wide variant: evict-first loads and stores, or plain ones. */
+enum { TB_BRIDGE_CACHE_STREAM = 0, TB_BRIDGE_CACHE_PLAIN = 1 };
 
 /* Stack slots: slot 0 holds the start value x0 (the left neighbour t0),
  * slot 1 is a sink for points no later step reads (so that every step can
@@ -88,6 +90,8 @@ typedef struct tb_bridge {
   int dim;   /* d */
   int mode;  /* TB_BRIDGE_PATHS or TB_BRIDGE_INCREMENTS */
   int prefetch; /* P: normals the prefetching GPU variants hold in registers */
+  int width;    /* V: adjacent paths per thread of the GPU's wide variant (1, 2, 4, 8) */
+  int cache;    /* TB_BRIDGE_CACHE_*: the wide variant's cache hints */
   int64_t paths, tiles;
   double t0, x0;
   double *t;         /* t[0] = t0, t[1..N] */
@@ -108,6 +112,14 @@ static inline TB_HD int64_t tb_bridge_at(int steps, int dim, int64_t path, int r
 {
   int64_t tile = path / TB_BRIDGE_LANES, lane = path % TB_BRIDGE_LANES;
   return ((tile * steps + row) * dim + k) * TB_BRIDGE_LANES + lane;
+}
+
+/* The inverse time step before t_i (i = 1..N) that scales the increment
+ * ending at t_i: the plans' il and ir and the CPU's increment pass take it
+ * from here, so both backends scale by the same rounded value. */
+static inline double tb_bridge_inv_dt(const tb_bridge_t *b, int i)
+{
+  return 1.0 / (b->t[i] - b->t[i - 1]);
 }
 
 extern const tb_algo_t tb_algo_bridge;

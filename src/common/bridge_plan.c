@@ -157,9 +157,9 @@ static void tb_bridge_weights(const tb_bridge_t *b, int s, int l, int r, double 
     w[TB_BRIDGE_SIG] = c * sqrt((t[r] - t[s]) * (t[s] - t[l]) / span);
   }
   if (l == s - 1)
-    w[TB_BRIDGE_IL] = 1.0 / (t[s] - t[l]);
+    w[TB_BRIDGE_IL] = tb_bridge_inv_dt(b, s);
   if (r == s + 1)
-    w[TB_BRIDGE_IR] = 1.0 / (t[r] - t[s]);
+    w[TB_BRIDGE_IR] = tb_bridge_inv_dt(b, r);
 }
 
 /* Where a neighbour x of a step is found, given the previous step's points. */

@@ -50,31 +50,44 @@ typedef struct tb_bridge_cpu {
   tb_bridge_plan_t plan;
   void *w;       /* nsteps x TB_BRIDGE_NW weights */
   void *c;       /* d x d */
+  void *inv;     /* N inverse time steps, 1 / (t_i - t_{i-1}) (increments) */
   void *scratch; /* threads x stride bytes: the stack, then the tile buffer */
   size_t stride, stack_bytes, tile_bytes;
   int stage;     /* build tiles in the buffer */
 } tb_bridge_cpu_t;
 
-/* Copy built tiles (bytes a multiple of 64, both ends 64-byte aligned) to
- * the output with non-temporal stores: whole lines in address order, without
- * reading them first (no write-allocate traffic), where the plan's order
- * would have written them scattered over the tile. */
-static void tb_bridge_stream_out(void *dst, const void *src, size_t bytes)
+/* The non-temporal stores are vector-register wide. */
+#if defined(__AVX512F__)
+#define TB_BRIDGE_VB 64
+#elif defined(__AVX__)
+#define TB_BRIDGE_VB 32
+#else
+#define TB_BRIDGE_VB 16
+#endif
+typedef long long tb_bridge_vi __attribute__((vector_size(TB_BRIDGE_VB), __may_alias__));
+
+/* Store one vector to dst (aligned to its size) with a non-temporal store:
+ * the line is written without being read first (no write-allocate). */
+static inline void tb_bridge_stream(void *dst, tb_bridge_vi v)
 {
 #if defined(__AVX512F__)
-  for (size_t i = 0; i < bytes; i += 64)
-    _mm512_stream_si512((__m512i *)((char *)dst + i), _mm512_load_si512((const char *)src + i));
+  _mm512_stream_si512((__m512i *)dst, (__m512i)v);
 #elif defined(__AVX__)
-  for (size_t i = 0; i < bytes; i += 32)
-    _mm256_stream_si256((__m256i *)((char *)dst + i),
-                        _mm256_load_si256((const __m256i *)((const char *)src + i)));
+  _mm256_stream_si256((__m256i *)dst, (__m256i)v);
 #elif defined(__SSE2__)
-  for (size_t i = 0; i < bytes; i += 16)
-    _mm_stream_si128((__m128i *)((char *)dst + i),
-                     _mm_load_si128((const __m128i *)((const char *)src + i)));
+  _mm_stream_si128((__m128i *)dst, (__m128i)v);
 #else
-  memcpy(dst, src, bytes);
+  *(tb_bridge_vi *)dst = v;
 #endif
+}
+
+/* Copy built tiles (bytes a multiple of 64, both ends 64-byte aligned) to
+ * the output with non-temporal stores: whole lines in address order, where
+ * the plan's order would have written them scattered over the tile. */
+static void tb_bridge_stream_out(void *dst, const void *src, size_t bytes)
+{
+  for (size_t i = 0; i < bytes; i += TB_BRIDGE_VB)
+    tb_bridge_stream((char *)dst + i, *(const tb_bridge_vi *)((const char *)src + i));
 }
 
 /* Order the non-temporal stores before the parallel region ends. */
@@ -112,6 +125,7 @@ static void tb_bridge_cpu_release(tb_ctx_t *ctx)
   tb_bridge_plan_free(&st->plan);
   free(st->w);
   free(st->c);
+  free(st->inv);
   tb_free(st->scratch);
   free(st);
   ctx->state = NULL;
@@ -138,8 +152,9 @@ static int tb_bridge_cpu_prepare(tb_ctx_t *ctx, int whole_tile)
   st->stride = (st->stack_bytes + (st->stage ? st->tile_bytes : 0) + 4095) / 4096 * 4096;
   st->w = malloc((size_t)st->plan.nsteps * TB_BRIDGE_NW * e);
   st->c = malloc((size_t)(b->dim * b->dim) * e);
+  st->inv = malloc((size_t)b->steps * e);
   st->scratch = tb_alloc((int64_t)st->stride * ctx->threads);
-  if (!st->w || !st->c || !st->scratch)
+  if (!st->w || !st->c || !st->inv || !st->scratch)
     return tb_fail(TB_ENOMEM, "out of memory");
   if (ctx->p->prec == TB_FLOAT)
     tb_bridge_convert_f32(b, st);

@@ -10,38 +10,26 @@
 #define TB_NAME(f) TB_CAT(f, SFX)
 #define TB_FMA(a, b, c) _Generic((T)0, float: fmaf, default: fma)((a), (b), (c))
 
-/* Lane q of a step: the point from its neighbours and its scaled normal
- * wz, then its outputs (o: its row, o2: the next) and its stack row. */
-static inline void TB_NAME(tb_bridge_lane)(const T *lv, const T *rv, T *sv, T wz, T *o, T *o2,
-                                           const T *w, int inc, unsigned flags, int q)
-{
-  const T L = lv[q], R = rv[q];
-  const T v = TB_FMA(w[TB_BRIDGE_SIG], wz, TB_FMA(w[TB_BRIDGE_WR], R, w[TB_BRIDGE_WL] * L));
-  if (!inc)
-    o[q] = v;
-  if (inc && (flags & TB_BRIDGE_INC_L))
-    o[q] = (v - L) * w[TB_BRIDGE_IL];
-  if (inc && (flags & TB_BRIDGE_INC_R))
-    o2[q] = (R - v) * w[TB_BRIDGE_IR];
-  sv[q] = v;
-}
-
 /* One step of one tile's 32 lanes for dimension j: lv, rv, sv are the
  * neighbours' and the point's stack rows, zk the step's normals (all
- * dimensions), o the output row of the point (the next row is o + d 32).
- * sv may be lv or rv (a point takes the slot of a neighbour read for the
- * last time), but only lane for lane, which simd allows. The case d = 1
- * (C folded into sig, W = Z) has its own loop: with the sum over C in the
- * same loop, gcc vectorizes neither. */
+ * dimensions), o the output row of the point. sv may be lv or rv (a point
+ * takes the slot of a neighbour read for the last time), but only lane for
+ * lane, which simd allows. The case d = 1 (C folded into sig, W = Z) has its
+ * own loop: with the sum over C in the same loop, gcc vectorizes neither.
+ * Both loops store unconditionally (paths; increments are taken afterwards,
+ * see tb_bridge_increments), so they vectorize without masked stores. */
 static inline void TB_NAME(tb_bridge_lanes)(const T *lv, const T *rv, T *sv,
                                             const T *restrict zk, T *restrict o, const T *w,
-                                            const T *c, int d, int j, unsigned flags, int inc)
+                                            const T *c, int d, int j)
 {
-  T *restrict o2 = o + (size_t)d * TB_BRIDGE_LANES;
+  const T wl = w[TB_BRIDGE_WL], wr = w[TB_BRIDGE_WR], sig = w[TB_BRIDGE_SIG];
   if (d == 1) {
 #pragma omp simd simdlen(64 / sizeof(T))
-    for (int q = 0; q < TB_BRIDGE_LANES; q++)
-      TB_NAME(tb_bridge_lane)(lv, rv, sv, zk[q], o, o2, w, inc, flags, q);
+    for (int q = 0; q < TB_BRIDGE_LANES; q++) {
+      const T v = TB_FMA(sig, zk[q], TB_FMA(wr, rv[q], wl * lv[q]));
+      o[q] = v;
+      sv[q] = v;
+    }
     return;
   }
 #pragma omp simd simdlen(64 / sizeof(T))
@@ -49,17 +37,58 @@ static inline void TB_NAME(tb_bridge_lanes)(const T *lv, const T *rv, T *sv,
     T wz = c[j * d] * zk[q];
     for (int m = 1; m <= j; m++)
       wz = TB_FMA(c[j * d + m], zk[m * TB_BRIDGE_LANES + q], wz);
-    TB_NAME(tb_bridge_lane)(lv, rv, sv, wz, o, o2, w, inc, flags, q);
+    const T v = TB_FMA(sig, wz, TB_FMA(wr, rv[q], wl * lv[q]));
+    o[q] = v;
+    sv[q] = v;
   }
 }
 
-/* One tile (its normals z, its outputs x), step by step. The stack holds
- * slots x d rows of 32 lanes. */
+/* Increments mode: the scaled increments D_i = (X_i - X_{i-1}) inv_i, X_0 =
+ * x0, of a built tile of paths. These are the values and the operations the
+ * CUDA twins compute as (S - L) il and (R - S) ir (inv_i is the plans' il and
+ * ir, bit for bit). Taking them from the built tile, row by row, replaces
+ * per-step flag tests and conditional stores inside the build's SIMD loop.
+ * A staged tile (buf) is streamed out to x as its increments, row after row
+ * in address order, with the vector-wide non-temporal stores of
+ * tb_bridge_stream_out; an unstaged tile is turned into its increments in
+ * place, from the last row to the first (each row still finds the path
+ * value of the row before it). Rows are d x 32 values, a multiple of 64
+ * bytes. */
+typedef T TB_NAME(tb_bridge_vt) __attribute__((vector_size(TB_BRIDGE_VB), __may_alias__));
+
+static void TB_NAME(tb_bridge_increments)(const tb_bridge_t *b, const T *inv, const T *buf, T *x)
+{
+  typedef TB_NAME(tb_bridge_vt) vt;
+  const size_t row = (size_t)b->dim * TB_BRIDGE_LANES, w = TB_BRIDGE_VB / sizeof(T);
+  const T x0 = (T)b->x0;
+  if (buf) {
+    for (size_t e = 0; e < row; e += w)
+      tb_bridge_stream(x + e, (tb_bridge_vi)((*(const vt *)(buf + e) - x0) * inv[0]));
+    for (int i = 1; i < b->steps; i++) {
+      const T *cur = buf + (size_t)i * row;
+      for (size_t e = 0; e < row; e += w)
+        tb_bridge_stream(x + (size_t)i * row + e,
+                         (tb_bridge_vi)((*(const vt *)(cur + e) - *(const vt *)(cur - row + e)) *
+                                        inv[i]));
+    }
+    return;
+  }
+  for (int i = b->steps - 1; i >= 1; i--) {
+    T *cur = x + (size_t)i * row;
+    for (size_t e = 0; e < row; e += w)
+      *(vt *)(cur + e) = (*(const vt *)(cur + e) - *(const vt *)(cur - row + e)) * inv[i];
+  }
+  for (size_t e = 0; e < row; e += w)
+    *(vt *)(x + e) = (*(const vt *)(x + e) - x0) * inv[0];
+}
+
+/* One tile of paths (its normals z, its outputs x), step by step. The
+ * stack holds slots x d rows of 32 lanes. */
 static void TB_NAME(tb_bridge_tile)(const tb_bridge_t *b, const tb_bridge_plan_t *pl,
                                     const T *w, const T *c, const T *restrict z, T *restrict x,
                                     T *st)
 {
-  const int n = b->steps, d = b->dim, inc = b->mode == TB_BRIDGE_INCREMENTS;
+  const int n = b->steps, d = b->dim;
   const size_t row = TB_BRIDGE_LANES;
   for (size_t i = 0; i < (size_t)d * row; i++)
     st[TB_BRIDGE_SLOT_X0 * d * row + i] = (T)b->x0;
@@ -69,7 +98,7 @@ static void TB_NAME(tb_bridge_tile)(const tb_bridge_t *b, const tb_bridge_plan_t
       TB_NAME(tb_bridge_lanes)(st + ((size_t)s->l * d + j) * row, st + ((size_t)s->r * d + j) * row,
                                st + ((size_t)s->s * d + j) * row, z + (size_t)s->z * d * row,
                                x + ((size_t)(s->out - 1) * d + j) * row, w + k * TB_BRIDGE_NW, c,
-                               d, j, s->flags, inc);
+                               d, j);
   }
 }
 
@@ -132,21 +161,25 @@ static void TB_NAME(tb_bridge_run)(tb_ctx_t *ctx, int whole_tiles)
         tb_bridge_prefetch(z + (t + 1) * per_tile, st->tile_bytes);
       TB_NAME(tb_bridge_tile)(b, &st->plan, st->w, st->c, z + t * per_tile,
                               st->stage ? buf : x + t * per_tile, stack);
-      if (st->stage)
+      if (b->mode == TB_BRIDGE_INCREMENTS)
+        TB_NAME(tb_bridge_increments)(b, st->inv, st->stage ? buf : NULL, x + t * per_tile);
+      else if (st->stage)
         tb_bridge_stream_out(x + t * per_tile, buf, st->tile_bytes);
     }
     tb_bridge_stream_fence();
   }
 }
 
-/* The plan's weights and C in the precision. */
+/* The plan's weights, C and the inverse time steps in the precision. */
 static void TB_NAME(tb_bridge_convert)(const tb_bridge_t *b, tb_bridge_cpu_t *st)
 {
-  T *w = st->w, *c = st->c;
+  T *w = st->w, *c = st->c, *inv = st->inv;
   for (int i = 0; i < st->plan.nsteps * TB_BRIDGE_NW; i++)
     w[i] = (T)st->plan.w[i];
   for (int i = 0; i < b->dim * b->dim; i++)
     c[i] = (T)b->chol[i];
+  for (int i = 0; i < b->steps; i++)
+    inv[i] = (T)tb_bridge_inv_dt(b, i + 1);
 }
 
 #undef TB_FMA

@@ -18,6 +18,18 @@
  *           reads from the stack are never stored; the normals of P steps
  *           are prefetched into registers (prefetch 1: the report's "5
  *           without prefetch").
+ * wide:     (5) with V adjacent paths per thread (parameter width), so that
+ *           every load and store moves V values in 16-byte accesses at most
+ *           (one for V = 4 in float, two for V = 8) and the step's indices,
+ *           weights and branches are shared by V paths; the normals of the next P steps are always in
+ *           flight (a ring of P registers: step k's normal is used as step
+ *           k + P's is requested) rather than loaded P at a time; and, with
+ *           cache stream, the normals and outputs, touched once, are loaded
+ *           and stored evict-first (__ldcs, __stcs), which keeps the L1 for
+ *           the stack. Why: strategy 5 in float reached 0.79 of the device
+ *           copy on an H200 and 0.85 in double: a path per thread moves 4
+ *           bytes per step for some 40 instructions, so the float kernel
+ *           issues nearly as long as it waits for memory.
  * The arithmetic of a point is the CPU twins', fused the same way, so both
  * backends agree to the bit on the same normals. */
 #include <config.h>
@@ -37,10 +49,17 @@ const int TB_BRIDGE_GPU_SLOTS = 32;
 const int TB_BRIDGE_CONST_STEPS = 1024;
 /* Steps staged through shared memory at a time (a multiple of every P). */
 const int TB_BRIDGE_CHUNK = 128;
-/* Registers of prefetched normals a thread may hold (P x d). */
+/* Registers of prefetched normals a thread may hold (P x d, P x V x d for wide). */
 const int TB_BRIDGE_MAX_PREFETCH = 64;
+/* Values of a step a wide thread may hold (V x d): V is there to fill 16-byte
+ * accesses and to share a step's decoding among paths, which d dimensions
+ * already do; the bound also keeps the kernels few enough to compile. */
+const int TB_BRIDGE_MAX_WIDE = 8;
+/* The largest P (the parameter's). */
+const int TB_BRIDGE_MAX_P = 16;
 
 static_assert(sizeof(tb_bridge_step_t) == 12, "a step is three 32-bit words");
+static_assert(TB_BRIDGE_CHUNK % TB_BRIDGE_MAX_P == 0, "wide's ring of P normals spans chunks");
 
 __constant__ uint3 tb_c_step[TB_BRIDGE_CONST_STEPS];
 __constant__ double tb_c_w[TB_BRIDGE_CONST_STEPS * TB_BRIDGE_NW]; /* float or double */
@@ -77,58 +96,164 @@ template <typename T> struct tb_kargs {
   T chol[TB_BRIDGE_MAX_DIM * TB_BRIDGE_MAX_DIM];
 };
 
-/* The normals of one step for this thread's path. */
-template <typename T, int D>
-__device__ __forceinline__ void tb_load_z(const T *__restrict__ zt, int row, T (&zv)[D])
+/* The values a thread computes with: T (one path) or a tb_vec of V adjacent
+ * paths of a tile (wide), whose arithmetic is lane by lane with the same
+ * operations, so that every lane rounds as a one-path thread does. */
+template <typename T, int V> struct alignas(sizeof(T) * V) tb_vec {
+  T v[V];
+};
+
+template <typename T, int V>
+__device__ __forceinline__ tb_vec<T, V> operator-(const tb_vec<T, V> &a, const tb_vec<T, V> &b)
+{
+  tb_vec<T, V> r;
+#pragma unroll
+  for (int q = 0; q < V; q++)
+    r.v[q] = a.v[q] - b.v[q];
+  return r;
+}
+
+template <typename T, int V>
+__device__ __forceinline__ tb_vec<T, V> operator*(const tb_vec<T, V> &a, T b)
+{
+  tb_vec<T, V> r;
+#pragma unroll
+  for (int q = 0; q < V; q++)
+    r.v[q] = a.v[q] * b;
+  return r;
+}
+
+template <typename T, int V>
+__device__ __forceinline__ tb_vec<T, V> operator*(T a, const tb_vec<T, V> &b)
+{
+  tb_vec<T, V> r;
+#pragma unroll
+  for (int q = 0; q < V; q++)
+    r.v[q] = a * b.v[q];
+  return r;
+}
+
+/* fma(a, b, c), lane by lane for a tb_vec. */
+template <typename T> __device__ __forceinline__ T tb_fma(T a, T b, T c)
+{
+  return fma(a, b, c);
+}
+
+template <typename T, int V>
+__device__ __forceinline__ tb_vec<T, V> tb_fma(T a, const tb_vec<T, V> &b, const tb_vec<T, V> &c)
+{
+  tb_vec<T, V> r;
+#pragma unroll
+  for (int q = 0; q < V; q++)
+    r.v[q] = fma(a, b.v[q], c.v[q]);
+  return r;
+}
+
+/* The native type of one access of E values of T (16 bytes at most). */
+template <typename T, int E> struct tb_native;
+template <> struct tb_native<float, 1> { typedef float type; };
+template <> struct tb_native<float, 2> { typedef float2 type; };
+template <> struct tb_native<float, 4> { typedef float4 type; };
+template <> struct tb_native<double, 1> { typedef double type; };
+template <> struct tb_native<double, 2> { typedef double2 type; };
+
+/* Load and store the values at p: plain for T (the strategies 1 to 5 as
+ * they were), in 16-byte accesses at most for a tb_vec, evict-first when CS
+ * (cache stream). */
+template <bool CS, typename T> __device__ __forceinline__ void tb_get(const T *__restrict__ p, T &v)
+{
+  v = *p;
+}
+
+template <bool CS, typename T> __device__ __forceinline__ void tb_put(T *__restrict__ p, T v)
+{
+  *p = v;
+}
+
+template <bool CS, typename T, int V>
+__device__ __forceinline__ void tb_get(const T *__restrict__ p, tb_vec<T, V> &v)
+{
+  constexpr int E = V * sizeof(T) > 16 ? 16 / (int)sizeof(T) : V;
+  typedef typename tb_native<T, E>::type N;
+#pragma unroll
+  for (int i = 0; i < V; i += E) {
+    N x;
+    if constexpr (CS)
+      x = __ldcs(reinterpret_cast<const N *>(p + i));
+    else
+      x = __ldg(reinterpret_cast<const N *>(p + i));
+    memcpy(&v.v[i], &x, sizeof x);
+  }
+}
+
+template <bool CS, typename T, int V>
+__device__ __forceinline__ void tb_put(T *__restrict__ p, const tb_vec<T, V> &v)
+{
+  constexpr int E = V * sizeof(T) > 16 ? 16 / (int)sizeof(T) : V;
+  typedef typename tb_native<T, E>::type N;
+#pragma unroll
+  for (int i = 0; i < V; i += E) {
+    N x;
+    memcpy(&x, &v.v[i], sizeof x);
+    if constexpr (CS)
+      __stcs(reinterpret_cast<N *>(p + i), x);
+    else
+      *reinterpret_cast<N *>(p + i) = x;
+  }
+}
+
+/* The normals of one step for this thread's path (or paths). */
+template <typename T, int D, bool CS = false, typename U>
+__device__ __forceinline__ void tb_load_z(const T *__restrict__ zt, int row, U (&zv)[D])
 {
 #pragma unroll
   for (int j = 0; j < D; j++)
-    zv[j] = zt[(row * D + j) * TB_BRIDGE_LANES];
+    tb_get<CS>(zt + (row * D + j) * TB_BRIDGE_LANES, zv[j]);
 }
 
 /* S = wl L + wr R + sig C Z, fused as the CPU twins do (C folded into sig when D = 1). */
-template <typename T, int D, typename CM>
-__device__ __forceinline__ void tb_point(const T (&L)[D], const T (&R)[D], const T (&zv)[D],
-                                         const T *w, const CM &c, T (&S)[D])
+template <typename T, int D, typename CM, typename U>
+__device__ __forceinline__ void tb_point(const U (&L)[D], const U (&R)[D], const U (&zv)[D],
+                                         const T *w, const CM &c, U (&S)[D])
 {
   const T wl = w[TB_BRIDGE_WL], wr = w[TB_BRIDGE_WR], sig = w[TB_BRIDGE_SIG];
 #pragma unroll
   for (int j = 0; j < D; j++) {
-    T wz = zv[0];
+    U wz = zv[0];
     if (D > 1) {
       wz = c[j * D] * zv[0];
 #pragma unroll
       for (int m = 1; m <= j; m++)
-        wz = fma(c[j * D + m], zv[m], wz);
+        wz = tb_fma(c[j * D + m], zv[m], wz);
     }
-    S[j] = fma(sig, wz, fma(wr, R[j], wl * L[j]));
+    S[j] = tb_fma(sig, wz, tb_fma(wr, R[j], wl * L[j]));
   }
 }
 
 /* The outputs of a step: the point, or the increments it closes. */
-template <typename T, int D>
+template <typename T, int D, bool CS = false, typename U>
 __device__ __forceinline__ void tb_store_out(T *__restrict__ xt, const tb_step &s, const T *w,
-                                             int inc, const T (&L)[D], const T (&R)[D],
-                                             const T (&S)[D])
+                                             int inc, const U (&L)[D], const U (&R)[D],
+                                             const U (&S)[D])
 {
   T *o = xt + (s.out - 1) * D * TB_BRIDGE_LANES;
   if (!inc) {
 #pragma unroll
     for (int j = 0; j < D; j++)
-      o[j * TB_BRIDGE_LANES] = S[j];
+      tb_put<CS>(o + j * TB_BRIDGE_LANES, S[j]);
     return;
   }
   if (s.flags & TB_BRIDGE_INC_L) {
     const T il = w[TB_BRIDGE_IL];
 #pragma unroll
     for (int j = 0; j < D; j++)
-      o[j * TB_BRIDGE_LANES] = (S[j] - L[j]) * il;
+      tb_put<CS>(o + j * TB_BRIDGE_LANES, (S[j] - L[j]) * il);
   }
   if (s.flags & TB_BRIDGE_INC_R) {
     const T ir = w[TB_BRIDGE_IR];
 #pragma unroll
     for (int j = 0; j < D; j++)
-      o[(D + j) * TB_BRIDGE_LANES] = (R[j] - S[j]) * ir;
+      tb_put<CS>(o + (D + j) * TB_BRIDGE_LANES, (R[j] - S[j]) * ir);
   }
 }
 
@@ -195,15 +320,16 @@ template <typename T, int D, int P> __global__ void tb_k_const(const tb_kargs<T>
   }
 }
 
-/* Stage steps [k0, k0 + m) of the plan into shared memory (all threads). */
+/* Stage the indices of steps [k0, k0 + ms) and the weights of steps
+ * [k0, k0 + mw) of the plan into shared memory (all threads). */
 template <typename T>
-__device__ __forceinline__ void tb_stage(const tb_kargs<T> &a, int k0, int m, uint3 *sh_step,
-                                         T *sh_w)
+__device__ __forceinline__ void tb_stage(const tb_kargs<T> &a, int k0, int ms, int mw,
+                                         uint3 *sh_step, T *sh_w)
 {
   __syncthreads(); /* the previous chunk is done with */
-  for (int i = threadIdx.x; i < m; i += blockDim.x)
+  for (int i = threadIdx.x; i < ms; i += blockDim.x)
     sh_step[i] = a.step[k0 + i];
-  for (int i = threadIdx.x; i < m * TB_BRIDGE_NW; i += blockDim.x)
+  for (int i = threadIdx.x; i < mw * TB_BRIDGE_NW; i += blockDim.x)
     sh_w[i] = a.w[k0 * TB_BRIDGE_NW + i];
   __syncthreads();
 }
@@ -239,7 +365,7 @@ template <typename T, int D, int P> __global__ void tb_k_shared(const tb_kargs<T
     st[TB_BRIDGE_SLOT_X0][j] = a.x0;
   for (int k0 = 0; k0 < a.n; k0 += TB_BRIDGE_CHUNK) {
     const int m = min(TB_BRIDGE_CHUNK, a.n - k0);
-    tb_stage(a, k0, m, sh_step, sh_w);
+    tb_stage(a, k0, m, m, sh_step, sh_w);
     if (!live)
       continue;
     tb_step cur = tb_unpack(sh_step[0]);
@@ -291,6 +417,33 @@ __device__ __forceinline__ void tb_fetch(unsigned src, int slot, const T (&st)[T
   }
 }
 
+/* One step of strategy 5 (reuse, wide): the neighbours from the stack or
+ * from the previous step's points, the point, its outputs, its stack slot
+ * if a later step reads it there, and the previous step's points moved on. */
+template <typename T, int D, bool CS = false, typename U, typename CM>
+__device__ __forceinline__ void tb_reuse_step(const tb_step &s, const T *w, const CM &c,
+                                              const U (&zv)[D], U (&st)[TB_BRIDGE_GPU_SLOTS][D],
+                                              U (&pl)[D], U (&pr)[D], U (&ps)[D],
+                                              T *__restrict__ xt, int inc)
+{
+  U L[D], R[D], S[D];
+  tb_fetch<U, D>((s.flags >> TB_BRIDGE_SRC_L) & 3u, s.l, st, pl, pr, ps, L);
+  tb_fetch<U, D>((s.flags >> TB_BRIDGE_SRC_R) & 3u, s.r, st, pl, pr, ps, R);
+  tb_point<T, D>(L, R, zv, w, c, S);
+  tb_store_out<T, D, CS>(xt, s, w, inc, L, R, S);
+  if (s.flags & TB_BRIDGE_STORE) {
+#pragma unroll
+    for (int j = 0; j < D; j++)
+      st[s.s][j] = S[j];
+  }
+#pragma unroll
+  for (int j = 0; j < D; j++) {
+    pl[j] = L[j];
+    pr[j] = R[j];
+    ps[j] = S[j];
+  }
+}
+
 /* (5): as (4), reusing the previous step's points, with P normals prefetched. */
 template <typename T, int D, int P> __global__ void tb_k_reuse(const tb_kargs<T> a)
 {
@@ -306,7 +459,7 @@ template <typename T, int D, int P> __global__ void tb_k_reuse(const tb_kargs<T>
     st[TB_BRIDGE_SLOT_X0][j] = pl[j] = pr[j] = ps[j] = a.x0;
   for (int k0 = 0; k0 < a.n; k0 += TB_BRIDGE_CHUNK) {
     const int m = min(TB_BRIDGE_CHUNK, a.n - k0);
-    tb_stage(a, k0, m, sh_step, sh_w);
+    tb_stage(a, k0, m, m, sh_step, sh_w);
     if (!live)
       continue;
     for (int i0 = 0; i0 < m; i0 += P) {
@@ -319,71 +472,128 @@ template <typename T, int D, int P> __global__ void tb_k_reuse(const tb_kargs<T>
       for (int i = 0; i < P; i++) {
         if (i0 + i >= m)
           break;
-        const tb_step s = tb_unpack(sh_step[i0 + i]);
-        const T *w = sh_w + (i0 + i) * TB_BRIDGE_NW;
-        T L[D], R[D], S[D];
-        tb_fetch<T, D>((s.flags >> TB_BRIDGE_SRC_L) & 3u, s.l, st, pl, pr, ps, L);
-        tb_fetch<T, D>((s.flags >> TB_BRIDGE_SRC_R) & 3u, s.r, st, pl, pr, ps, R);
-        tb_point<T, D>(L, R, zv[i], w, c, S);
-        tb_store_out<T, D>(xt, s, w, a.inc, L, R, S);
-        if (s.flags & TB_BRIDGE_STORE) {
-#pragma unroll
-          for (int j = 0; j < D; j++)
-            st[s.s][j] = S[j];
-        }
-#pragma unroll
-        for (int j = 0; j < D; j++) {
-          pl[j] = L[j];
-          pr[j] = R[j];
-          ps[j] = S[j];
-        }
+        tb_reuse_step<T, D>(tb_unpack(sh_step[i0 + i]), sh_w + (i0 + i) * TB_BRIDGE_NW, c,
+                            zv[i], st, pl, pr, ps, xt, a.inc);
       }
     }
   }
 }
 
-/* ---- Kernel tables: by strategy, dimension and P ----------------------- */
+/* (5) wide: V adjacent paths of a tile per thread (its lanes V u .. V u +
+ * V - 1), the normals of the next P steps always in flight, evict-first
+ * loads and stores when CS. The staging takes P steps beyond the chunk, for
+ * the indices of the normals requested ahead. */
+template <typename T, int D, int P, int V, bool CS> __global__ void tb_k_wide(const tb_kargs<T> a)
+{
+  typedef tb_vec<T, V> vec;
+  __shared__ uint3 sh_step[TB_BRIDGE_CHUNK + TB_BRIDGE_MAX_P];
+  __shared__ T sh_w[TB_BRIDGE_CHUNK * TB_BRIDGE_NW];
+  const int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t base =
+      (g / (TB_BRIDGE_LANES / V)) * a.n * D * TB_BRIDGE_LANES + g % (TB_BRIDGE_LANES / V) * V;
+  const T *zt = a.z + base;
+  T *xt = a.x + base;
+  const bool live = g * V < a.npad; /* every thread takes part in the staging */
+  const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
+  vec st[TB_BRIDGE_GPU_SLOTS][D], pl[D], pr[D], ps[D], zv[P][D];
+#pragma unroll
+  for (int j = 0; j < D; j++)
+#pragma unroll
+    for (int q = 0; q < V; q++)
+      st[TB_BRIDGE_SLOT_X0][j].v[q] = pl[j].v[q] = pr[j].v[q] = ps[j].v[q] = a.x0;
+  for (int k0 = 0; k0 < a.n; k0 += TB_BRIDGE_CHUNK) {
+    const int m = min(TB_BRIDGE_CHUNK, a.n - k0);
+    tb_stage(a, k0, min(m + P, a.n - k0), m, sh_step, sh_w);
+    if (!live)
+      continue;
+    if (k0 == 0) {
+#pragma unroll
+      for (int i = 0; i < P; i++)
+        if (i < a.n)
+          tb_load_z<T, D, CS>(zt, (int)(sh_step[i].x >> 16), zv[i]);
+    }
+    /* Step k's normals are in zv[k % P]: the chunk is a multiple of P. */
+    for (int i0 = 0; i0 < m; i0 += P) {
+#pragma unroll
+      for (int i = 0; i < P; i++) {
+        const int k = i0 + i;
+        if (k >= m)
+          break;
+        vec zc[D];
+#pragma unroll
+        for (int j = 0; j < D; j++)
+          zc[j] = zv[i][j];
+        if (k0 + k + P < a.n)
+          tb_load_z<T, D, CS>(zt, (int)(sh_step[k + P].x >> 16), zv[i]);
+        tb_reuse_step<T, D, CS>(tb_unpack(sh_step[k]), sh_w + k * TB_BRIDGE_NW, c, zc, st, pl, pr,
+                                ps, xt, a.inc);
+      }
+    }
+  }
+}
 
-enum { TB_KCONST, TB_KPREFETCH, TB_KSHARED, TB_KREUSE };
+/* ---- Kernel tables: by strategy, dimension, P, V and cache hints ------ */
+
+enum { TB_KCONST, TB_KPREFETCH, TB_KSHARED, TB_KREUSE, TB_KWIDE };
 
 template <typename T> using tb_kernel_t = void (*)(tb_kargs<T>);
 
-/* The kernel of strategy K for (D, P), or null where P x D registers of
- * normals are more than a thread may hold. */
-template <typename T, int K, int D, int P> tb_kernel_t<T> tb_kernel_of()
+/* The kernel of strategy K for (D, P, V, CS), or null where P x V x D
+ * registers of normals are more than a thread may hold, or V x D values of
+ * a step more than a wide thread may. */
+template <typename T, int K, int D, int P, int V, bool CS> tb_kernel_t<T> tb_kernel_of()
 {
-  if constexpr (P * D > TB_BRIDGE_MAX_PREFETCH)
+  if constexpr (P * V * D > TB_BRIDGE_MAX_PREFETCH || V * D > TB_BRIDGE_MAX_WIDE)
     return nullptr;
   else if constexpr (K == TB_KCONST || K == TB_KPREFETCH)
     return tb_k_const<T, D, P>;
   else if constexpr (K == TB_KSHARED)
     return tb_k_shared<T, D, P>;
-  else
+  else if constexpr (K == TB_KREUSE)
     return tb_k_reuse<T, D, P>;
+  else
+    return tb_k_wide<T, D, P, V, CS>;
 }
 
-template <typename T, int K, int P> tb_kernel_t<T> tb_kernel_by_dim(int d)
+template <typename T, int K, int P, int V, bool CS> tb_kernel_t<T> tb_kernel_by_dim(int d)
 {
   static const tb_kernel_t<T> table[TB_BRIDGE_MAX_DIM] = {
-      tb_kernel_of<T, K, 1, P>(), tb_kernel_of<T, K, 2, P>(), tb_kernel_of<T, K, 3, P>(),
-      tb_kernel_of<T, K, 4, P>(), tb_kernel_of<T, K, 5, P>(), tb_kernel_of<T, K, 6, P>(),
-      tb_kernel_of<T, K, 7, P>(), tb_kernel_of<T, K, 8, P>()};
+      tb_kernel_of<T, K, 1, P, V, CS>(), tb_kernel_of<T, K, 2, P, V, CS>(),
+      tb_kernel_of<T, K, 3, P, V, CS>(), tb_kernel_of<T, K, 4, P, V, CS>(),
+      tb_kernel_of<T, K, 5, P, V, CS>(), tb_kernel_of<T, K, 6, P, V, CS>(),
+      tb_kernel_of<T, K, 7, P, V, CS>(), tb_kernel_of<T, K, 8, P, V, CS>()};
   return table[d - 1];
 }
 
 /* Strategies 3 and 5 take P from the parameter; 1 and 4 prefetch no group. */
-template <typename T, int K> tb_kernel_t<T> tb_kernel(int d, int p)
+template <typename T, int K, int V, bool CS> tb_kernel_t<T> tb_kernel_by_p(int d, int p)
 {
   if constexpr (K == TB_KCONST || K == TB_KSHARED)
-    return tb_kernel_by_dim<T, K, 1>(d);
+    return tb_kernel_by_dim<T, K, 1, V, CS>(d);
   else
     switch (p) {
-    case 1: return tb_kernel_by_dim<T, K, 1>(d);
-    case 2: return tb_kernel_by_dim<T, K, 2>(d);
-    case 4: return tb_kernel_by_dim<T, K, 4>(d);
-    case 8: return tb_kernel_by_dim<T, K, 8>(d);
-    default: return tb_kernel_by_dim<T, K, 16>(d);
+    case 1: return tb_kernel_by_dim<T, K, 1, V, CS>(d);
+    case 2: return tb_kernel_by_dim<T, K, 2, V, CS>(d);
+    case 4: return tb_kernel_by_dim<T, K, 4, V, CS>(d);
+    case 8: return tb_kernel_by_dim<T, K, 8, V, CS>(d);
+    default: return tb_kernel_by_dim<T, K, 16, V, CS>(d);
     }
+}
+
+/* Only wide takes V (1, 2, 4 or 8) and the cache hints from the parameters. */
+template <typename T, int K> tb_kernel_t<T> tb_kernel(int d, int p, int v, bool cs)
+{
+  if constexpr (K != TB_KWIDE)
+    return tb_kernel_by_p<T, K, 1, false>(d, p);
+  else {
+    typedef tb_kernel_t<T> (*pick_t)(int, int);
+    static const pick_t by_width[4][2] = {
+        {tb_kernel_by_p<T, K, 1, false>, tb_kernel_by_p<T, K, 1, true>},
+        {tb_kernel_by_p<T, K, 2, false>, tb_kernel_by_p<T, K, 2, true>},
+        {tb_kernel_by_p<T, K, 4, false>, tb_kernel_by_p<T, K, 4, true>},
+        {tb_kernel_by_p<T, K, 8, false>, tb_kernel_by_p<T, K, 8, true>}};
+    return by_width[v == 8 ? 3 : v == 4 ? 2 : v - 1][cs](d, p);
+  }
 }
 
 /* ---- Variants ---------------------------------------------------------- */
@@ -400,7 +610,8 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
 {
   const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
   const bool in_const = K == TB_KCONST || K == TB_KPREFETCH;
-  const int p = (K == TB_KPREFETCH || K == TB_KREUSE) ? b->prefetch : 1;
+  const int p = (K == TB_KPREFETCH || K == TB_KREUSE || K == TB_KWIDE) ? b->prefetch : 1;
+  const int v = K == TB_KWIDE ? b->width : 1;
   int rc = tb_bridge_plan_timed(ctx, &st->plan);
   if (rc)
     return rc;
@@ -411,11 +622,20 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
   if (in_const && n > TB_BRIDGE_CONST_STEPS)
     return tb_fail(TB_EUNSUP, "%d steps do not fit in constant memory (at most %d)", n,
                    TB_BRIDGE_CONST_STEPS);
-  if (p * b->dim > TB_BRIDGE_MAX_PREFETCH)
-    return tb_fail(TB_EUNSUP, "prefetch %d x dim %d normals are more than the %d registers a "
-                              "thread may hold for them",
-                   p, b->dim, TB_BRIDGE_MAX_PREFETCH);
-  tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p);
+  if (v * b->dim > TB_BRIDGE_MAX_WIDE)
+    return tb_fail(TB_EUNSUP, "width %d x dim %d values a step are more than the %d a thread may "
+                              "hold (use a smaller width)",
+                   v, b->dim, TB_BRIDGE_MAX_WIDE);
+  if (p * v * b->dim > TB_BRIDGE_MAX_PREFETCH) {
+    if (v == 1)
+      return tb_fail(TB_EUNSUP, "prefetch %d x dim %d normals are more than the %d registers a "
+                                "thread may hold for them",
+                     p, b->dim, TB_BRIDGE_MAX_PREFETCH);
+    return tb_fail(TB_EUNSUP, "prefetch %d x width %d x dim %d normals are more than the %d "
+                              "registers a thread may hold for them",
+                   p, v, b->dim, TB_BRIDGE_MAX_PREFETCH);
+  }
+  tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p, v, b->cache == TB_BRIDGE_CACHE_STREAM);
   cudaFuncAttributes fa;
   TB_CUDA(cudaFuncGetAttributes(&fa, kernel));
   if (ctx->block < 1 || ctx->block > fa.maxThreadsPerBlock)
@@ -462,7 +682,7 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
   a.w = (const T *)st->w;
   memcpy(st->args, &a, sizeof a);
   st->kernel = (void *)kernel;
-  int64_t grid = (a.npad + ctx->block - 1) / ctx->block;
+  int64_t grid = (a.npad / v + ctx->block - 1) / ctx->block;
   if (grid > 0x7fffffff)
     return tb_fail(TB_EUNSUP, "%lld blocks are more than a grid holds", (long long)grid);
   st->grid = (int)grid;
@@ -532,3 +752,6 @@ TB_BRIDGE_VARIANT(shared, TB_KSHARED,
 TB_BRIDGE_VARIANT(reuse, TB_KREUSE,
                   "(5) as shared, the previous step's points reused from registers, P normals "
                   "prefetched (prefetch)")
+TB_BRIDGE_VARIANT(wide, TB_KWIDE,
+                  "(5) with V adjacent paths per thread in vector accesses (width), the normals "
+                  "of the next P steps always in flight, evict-first hints (cache)")
