@@ -141,10 +141,13 @@ for prec in float double; do
     eval "$(best "$OUT/mc.csv" backend=gpu precision=$prec math=$form)"; g_ms=$median_ms; g_pin=$e2e_ms; g_page=$e2e_pageable_ms
     awk -v p="$prec $form" -v f="$f_ms" -v fr="$f_rate" -v t="$t_ms" -v o="$o_ms" -v c="$c_ms" -v cr="$c_rate" \
         -v th="$c_th" -v g="$g_ms" -v gp="$g_pin" -v gg="$g_page" 'BEGIN {
-      printf "  %-11s fused %.4g ms (%.3g paths/s), twostep %.4g ms: twostep / fused = %.2f (target >= 2: %s)\n",
-        p, f, fr, t, t / f, (t / f >= 2 ? "met" : "NOT met")
-      printf "  %-11s fused1b %.4g ms; CPU %s threads %.4g ms (%.3g paths/s); speedup kernel %.3gx, +pinned %.3gx, +pageable %.3gx\n",
-        "", o, th, c, cr, c / g, c / gp, c / gg }'
+      b = o < f ? o : f
+      printf "  %-11s fused %.4g ms (%.3g paths/s), fused1b %.4g ms, twostep %.4g ms: twostep / fused = %.2f\n",
+        p, f, fr, o, t, t / f
+      printf "  %-11s best fused kernel (either; neither writes normals): twostep / best = %.3f (target >= 2: %s)\n",
+        "", t / b, (t / b >= 2 ? "met" : "NOT met")
+      printf "  %-11s CPU %s threads %.4g ms (%.3g paths/s); speedup kernel %.3gx, +pinned %.3gx, +pageable %.3gx\n",
+        "", th, c, cr, c / g, c / gp, c / gg }'
   done
 done
 
