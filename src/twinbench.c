@@ -572,6 +572,8 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
   s->algo = tb_algo_find(argv[optind]);
   if (!s->algo)
     return tb_fail(TB_EINVAL, "unknown algorithm '%s' (see 'twinbench list')", argv[optind]);
+  if ((rc = tb_algo_fits(s->algo)))
+    return rc;
   if (optind + 1 < argc)
     return tb_fail(TB_EINVAL, "unexpected argument '%s' after the algorithm", argv[optind + 1]);
 

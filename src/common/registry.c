@@ -35,6 +35,14 @@ const tb_algo_t *tb_algo_find(const char *name)
   return NULL;
 }
 
+int tb_algo_fits(const tb_algo_t *algo)
+{
+  if (algo->nparams > TB_MAX_PARAMS || algo->ncolumns > TB_MAX_COLUMNS)
+    return tb_fail(TB_EINVAL, "%s declares %d parameters and %d columns; a problem holds %d and %d",
+                   algo->name, algo->nparams, algo->ncolumns, TB_MAX_PARAMS, TB_MAX_COLUMNS);
+  return TB_OK;
+}
+
 int tb_backend_parse(const char *s, int *backend)
 {
   for (int b = 0; b < TB_NBACKENDS; b++)

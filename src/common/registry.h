@@ -21,6 +21,10 @@ extern const tb_backend_t *const tb_backends[TB_NBACKENDS];
 /* The algorithm called name, or NULL. */
 const tb_algo_t *tb_algo_find(const char *name);
 
+/* TB_OK if algo's parameters and columns fit a problem's fixed arrays
+ * (tests/test_registry checks every registered algorithm). */
+int tb_algo_fits(const tb_algo_t *algo);
+
 /* Parse "cpu" or "gpu". */
 int tb_backend_parse(const char *s, int *backend);
 
