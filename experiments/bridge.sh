@@ -34,22 +34,8 @@ THREADS=${THREADS:-sweep}
 mkdir -p "$OUT"
 [ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
 
-status=0
-# bench NAME ARGS...: one twinbench run to $OUT/NAME.csv with its stderr
-# (notes, the pivot view, the speedups) in $OUT/NAME.log.
-bench() {
-  name=$1; shift
-  echo "== $name: twinbench $*" >&2
-  "$TB" "$@" --format csv --output "$OUT/$name.csv" 2>"$OUT/$name.log"
-  rc=$?
-  if [ "$rc" -ne 0 ]; then
-    echo "twinbench exited $rc for $name (see $OUT/$name.log)" >&2
-    status=1
-  fi
-}
+. "$(dirname "$0")/lib.sh"
 
-# col FILE NAME: the column number of NAME in a CSV header.
-col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
 
 # rows FILES...: the verified rows of CSV files as "backend variant precision
 # mode threads block prefetch median_ms gbs frac_limit limit_gbs width cache",

@@ -29,8 +29,7 @@ THREADS=${THREADS:-16}
 mkdir -p "$OUT"
 [ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
 
-# col FILE NAME: the column number of NAME in a CSV header.
-col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
+. "$(dirname "$0")/lib.sh"
 
 # best FILE KEY=VALUE...: the verified row with the lowest median_ms among
 # those whose columns equal the values, as "name=value" words for eval.

@@ -19,25 +19,9 @@ OUT=${OUT:-.}
 mkdir -p "$OUT"
 [ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
 
-status=0
-# bench NAME ARGS...: one twinbench run to $OUT/NAME.csv with its stderr
-# (notes, the pivot view) in $OUT/NAME.log.
-bench() {
-  name=$1; shift
-  echo "== $name: twinbench $*" >&2
-  "$TB" "$@" --format csv --output "$OUT/$name.csv" 2>"$OUT/$name.log"
-  rc=$?
-  if [ "$rc" -ne 0 ]; then
-    echo "twinbench exited $rc for $name (see $OUT/$name.log)" >&2
-    status=1
-  fi
-}
+. "$(dirname "$0")/lib.sh"
 
-# pivot NAME: the pivot view a run left in its log.
-pivot() { sed -n '/^# .* by /,/^$/p' "$OUT/$1.log"; }
 
-# col FILE NAME: the column number of NAME in a CSV header.
-col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
 
 GRIDS=auto,64,256,1024,4096
 ALL_GPU=reduce0,reduce1,reduce2,reduce3,reduce4,reduce5,reduce6,shfl,vec16,onepass,cub
