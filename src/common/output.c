@@ -659,11 +659,11 @@ int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_algo_t *a, const 
   int n = res->n, nr = 0, nc = 0;
   char (*rkeys)[96] = calloc((size_t)n, sizeof *rkeys);
   char (*ckeys)[96] = calloc((size_t)n, sizeof *ckeys);
-  double *cell = malloc((size_t)n * (size_t)n * sizeof *cell);
-  int *ri = malloc((size_t)n * sizeof *ri), *ci = malloc((size_t)n * sizeof *ci);
+  double *cell = NULL;
+  int *ri = malloc((size_t)n * sizeof *ri);
   char buf[64], key[96];
   tb_val_t v;
-  if (!rkeys || !ckeys || !cell || !ri || !ci) {
+  if (!rkeys || !ckeys || !ri) {
     rc = tb_fail(TB_ENOMEM, "out of memory");
     goto out;
   }
@@ -682,7 +682,6 @@ int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_algo_t *a, const 
     }
     ri[i] = tb_key_index(rkeys, &nr, key);
     tb_value(r, pv.col, &v);
-    ci[i] = -1;
     snprintf(key, sizeof key, "%.95s", v.kind ? tb_plain(&v, buf, sizeof buf) : tb_backends[r->backend]->name);
     tb_key_index(ckeys, &nc, key);
   }
@@ -696,6 +695,10 @@ int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_algo_t *a, const 
       memcpy(ckeys[nnum++], t, sizeof t);
     }
   qsort(ckeys, (size_t)nnum, sizeof *ckeys, tb_key_cmp);
+  if (!(cell = malloc((size_t)nr * (size_t)nc * sizeof *cell))) {
+    rc = tb_fail(TB_ENOMEM, "out of memory");
+    goto out;
+  }
   for (int i = 0; i < nr * nc; i++)
     cell[i] = NAN;
   for (int i = 0; i < n; i++) {
@@ -753,7 +756,6 @@ out:
   free(ckeys);
   free(cell);
   free(ri);
-  free(ci);
   return rc;
 }
 
