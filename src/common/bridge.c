@@ -28,13 +28,13 @@
 
 #include "bridge.h"
 #include "philox.h"
+#include "refmath.h"
 
 static const char *const tb_bridge_modes[] = {"paths", "increments", NULL};
 static const char *const tb_bridge_caches[] = {"stream", "plain", NULL};
 
 enum { P_STEPS, P_DIM, P_MODE, P_ORDER, P_TIMES, P_T0, P_X0, P_COV, P_CHOL, P_NORMALS,
        P_PREFETCH, P_WIDTH, P_CACHE, P_COUNT };
-_Static_assert(P_COUNT <= TB_MAX_PARAMS, "the bridge has more parameters than a problem holds");
 
 static const tb_param_def_t tb_bridge_params[P_COUNT] = {
     {"steps", "time steps N", TB_PARAM_INT, "64", 1, TB_BRIDGE_MAX_STEPS, NULL},
@@ -244,12 +244,6 @@ static int tb_bridge_generate(tb_problem_t *p)
   return tb__bridge_normals_read(b->normals, b, p->prec, p->array[b->z].host);
 }
 
-/* Element i of an array of the problem's precision, as a long double. */
-static inline long double tb_ld(const void *a, tb_prec_t prec, int64_t i)
-{
-  return prec == TB_FLOAT ? (long double)((const float *)a)[i] : (long double)((const double *)a)[i];
-}
-
 void tb_bridge_reference(const tb_bridge_t *b, tb_prec_t prec, const void *z, int64_t path,
                          long double *x, double *g)
 {
@@ -266,7 +260,7 @@ void tb_bridge_reference(const tb_bridge_t *b, tb_prec_t prec, const void *z, in
     for (int k = 0; k < d; k++) {
       long double wz = 0.0L, az = 0.0L;
       for (int j = 0; j <= k; j++) {
-        long double cz = (long double)b->chol[k * d + j] * tb_ld(z, prec, tb_bridge_at(n, d, path, i, j));
+        long double cz = (long double)b->chol[k * d + j] * tb_elem_ld(z, prec, tb_bridge_at(n, d, path, i, j));
         wz += cz;
         az += fabsl(cz);
       }
@@ -323,7 +317,7 @@ static int tb_bridge_verify(tb_problem_t *p, void *const *view, double *extra, t
       tb_bridge_reference(b, p->prec, z, path, x, g);
       for (int k = 0; k < d; k++)
         for (int i = 1; i <= n; i++) {
-          long double got = tb_ld(out, p->prec, tb_bridge_at(n, d, path, i - 1, k));
+          long double got = tb_elem_ld(out, p->prec, tb_bridge_at(n, d, path, i - 1, k));
           long double want = x[i * d + k];
           double scale = u * g[i * d + k];
           if (b->mode == TB_BRIDGE_INCREMENTS) {

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "options_io.h"
+#include "refmath.h"
 #include "rng.h"
 
 enum { TB_COL_S, TB_COL_X, TB_COL_T, TB_COL_R, TB_COL_V, TB_NCOLS };
@@ -230,7 +231,7 @@ int tb_optset_generate(tb_problem_t *p, const tb_optset_t *o)
 
 double tb_optset_elem(const tb_problem_t *p, const void *a, int64_t i)
 {
-  return p->prec == TB_FLOAT ? (double)((const float *)a)[i] : ((const double *)a)[i];
+  return (double)tb_elem_ld(a, p->prec, i);
 }
 
 /* Element i of input array a, or the scalar x when a is -1, as the variants see it. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "reduce.h"
+#include "refmath.h"
 #include "rng.h"
 
 static const tb_preset_t tb_reduce_presets[] = {
@@ -75,24 +76,6 @@ static int tb_reduce_generate(tb_problem_t *p)
   return TB_OK;
 }
 
-/* Element i as a long double (exact for every precision). */
-static inline long double tb_at(const void *x, tb_prec_t prec, int64_t i)
-{
-  switch (prec) {
-  case TB_INT32: return (long double)((const int32_t *)x)[i];
-  case TB_FLOAT: return (long double)((const float *)x)[i];
-  default: return (long double)((const double *)x)[i];
-  }
-}
-
-/* Add y to the compensated sum (s, c) (Kahan's update: c holds the rounding error of s). */
-static inline void tb_kahan_add(long double *s, long double *c, long double y)
-{
-  long double z = y - *c, t = *s + z;
-  *c = (t - *s) - z;
-  *s = t;
-}
-
 /* The reference, once per problem: int32 exactly in int64; float and double
  * compensated in long double over fixed chunks (so the result does not depend
  * on the thread count), the chunks' sums combined compensated too. */
@@ -114,7 +97,7 @@ static void tb_reduce_reference(tb_problem_t *p, tb_reduce_priv_t *rp)
   for (int64_t k = 0; k < nchunks; k++) {
     long double s = 0.0L, c = 0.0L, a = 0.0L, ac = 0.0L;
     for (int64_t i = n * k / nchunks; i < n * (k + 1) / nchunks; i++) {
-      long double v = tb_at(x, p->prec, i);
+      long double v = tb_elem_ld(x, p->prec, i);
       tb_kahan_add(&s, &c, v);
       tb_kahan_add(&a, &ac, fabsl(v));
     }
@@ -168,7 +151,7 @@ static int tb_reduce_verify(tb_problem_t *p, void *const *view, double *extra, t
                     got == (int32_t)0xA5A5A5A5u ? " (never written: still poisoned)" : "");
     return TB_OK;
   }
-  double got = (double)tb_at(out, p->prec, 0);
+  double got = (double)tb_elem_ld(out, p->prec, 0);
   extra[TB_REDUCE_RESULT] = got;
   chk->error = (double)(fabsl((long double)got - rp->ref) / rp->abs);
   if (!(chk->error <= chk->tolerance))

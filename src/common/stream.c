@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "refmath.h"
 #include "rng.h"
 #include "stream.h"
 
@@ -56,12 +57,6 @@ static int tb_stream_generate(tb_problem_t *p)
   return TB_OK;
 }
 
-/* Element i of an input as a long double (exact for float and double). */
-static inline long double tb_at(const void *x, tb_prec_t prec, int64_t i)
-{
-  return prec == TB_FLOAT ? (long double)((const float *)x)[i] : (long double)((const double *)x)[i];
-}
-
 /* The rounding error bounds, with u the unit roundoff of the precision:
  *   copy   exact;
  *   scale  |c - q a| <= u |q a|          (one rounding);
@@ -86,18 +81,14 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
     tb_stream_priv_t *sp = p->priv;
     if (!sp->have_ref) { /* compensated, in extended precision, once per problem */
       long double sum = 0.0L, comp = 0.0L;
-      for (int64_t i = 0; i < n; i++) {
-        long double y = tb_at(a, p->prec, i) * tb_at(b, p->prec, i) - comp;
-        long double t = sum + y;
-        comp = (t - sum) - y;
-        sum = t;
-      }
+      for (int64_t i = 0; i < n; i++)
+        tb_kahan_add(&sum, &comp, tb_elem_ld(a, p->prec, i) * tb_elem_ld(b, p->prec, i));
       sp->ref = sum;
       sp->have_ref = 1;
     }
     long double sum = sp->ref;
     double k = (double)(n + 1) * ud;
-    double got = (double)tb_at(c, p->prec, 0);
+    double got = (double)tb_elem_ld(c, p->prec, 0);
     extra[0] = got;
     chk->tolerance = k / (1.0 - k) + u * (1.0 + k);
     chk->error = (double)(fabsl((long double)got - sum) / sum);
@@ -117,18 +108,18 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
     int64_t wi = -1;
 #pragma omp for schedule(static) nowait
     for (int64_t i = 0; i < n; i++) {
-      long double x = tb_at(a, p->prec, i), ref, mag;
+      long double x = tb_elem_ld(a, p->prec, i), ref, mag;
       switch (s->op) {
       case TB_STREAM_COPY: ref = x; mag = fabsl(x); break;
       case TB_STREAM_SCALE: ref = q * x; mag = fabsl(ref); break;
-      case TB_STREAM_ADD: ref = x + tb_at(b, p->prec, i); mag = fabsl(ref); break;
+      case TB_STREAM_ADD: ref = x + tb_elem_ld(b, p->prec, i); mag = fabsl(ref); break;
       default: {
-        long double qb = q * tb_at(b, p->prec, i);
+        long double qb = q * tb_elem_ld(b, p->prec, i);
         ref = x + qb;
         mag = fabsl(x) + fabsl(qb);
       }
       }
-      double e = (double)(fabsl(tb_at(c, p->prec, i) - ref) / mag);
+      double e = (double)(fabsl(tb_elem_ld(c, p->prec, i) - ref) / mag);
       if (!(e <= w)) { /* also catches NaN, the poison */
         w = isnan(e) ? INFINITY : e;
         wi = i;
@@ -142,9 +133,9 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
   }
   chk->error = worst;
   if (!(worst <= chk->tolerance)) {
-    double got = (double)tb_at(c, p->prec, at);
+    double got = (double)tb_elem_ld(c, p->prec, at);
     tb_check_fail(chk, "c[%lld] = %.17g (a = %.17g): error %.3g over the bound %.3g%s",
-                  (long long)at, got, (double)tb_at(a, p->prec, at), worst, chk->tolerance,
+                  (long long)at, got, (double)tb_elem_ld(a, p->prec, at), worst, chk->tolerance,
                   isnan(got) ? " (never written: still poisoned)" : "");
   }
   return TB_OK;

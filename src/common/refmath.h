@@ -1,0 +1,28 @@
+/* twinbench: arithmetic for references and verifiers (host only). */
+#ifndef TB_REFMATH_H
+#define TB_REFMATH_H
+
+#include <stdint.h>
+
+#include "types.h"
+
+/* Element i of an array of precision prec as a long double: exact for
+ * int32, float and double, so references start from the inputs' true values. */
+static inline long double tb_elem_ld(const void *x, tb_prec_t prec, int64_t i)
+{
+  switch (prec) {
+  case TB_INT32: return (long double)((const int32_t *)x)[i];
+  case TB_FLOAT: return (long double)((const float *)x)[i];
+  default: return (long double)((const double *)x)[i];
+  }
+}
+
+/* Add y to the compensated sum (s, c) (Kahan: c carries the rounding error of s). */
+static inline void tb_kahan_add(long double *s, long double *c, long double y)
+{
+  long double z = y - *c, t = *s + z;
+  *c = (t - *s) - z;
+  *s = t;
+}
+
+#endif
