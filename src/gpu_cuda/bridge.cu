@@ -636,11 +636,9 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
                    p, v, b->dim, TB_BRIDGE_MAX_PREFETCH);
   }
   tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p, v, b->cache == TB_BRIDGE_CACHE_STREAM);
-  cudaFuncAttributes fa;
-  TB_CUDA(cudaFuncGetAttributes(&fa, kernel));
-  if (ctx->block < 1 || ctx->block > fa.maxThreadsPerBlock)
-    return tb_fail(TB_EUNSUP, "block %d is outside 1..%d for this kernel", ctx->block,
-                   fa.maxThreadsPerBlock);
+  rc = tb_gpu_fit(ctx, kernel, 0, NULL, NULL);
+  if (rc)
+    return rc;
 
   T *w = (T *)malloc((size_t)n * TB_BRIDGE_NW * sizeof(T));
   if (!w)

@@ -28,6 +28,26 @@ static inline int tb_cuda_status(cudaError_t e, const char *what, const char *fi
 /* Check the launch just made. */
 #define TB_CUDA_LAUNCH(name) TB_CUDA(cudaPeekAtLastError())
 
+/* Whether kernel can run blocks of ctx->block threads (its registers and
+ * shared memory set the most it takes): TB_EUNSUP with the reason if not, so
+ * the runner notes and skips the configuration. With fa, the kernel's
+ * attributes; with per_sm, its resident blocks per SM at that block size. */
+template <typename K>
+static int tb_gpu_fit(const tb_ctx_t *ctx, K kernel, size_t smem, cudaFuncAttributes *fa,
+                      int *per_sm)
+{
+  cudaFuncAttributes a;
+  TB_CUDA(cudaFuncGetAttributes(&a, kernel));
+  if (ctx->block < 1 || ctx->block > a.maxThreadsPerBlock)
+    return tb_fail(TB_EUNSUP, "block %d is outside 1..%d for this kernel", ctx->block,
+                   a.maxThreadsPerBlock);
+  if (per_sm)
+    TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, ctx->block, smem));
+  if (fa)
+    *fa = a;
+  return TB_OK;
+}
+
 /* The launch grid of a grid-stride kernel: the requested grid, or, for auto,
  * one block per `block` work items up to 32 full waves of resident blocks
  * (occupancy x SMs x 32). Measured on an H200 (STREAM triad, 2^26 doubles):
@@ -37,16 +57,13 @@ static inline int tb_cuda_status(cudaError_t e, const char *what, const char *fi
 template <typename K>
 static int tb_gpu_grid(tb_ctx_t *ctx, K kernel, int64_t work, size_t smem, int *grid)
 {
-  cudaFuncAttributes fa;
-  TB_CUDA(cudaFuncGetAttributes(&fa, kernel));
-  if (ctx->block < 1 || ctx->block > fa.maxThreadsPerBlock)
-    return tb_fail(TB_EUNSUP, "block %d is outside 1..%d for this kernel", ctx->block,
-                   fa.maxThreadsPerBlock);
+  int per_sm = 0;
+  int rc = tb_gpu_fit(ctx, kernel, smem, NULL, ctx->grid > 0 ? NULL : &per_sm);
+  if (rc)
+    return rc;
   if (ctx->grid > 0) {
     *grid = ctx->grid;
   } else {
-    int per_sm = 0;
-    TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, ctx->block, smem));
     int64_t g = 32 * (int64_t)(per_sm > 0 ? per_sm : 1) * ctx->dev->sms;
     int64_t need = (work + ctx->block - 1) / ctx->block;
     if (need < g)

@@ -481,15 +481,14 @@ template <typename K> int tb_mc_blocks(tb_ctx_t *ctx, K kernel, int w, bool many
 {
   const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
   const int64_t n = ctx->p->n;
-  cudaFuncAttributes fa;
-  TB_CUDA(cudaFuncGetAttributes(&fa, kernel));
-  if (ctx->block < 32 || ctx->block > fa.maxThreadsPerBlock || ctx->block % 32)
-    return tb_fail(TB_EUNSUP, "the block reduction needs a multiple of 32 in 32..%d, not %d",
-                   fa.maxThreadsPerBlock, ctx->block);
+  if (ctx->block % 32)
+    return tb_fail(TB_EUNSUP, "the block reduction needs a multiple of 32, not %d", ctx->block);
+  int per_sm = 0;
+  int rc = tb_gpu_fit(ctx, kernel, 0, NULL, many ? &per_sm : NULL);
+  if (rc)
+    return rc;
   int64_t b = 1;
   if (many) {
-    int per_sm = 0;
-    TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, ctx->block, 0));
     const int64_t waves = 4 * (int64_t)(per_sm > 0 ? per_sm : 1) * ctx->dev->sms;
     const int64_t most = ((m->samples + w - 1) / w + ctx->block - 1) / ctx->block;
     b = ctx->grid > 0 ? ctx->grid / n : (waves + n - 1) / n;

@@ -336,12 +336,10 @@ struct tb_reduce_gpu_state {
  * columns; per_sm gets the resident blocks per SM. */
 int tb_reduce_occupancy(tb_ctx_t *ctx, const void *fn, size_t smem, int *per_sm)
 {
-  cudaFuncAttributes fa;
-  TB_CUDA(cudaFuncGetAttributes(&fa, fn));
-  if (ctx->block > fa.maxThreadsPerBlock)
-    return tb_fail(TB_EUNSUP, "block %d is above this kernel's %d threads", ctx->block,
-                   fa.maxThreadsPerBlock);
-  TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, fn, ctx->block, smem));
+  cudaFuncAttributes fa = {};
+  int rc = tb_gpu_fit(ctx, fn, smem, &fa, per_sm);
+  if (rc)
+    return rc;
   ctx->extra[TB_REDUCE_REGS] = fa.numRegs;
   ctx->extra[TB_REDUCE_OCCUPANCY] =
       (double)*per_sm * ctx->block / (ctx->dev->max_threads_per_sm ? ctx->dev->max_threads_per_sm : 2048);
