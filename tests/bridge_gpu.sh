@@ -11,7 +11,7 @@
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
 run() { "$TB" run bridge $LIMIT --repeat 1 --warmup 0 --format csv "$@"; }
 nvar=$("$TB" list bridge | grep -c '^    gpu ')
-[ "$nvar" -eq 5 ] || fail "$nvar GPU variants, expected 5"
+[ "$nvar" -eq 6 ] || fail "$nvar GPU variants, expected 6"
 
 # rows_ok FILE ERR EXPECTED: every configuration either ran and verified or
 # was skipped with a note (a block size a kernel's registers do not allow).
@@ -26,11 +26,12 @@ rows_ok() {
 }
 
 # 2 precisions x 3 sizes x 2 modes x 2 dims x 2 orders x 2 prefetch depths
-# = 96 problems, x 5 variants x 3 blocks.
+# = 96 problems, x 6 variants x 3 blocks (smem's stack at block 1024 may
+# exceed a block's shared memory in double at d = 3: skipped with a note).
 run --backend gpu --precision float,double --size 1,33,4099 --mode paths,increments --dim 1,3 \
   --order bisection,random --prefetch 1,16 --block 32,100,1024 --seed 5 \
   >"$TMP/g.csv" 2>"$TMP/g.err" || fail "sweep: $(cat "$TMP/g.err")"
-rows_ok "$TMP/g.csv" "$TMP/g.err" 1440
+rows_ok "$TMP/g.csv" "$TMP/g.err" 1728
 # wide: 2 precisions x 2 sizes x 2 modes x 2 dims x 4 widths x 2 cache hints
 # x 2 prefetch depths = 256 problems, x 2 blocks; width x dim over 8 values
 # (4 x 3, 8 x 3) and prefetch x width x dim over 64 (16 x 2 x 3, 16 x 8 x 1)
@@ -46,25 +47,46 @@ for refusal in "width 4 x dim 3 values a step" "width 8 x dim 3 values a step" \
     fail "wide sweep: '$refusal' not refused as often as expected"
 done
 [ "$(($(wc -l <"$TMP/w.csv") - 1))" -eq 320 ] || fail "wide sweep: not 320 rows"
+# smem at every width: 128 problems x 2 blocks, the same refusals (no cache
+# hints: 32, 16, 16 and 16 of them).
+run --backend gpu --variant smem --precision float,double --size 33,4099 \
+  --mode paths,increments --dim 1,3 --order random --width 1,2,4,8 --prefetch 2,16 \
+  --block 64,100 --seed 10 >"$TMP/v.csv" 2>"$TMP/v.err" || fail "smem sweep: $(cat "$TMP/v.err")"
+rows_ok "$TMP/v.csv" "$TMP/v.err" 256
+[ "$(($(wc -l <"$TMP/v.csv") - 1))" -eq 160 ] || fail "smem sweep: not 160 rows"
+# smem's ring of normals through plans shorter than the ring (5 steps, P 16),
+# staged at once (64 steps) and in chunks (200 steps).
+run --backend gpu --variant smem --size 4099 --steps 5,64,200 --mode paths,increments \
+  --order random --prefetch 16 --width 1,2 --block 64 --seed 11 \
+  >"$TMP/p.csv" 2>"$TMP/p.err" || fail "smem steps: $(cat "$TMP/p.err")"
+rows_ok "$TMP/p.csv" "$TMP/p.err" 12
+[ "$(($(wc -l <"$TMP/p.csv") - 1))" -eq 12 ] || fail "smem steps: not 12 rows"
 
 # Eight dimensions: P x d above 64 registers is refused (prefetch 16), the rest
-# runs; wide at its default width 4 is refused (4 x 8 values a step), at width 1 it runs.
+# runs; wide and smem at their default width 4 are refused (4 x 8 values a
+# step), at width 1 wide runs.
 run --backend gpu --size 77 --dim 8 --steps 9 --prefetch 8,16 --block 64 \
   >"$TMP/d.csv" 2>"$TMP/d.err" || fail "dim 8: $(cat "$TMP/d.err")"
-rows_ok "$TMP/d.csv" "$TMP/d.err" 10
+rows_ok "$TMP/d.csv" "$TMP/d.err" 12
 [ "$(grep -c "prefetch 16 x dim 8" "$TMP/d.err")" -eq 2 ] ||
   fail "prefetch 16 at dim 8 not refused by prefetch and reuse: $(cat "$TMP/d.err")"
-[ "$(grep -c "width 4 x dim 8 values a step" "$TMP/d.err")" -eq 2 ] ||
-  fail "width 4 at dim 8 not refused by wide: $(cat "$TMP/d.err")"
+[ "$(grep -c "width 4 x dim 8 values a step" "$TMP/d.err")" -eq 4 ] ||
+  fail "width 4 at dim 8 not refused by wide and smem: $(cat "$TMP/d.err")"
 run --backend gpu --variant wide --size 77 --dim 8 --steps 9 --prefetch 8 --width 1 --block 64 \
   >"$TMP/d1.csv" 2>"$TMP/d.err" || fail "dim 8, width 1: $(cat "$TMP/d.err")"
 rows_ok "$TMP/d1.csv" "$TMP/d.err" 1
+# smem's stack in shared memory: d = 8 in double at block 1024 needs more
+# than a block may have, and is skipped with a note.
+run --backend gpu --variant smem --precision double --size 77 --dim 8 --steps 9 --prefetch 1 \
+  --width 1 --block 1024 >"$TMP/s.csv" 2>"$TMP/s.err"
+grep -q "bytes of shared memory; a block may have" "$TMP/s.err" ||
+  fail "smem's stack over shared memory not refused: $(cat "$TMP/s.err")"
 # 2000 steps do not fit in constant memory: const and prefetch are skipped.
 run --backend gpu --size 65 --steps 2000 --order random --block 128 \
   >"$TMP/l.csv" 2>"$TMP/l.err" || fail "2000 steps: $(cat "$TMP/l.err")"
 [ "$(grep -c "do not fit in constant memory" "$TMP/l.err")" -eq 2 ] ||
   fail "2000 steps: const and prefetch not skipped: $(cat "$TMP/l.err")"
-[ "$(($(wc -l <"$TMP/l.csv") - 1))" -eq 3 ] || fail "2000 steps: shared, reuse and wide did not run"
+[ "$(($(wc -l <"$TMP/l.csv") - 1))" -eq 4 ] || fail "2000 steps: shared, reuse, wide and smem did not run"
 
 # ulps FILE1 FILE2 PREC: the largest difference between two dumps in units in
 # the last place of the larger value (0 when they are equal).
@@ -97,7 +119,8 @@ for prec in float double; do
       [ "$dim" -eq 2 ] && common="$common --cov $TMP/sigma"
       "$TB" run bridge --backend cpu --variant omp --threads 2 $LIMIT --repeat 1 --warmup 0 \
         $common --dump "$TMP/cpu.dump" >/dev/null 2>"$TMP/err" || fail "cpu dump: $(cat "$TMP/err")"
-      for v in const prefetch shared reuse wide "wide --width 1 --cache plain --prefetch 2"; do
+      for v in const prefetch shared reuse wide "wide --width 1 --cache plain --prefetch 2" \
+        smem "smem --width 1 --prefetch 16" "smem --width 2 --prefetch 4"; do
         "$TB" run bridge --backend gpu --variant $v --block 96 --repeat 1 --warmup 0 $common \
           --dump "$TMP/gpu.dump" >/dev/null 2>"$TMP/err" || fail "$v dump: $(cat "$TMP/err")"
         u=$(ulps "$TMP/cpu.dump" "$TMP/gpu.dump" $prec)
@@ -111,7 +134,7 @@ done
 # A normals file on the GPU: X_T = x0 + Z_0 (uniform times, T - t0 = 1).
 printf '\000\000\200\077\000\000\000\277' >"$TMP/z2"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do cat "$TMP/z2"; done >"$TMP/z.f32" # 4 paths x 7
-for v in const prefetch shared reuse wide; do
+for v in const prefetch shared reuse wide smem; do
   "$TB" run bridge --backend gpu --variant $v --size 4 --steps 7 --x0 2 --normals "$TMP/z.f32" \
     --repeat 1 --warmup 0 --dump "$TMP/n.dump" --format csv >"$TMP/n.csv" 2>"$TMP/err" ||
     fail "$v normals: $(cat "$TMP/err")"

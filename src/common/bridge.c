@@ -195,8 +195,9 @@ static int tb_bridge_setup(tb_problem_t *p)
   tb_kind_t k = tb_prec_kind(p->prec);
   b->z = tb_problem_add_array(p, "z", k, TB_IN, count);
   b->x = tb_problem_add_array(p, "x", k, TB_OUT, count);
-  /* The GPU keeps a copy of the plan: 12 bytes of indices and 5 weights a step. */
-  p->extra_device_bytes = (int64_t)n * (12 + TB_BRIDGE_NW * 8) + 4096;
+  /* The GPU keeps a copy of the plan: at most 32 bytes of offsets and 8
+   * weights a step (smem's records). */
+  p->extra_device_bytes = (int64_t)n * (32 + 8 * 8) + 4096;
   return TB_OK;
 }
 

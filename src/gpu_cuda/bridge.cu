@@ -2,8 +2,9 @@
  * ladder. One thread builds one path (all d dimensions); a warp is a tile of
  * 32 paths, so every load of a normal and every store of an output is 32
  * consecutive values (bridge.h). The local stack is a per-thread array in
- * local memory (cached in L1); the plan's steps are 12 bytes of 16-bit
- * indices and flags, its weights 5 values of the precision.
+ * local memory (cached in L1; in shared memory for smem); the plan's steps
+ * are 12 bytes of 16-bit indices and flags, its weights 5 values of the
+ * precision.
  *
  * const:    (1) the plan and C in constant memory, read step by step.
  * prefetch: (3) as const, with the normals of P steps (parameter prefetch)
@@ -30,11 +31,15 @@
  *           copy on an H200 and 0.85 in double: a path per thread moves 4
  *           bytes per step for some 40 instructions, so the float kernel
  *           issues nearly as long as it waits for memory.
+ * smem:     (6) the stack in shared memory, branch-free steps, the plan
+ *           staged as byte offsets, V paths a thread and the ring of P
+ *           normals of wide (tb_k_smem below says why and what lost).
  * The arithmetic of a point is the CPU twins', fused the same way, so both
  * backends agree to the bit on the same normals. */
 #include <config.h>
 
 #include <cuda_runtime.h>
+#include <type_traits>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,8 +96,9 @@ template <typename T> struct tb_kargs {
   int n;
   int inc;
   T x0;
-  const uint3 *step; /* the plan in global memory (shared, reuse) */
-  const T *w;
+  const uint3 *step; /* the plan in global memory (shared, reuse, wide) */
+  const T *w;        /* its weights, TB_BRIDGE_NW a step (TB_BRIDGE_SW for smem) */
+  const int4 *rec;   /* smem's plan: two int4 a step (tb_srec) */
   T chol[TB_BRIDGE_MAX_DIM * TB_BRIDGE_MAX_DIM];
 };
 
@@ -230,26 +236,27 @@ __device__ __forceinline__ void tb_point(const U (&L)[D], const U (&R)[D], const
   }
 }
 
-/* The outputs of a step: the point, or the increments it closes. */
+/* The outputs of a step at o, the row of its point: the point, or the
+ * increments it closes (the one ending at the point in that row, the one
+ * starting there in the next). */
 template <typename T, int D, bool CS = false, typename U>
-__device__ __forceinline__ void tb_store_out(T *__restrict__ xt, const tb_step &s, const T *w,
+__device__ __forceinline__ void tb_store_out(T *__restrict__ o, unsigned flags, const T *w,
                                              int inc, const U (&L)[D], const U (&R)[D],
                                              const U (&S)[D])
 {
-  T *o = xt + (s.out - 1) * D * TB_BRIDGE_LANES;
   if (!inc) {
 #pragma unroll
     for (int j = 0; j < D; j++)
       tb_put<CS>(o + j * TB_BRIDGE_LANES, S[j]);
     return;
   }
-  if (s.flags & TB_BRIDGE_INC_L) {
+  if (flags & TB_BRIDGE_INC_L) {
     const T il = w[TB_BRIDGE_IL];
 #pragma unroll
     for (int j = 0; j < D; j++)
       tb_put<CS>(o + j * TB_BRIDGE_LANES, (S[j] - L[j]) * il);
   }
-  if (s.flags & TB_BRIDGE_INC_R) {
+  if (flags & TB_BRIDGE_INC_R) {
     const T ir = w[TB_BRIDGE_IR];
 #pragma unroll
     for (int j = 0; j < D; j++)
@@ -290,7 +297,7 @@ __device__ __forceinline__ void tb_const_step(int k, const T (&zv)[D], T (&st)[T
     R[j] = st[s.r][j];
   }
   tb_point<T, D>(L, R, zv, w, tb_const_chol<T>(), S);
-  tb_store_out<T, D>(xt, s, w, inc, L, R, S);
+  tb_store_out<T, D>(xt + (s.out - 1) * D * TB_BRIDGE_LANES, s.flags, w, inc, L, R, S);
 #pragma unroll
   for (int j = 0; j < D; j++)
     st[s.s][j] = S[j];
@@ -389,7 +396,7 @@ template <typename T, int D, int P> __global__ void tb_k_shared(const tb_kargs<T
         R[j] = st[cur.r][j];
       }
       tb_point<T, D>(L, R, zc, w, c, S);
-      tb_store_out<T, D>(xt, cur, w, a.inc, L, R, S);
+      tb_store_out<T, D>(xt + (cur.out - 1) * D * TB_BRIDGE_LANES, cur.flags, w, a.inc, L, R, S);
 #pragma unroll
       for (int j = 0; j < D; j++) {
         st[cur.s][j] = S[j];
@@ -430,7 +437,7 @@ __device__ __forceinline__ void tb_reuse_step(const tb_step &s, const T *w, cons
   tb_fetch<U, D>((s.flags >> TB_BRIDGE_SRC_L) & 3u, s.l, st, pl, pr, ps, L);
   tb_fetch<U, D>((s.flags >> TB_BRIDGE_SRC_R) & 3u, s.r, st, pl, pr, ps, R);
   tb_point<T, D>(L, R, zv, w, c, S);
-  tb_store_out<T, D, CS>(xt, s, w, inc, L, R, S);
+  tb_store_out<T, D, CS>(xt + (s.out - 1) * D * TB_BRIDGE_LANES, s.flags, w, inc, L, R, S);
   if (s.flags & TB_BRIDGE_STORE) {
 #pragma unroll
     for (int j = 0; j < D; j++)
@@ -479,6 +486,18 @@ template <typename T, int D, int P> __global__ void tb_k_reuse(const tb_kargs<T>
   }
 }
 
+/* Request the normals of a plan's first P steps (of n) into the ring of a
+ * thread, zv[i] for step i, from at(i), step i's normals in the thread's
+ * tile (wide, smem). */
+template <typename T, int D, int P, bool CS, typename U, typename F>
+__device__ __forceinline__ void tb_ring_fill(int n, F at, U (&zv)[P][D])
+{
+#pragma unroll
+  for (int i = 0; i < P; i++)
+    if (i < n)
+      tb_load_z<T, D, CS>(at(i), 0, zv[i]);
+}
+
 /* (5) wide: V adjacent paths of a tile per thread (its lanes V u .. V u +
  * V - 1), the normals of the next P steps always in flight, evict-first
  * loads and stores when CS. The staging takes P steps beyond the chunk, for
@@ -506,12 +525,9 @@ template <typename T, int D, int P, int V, bool CS> __global__ void tb_k_wide(co
     tb_stage(a, k0, min(m + P, a.n - k0), m, sh_step, sh_w);
     if (!live)
       continue;
-    if (k0 == 0) {
-#pragma unroll
-      for (int i = 0; i < P; i++)
-        if (i < a.n)
-          tb_load_z<T, D, CS>(zt, (int)(sh_step[i].x >> 16), zv[i]);
-    }
+    if (k0 == 0)
+      tb_ring_fill<T, D, P, CS>(
+          a.n, [&](int i) { return zt + (int)(sh_step[i].x >> 16) * D * TB_BRIDGE_LANES; }, zv);
     /* Step k's normals are in zv[k % P]: the chunk is a multiple of P. */
     for (int i0 = 0; i0 < m; i0 += P) {
 #pragma unroll
@@ -532,9 +548,157 @@ template <typename T, int D, int P, int V, bool CS> __global__ void tb_k_wide(co
   }
 }
 
+/* (6) smem: the stack in shared memory, so that a step is branch-free: it
+ * reads L and R from the stack and stores S there (to the sink when no later
+ * step reads it), with no local memory and no reuse branches. A thread
+ * builds V = width adjacent paths of a tile (as wide), in vector accesses.
+ * The block's dynamic shared memory holds the staged plan and the stack
+ * laid out [slot][dim][thread] (V values an entry), so that a warp reads and
+ * writes consecutive values, free of bank conflicts. The plan is staged as
+ * byte offsets (tb_srec) and TB_BRIDGE_SW weights a step, so that every
+ * address is one add; the normals of the next P steps are always in flight
+ * (a ring of P registers). Why: reuse in float spent some 40 instructions
+ * a step (16-bit unpacking, branches, local loads and stores) for 8 bytes
+ * of traffic a path, and issued nearly as long as it waited for memory. The
+ * plan is not read from constant memory: on an H100 a first version did,
+ * and at full occupancy warps at different steps thrashed the constant
+ * cache (0.30 of the copy at block 128 against 0.60 at block 512). */
+
+/* A step of smem's plan: {z row, output row, L slot, R slot} and {S slot,
+ * flags} as byte offsets (rows of the tile, slots of the stack). */
+struct tb_srec {
+  int4 a, b;
+};
+
+/* Weights a staged step holds (TB_BRIDGE_NW, padded for 16-byte loads). */
+const int TB_BRIDGE_SW = 8;
+
+/* A byte offset from p. */
+template <typename T> __device__ __forceinline__ T *tb_at(T *p, int off)
+{
+  return reinterpret_cast<T *>(reinterpret_cast<char *>(p) + off);
+}
+
+template <typename T> __device__ __forceinline__ const T *tb_at(const T *p, int off)
+{
+  return reinterpret_cast<const T *>(reinterpret_cast<const char *>(p) + off);
+}
+
+/* Step k of the staged plan, with its normals in zc. */
+template <typename T, int D, typename U, typename CM>
+__device__ __forceinline__ void tb_smem_step(const tb_srec *rec, const T *sw, int k, int inc,
+                                             const U (&zc)[D], T *xt, U *const (&stk)[D],
+                                             const CM &c)
+{
+  U L[D], R[D], S[D];
+  const int4 r = rec[k].a;
+  const int2 q = make_int2(rec[k].b.x, rec[k].b.y);
+  const T *w = sw + k * TB_BRIDGE_SW;
+#pragma unroll
+  for (int j = 0; j < D; j++) {
+    L[j] = *tb_at(stk[j], r.z);
+    R[j] = *tb_at(stk[j], r.w);
+  }
+  tb_point<T, D>(L, R, zc, w, c, S);
+  tb_store_out<T, D>(tb_at(xt, r.y), (unsigned)q.y, w, inc, L, R, S);
+#pragma unroll
+  for (int j = 0; j < D; j++)
+    *tb_at(stk[j], q.x) = S[j];
+}
+
+/* Step k with its normals in zv; when pre, the normals of step k + P are
+ * requested into zv once they have been read. */
+template <typename T, int D, int P, typename U, typename CM>
+__device__ __forceinline__ void tb_smem_ring_step(const tb_srec *rec, const T *sw, int k, bool pre,
+                                                  int inc, U (&zv)[D], const T *zt, T *xt,
+                                                  U *const (&stk)[D], const CM &c)
+{
+  U zc[D];
+#pragma unroll
+  for (int j = 0; j < D; j++)
+    zc[j] = zv[j];
+  if (pre)
+    tb_load_z<T, D>(tb_at(zt, rec[k + P].a.x), 0, zv);
+  tb_smem_step<T, D>(rec, sw, k, inc, zc, xt, stk, c);
+}
+
+/* The first value of path group q (V adjacent paths of a tile) in the tile layout. */
+template <int D, int V> __device__ __forceinline__ int64_t tb_group_at(int64_t q, int n)
+{
+  return (q / (TB_BRIDGE_LANES / V)) * n * D * TB_BRIDGE_LANES + q % (TB_BRIDGE_LANES / V) * V;
+}
+
+/* Stage steps [k0, k0 + ms) of smem's plan and the weights of [k0, k0 + mw). */
+template <typename T>
+__device__ __forceinline__ void tb_smem_stage(const tb_kargs<T> &a, int k0, int ms, int mw,
+                                              int4 *sh, T *sw)
+{
+  __syncthreads(); /* the previous chunk is done with */
+  for (int i = threadIdx.x; i < 2 * ms; i += blockDim.x)
+    sh[i] = a.rec[2 * k0 + i];
+  for (int i = threadIdx.x; i < mw * TB_BRIDGE_SW; i += blockDim.x)
+    sw[i] = a.w[k0 * TB_BRIDGE_SW + i];
+  __syncthreads();
+}
+
+/* The plan is staged chunk by chunk (all of it at once for up to
+ * TB_BRIDGE_CHUNK steps), with P records beyond the chunk for the normals
+ * requested ahead. A persistent grid (one wave of resident blocks, each
+ * thread building path group after path group with its ring of normals
+ * running on from one path into the next) was measured on an H100 and lost:
+ * 0.83 to 0.86 of the device copy against 0.88 to 0.90 for a thread a path
+ * group, its extra state costing registers (64 against 48 at P 16 in float). */
+template <typename T, int D, int P, int V> __global__ void tb_k_smem(const tb_kargs<T> a)
+{
+  typedef typename std::conditional<V == 1, T, tb_vec<T, V>>::type U;
+  extern __shared__ int4 tb_sh[];
+  const int cap = min(a.n, TB_BRIDGE_CHUNK);
+  const tb_srec *rec = reinterpret_cast<const tb_srec *>(tb_sh);   /* cap + P */
+  T *sw = reinterpret_cast<T *>(tb_sh + 2 * (cap + P));             /* cap x SW */
+  U *stk0 = reinterpret_cast<U *>(sw + cap * TB_BRIDGE_SW);         /* the stack */
+  const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const T *zt = a.z + tb_group_at<D, V>(q, a.n);
+  T *xt = a.x + tb_group_at<D, V>(q, a.n);
+  const bool live = q * V < a.npad; /* every thread takes part in the staging */
+  const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
+  U *stk[D];
+#pragma unroll
+  for (int j = 0; j < D; j++) {
+    stk[j] = stk0 + j * blockDim.x + threadIdx.x; /* slot 0 (x0) is at offset 0 */
+#pragma unroll
+    for (int m = 0; m < V; m++)
+      reinterpret_cast<T *>(stk[j])[m] = a.x0;
+  }
+  U zv[P][D];
+  for (int k0 = 0; k0 < a.n; k0 += cap) {
+    const int m = min(cap, a.n - k0);
+    tb_smem_stage(a, k0, min(m + P, a.n - k0), m, tb_sh, sw);
+    if (!live)
+      continue;
+    if (k0 == 0)
+      tb_ring_fill<T, D, P, false>(a.n, [&](int i) { return tb_at(zt, rec[i].a.x); }, zv);
+    /* Step k's normals are in zv[k % P]: cap is n or a multiple of P. A
+     * group of P steps whose normals P ahead are all there to request goes
+     * without checks. */
+    for (int i0 = 0; i0 < m; i0 += P) {
+      if (i0 + P <= m && k0 + i0 + 2 * P <= a.n) {
+#pragma unroll
+        for (int i = 0; i < P; i++)
+          tb_smem_ring_step<T, D, P>(rec, sw, i0 + i, true, a.inc, zv[i], zt, xt, stk, c);
+      } else {
+#pragma unroll
+        for (int i = 0; i < P; i++)
+          if (i0 + i < m)
+            tb_smem_ring_step<T, D, P>(rec, sw, i0 + i, k0 + i0 + i + P < a.n, a.inc, zv[i], zt,
+                                       xt, stk, c);
+      }
+    }
+  }
+}
+
 /* ---- Kernel tables: by strategy, dimension, P, V and cache hints ------ */
 
-enum { TB_KCONST, TB_KPREFETCH, TB_KSHARED, TB_KREUSE, TB_KWIDE };
+enum { TB_KCONST, TB_KPREFETCH, TB_KSHARED, TB_KREUSE, TB_KWIDE, TB_KSMEM };
 
 template <typename T> using tb_kernel_t = void (*)(tb_kargs<T>);
 
@@ -551,6 +715,8 @@ template <typename T, int K, int D, int P, int V, bool CS> tb_kernel_t<T> tb_ker
     return tb_k_shared<T, D, P>;
   else if constexpr (K == TB_KREUSE)
     return tb_k_reuse<T, D, P>;
+  else if constexpr (K == TB_KSMEM)
+    return tb_k_smem<T, D, P, V>;
   else
     return tb_k_wide<T, D, P, V, CS>;
 }
@@ -580,10 +746,17 @@ template <typename T, int K, int V, bool CS> tb_kernel_t<T> tb_kernel_by_p(int d
     }
 }
 
-/* Only wide takes V (1, 2, 4 or 8) and the cache hints from the parameters. */
+/* wide and smem take V (1, 2, 4 or 8) from the parameters, wide also the cache hints. */
 template <typename T, int K> tb_kernel_t<T> tb_kernel(int d, int p, int v, bool cs)
 {
-  if constexpr (K != TB_KWIDE)
+  if constexpr (K == TB_KSMEM) {
+    typedef tb_kernel_t<T> (*pick_t)(int, int);
+    static const pick_t by_width[4] = {
+        tb_kernel_by_p<T, K, 1, false>, tb_kernel_by_p<T, K, 2, false>,
+        tb_kernel_by_p<T, K, 4, false>, tb_kernel_by_p<T, K, 8, false>};
+    (void)cs;
+    return by_width[v == 8 ? 3 : v == 4 ? 2 : v - 1](d, p);
+  } else if constexpr (K != TB_KWIDE)
     return tb_kernel_by_p<T, K, 1, false>(d, p);
   else {
     typedef tb_kernel_t<T> (*pick_t)(int, int);
@@ -600,26 +773,112 @@ template <typename T, int K> tb_kernel_t<T> tb_kernel(int d, int p, int v, bool 
 
 struct tb_bridge_gpu {
   tb_bridge_plan_t plan;
-  void *step, *w; /* the plan in global memory (shared, reuse) */
+  void *step, *w; /* the plan in global memory (shared, reuse, wide, smem) */
   void *kernel;
   int grid;
+  size_t smem; /* dynamic shared memory of a block (smem's stack) */
   unsigned char args[sizeof(tb_kargs<double>)];
 };
+
+/* smem's plan (tb_srec) into rec and its weights into w, for a block of
+ * `block` threads of V paths. */
+template <typename T>
+void tb_srec_fill(const tb_bridge_plan_t *plan, int dim, int block, int v, int4 *rec, T *w)
+{
+  /* Byte offsets: rows of the tile (d x 32 values), slots of the stack (d x
+   * block entries of V values). */
+  const int row = dim * TB_BRIDGE_LANES * (int)sizeof(T);
+  const int slot = dim * block * v * (int)sizeof(T);
+  for (int i = 0; i < plan->nsteps; i++) {
+    const tb_bridge_step_t *q = &plan->step[i];
+    rec[2 * i] = make_int4(q->z * row, (q->out - 1) * row, q->l * slot, q->r * slot);
+    rec[2 * i + 1] = make_int4(q->s * slot, q->flags, 0, 0);
+    for (int m = 0; m < TB_BRIDGE_SW; m++)
+      w[i * TB_BRIDGE_SW + m] = m < TB_BRIDGE_NW ? (T)plan->w[i * TB_BRIDGE_NW + m] : (T)0;
+  }
+}
+
+/* The plan where the variant reads it: constant memory (const and
+ * prefetch) or global memory (shared, reuse, wide: the plan's steps; smem:
+ * its records). */
+template <typename T, int K>
+int tb_bridge_upload(const tb_ctx_t *ctx, tb_bridge_gpu *st, const T *chol, int v)
+{
+  const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
+  const int n = st->plan.nsteps, nw = K == TB_KSMEM ? TB_BRIDGE_SW : TB_BRIDGE_NW;
+  const size_t wbytes = (size_t)n * nw * sizeof(T);
+  const size_t sbytes = K == TB_KSMEM ? (size_t)n * 2 * sizeof(int4) : (size_t)n * sizeof(tb_bridge_step_t);
+  T *w = (T *)malloc(wbytes);
+  int4 *rec = K == TB_KSMEM ? (int4 *)malloc(sbytes) : NULL;
+  const void *steps = K == TB_KSMEM ? (const void *)rec : (const void *)st->plan.step;
+  if (!w || (K == TB_KSMEM && !rec)) {
+    free(w);
+    free(rec);
+    return tb_fail(TB_ENOMEM, "out of memory");
+  }
+  if (K == TB_KSMEM)
+    tb_srec_fill<T>(&st->plan, b->dim, ctx->block, v, rec, w);
+  else
+    for (int i = 0; i < n * TB_BRIDGE_NW; i++)
+      w[i] = (T)st->plan.w[i];
+  cudaError_t e;
+  if (K == TB_KCONST || K == TB_KPREFETCH) {
+    e = cudaMemcpyToSymbol(tb_c_step, steps, sbytes);
+    if (e == cudaSuccess)
+      e = cudaMemcpyToSymbol(tb_c_w, w, wbytes);
+    if (e == cudaSuccess)
+      e = cudaMemcpyToSymbol(tb_c_chol, chol, TB_BRIDGE_MAX_DIM * TB_BRIDGE_MAX_DIM * sizeof(T));
+  } else {
+    e = cudaMalloc(&st->step, sbytes);
+    if (e == cudaSuccess)
+      e = cudaMalloc(&st->w, wbytes);
+    if (e == cudaSuccess)
+      e = cudaMemcpy(st->step, steps, sbytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+      e = cudaMemcpy(st->w, w, wbytes, cudaMemcpyHostToDevice);
+  }
+  free(w);
+  free(rec);
+  if (e != cudaSuccess)
+    return tb_cuda_status(e, "uploading the plan", __FILE__, __LINE__);
+  return TB_OK;
+}
+
+/* smem's dynamic shared memory: the staged plan and the block's stack,
+ * refused when a block may not have that much. */
+template <typename T>
+int tb_bridge_smem(const tb_ctx_t *ctx, const tb_bridge_gpu *st, tb_kernel_t<T> kernel, int p,
+                   int v, size_t *bytes)
+{
+  const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
+  const int cap = st->plan.nsteps < TB_BRIDGE_CHUNK ? st->plan.nsteps : TB_BRIDGE_CHUNK;
+  const size_t stack = (size_t)st->plan.slots * b->dim * ctx->block * v * sizeof(T);
+  int dev = 0, optin = 0;
+  *bytes = (size_t)(cap + p) * 2 * sizeof(int4) + (size_t)cap * TB_BRIDGE_SW * sizeof(T) + stack;
+  TB_CUDA(cudaGetDevice(&dev));
+  TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  if (*bytes > (size_t)optin)
+    return tb_fail(TB_EUNSUP, "a stack of %d slots x dim %d x width %d x block %d and the plan "
+                              "need %zu bytes of shared memory; a block may have %d",
+                   st->plan.slots, b->dim, v, ctx->block, *bytes, optin);
+  TB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes));
+  return TB_OK;
+}
 
 template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gpu *st)
 {
   const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
-  const bool in_const = K == TB_KCONST || K == TB_KPREFETCH;
-  const int p = (K == TB_KPREFETCH || K == TB_KREUSE || K == TB_KWIDE) ? b->prefetch : 1;
-  const int v = K == TB_KWIDE ? b->width : 1;
+  const int p =
+      (K == TB_KPREFETCH || K == TB_KREUSE || K == TB_KWIDE || K == TB_KSMEM) ? b->prefetch : 1;
+  const int v = K == TB_KWIDE || K == TB_KSMEM ? b->width : 1;
   int rc = tb_bridge_plan_timed(ctx, &st->plan);
   if (rc)
     return rc;
   const int n = st->plan.nsteps;
-  if (st->plan.slots > TB_BRIDGE_GPU_SLOTS)
+  if (K != TB_KSMEM && st->plan.slots > TB_BRIDGE_GPU_SLOTS)
     return tb_fail(TB_EUNSUP, "the plan needs %d stack slots; a GPU thread holds %d",
                    st->plan.slots, TB_BRIDGE_GPU_SLOTS);
-  if (in_const && n > TB_BRIDGE_CONST_STEPS)
+  if ((K == TB_KCONST || K == TB_KPREFETCH) && n > TB_BRIDGE_CONST_STEPS)
     return tb_fail(TB_EUNSUP, "%d steps do not fit in constant memory (at most %d)", n,
                    TB_BRIDGE_CONST_STEPS);
   if (v * b->dim > TB_BRIDGE_MAX_WIDE)
@@ -636,40 +895,17 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
                    p, v, b->dim, TB_BRIDGE_MAX_PREFETCH);
   }
   tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p, v, b->cache == TB_BRIDGE_CACHE_STREAM);
-  rc = tb_gpu_fit(ctx, kernel, 0, NULL, NULL);
-  if (rc)
+  if (K == TB_KSMEM && (rc = tb_bridge_smem<T>(ctx, st, kernel, p, v, &st->smem)))
+    return rc;
+  if ((rc = tb_gpu_fit(ctx, kernel, st->smem, NULL, NULL)))
     return rc;
 
-  T *w = (T *)malloc((size_t)n * TB_BRIDGE_NW * sizeof(T));
-  if (!w)
-    return tb_fail(TB_ENOMEM, "out of memory");
-  for (int i = 0; i < n * TB_BRIDGE_NW; i++)
-    w[i] = (T)st->plan.w[i];
   tb_kargs<T> a;
   memset(&a, 0, sizeof a);
   for (int i = 0; i < b->dim * b->dim; i++)
     a.chol[i] = (T)b->chol[i];
-  cudaError_t e;
-  if (in_const) {
-    e = cudaMemcpyToSymbol(tb_c_step, st->plan.step, (size_t)n * sizeof(tb_bridge_step_t));
-    if (e == cudaSuccess)
-      e = cudaMemcpyToSymbol(tb_c_w, w, (size_t)n * TB_BRIDGE_NW * sizeof(T));
-    if (e == cudaSuccess)
-      e = cudaMemcpyToSymbol(tb_c_chol, a.chol, sizeof a.chol);
-  } else {
-    e = cudaMalloc(&st->step, (size_t)n * sizeof(tb_bridge_step_t));
-    if (e == cudaSuccess)
-      e = cudaMalloc(&st->w, (size_t)n * TB_BRIDGE_NW * sizeof(T));
-    if (e == cudaSuccess)
-      e = cudaMemcpy(st->step, st->plan.step, (size_t)n * sizeof(tb_bridge_step_t),
-                     cudaMemcpyHostToDevice);
-    if (e == cudaSuccess)
-      e = cudaMemcpy(st->w, w, (size_t)n * TB_BRIDGE_NW * sizeof(T), cudaMemcpyHostToDevice);
-  }
-  free(w);
-  if (e != cudaSuccess)
-    return tb_cuda_status(e, "uploading the plan", __FILE__, __LINE__);
-
+  if ((rc = tb_bridge_upload<T, K>(ctx, st, a.chol, v)))
+    return rc;
   a.z = (const T *)ctx->buf[b->z];
   a.x = (T *)ctx->buf[b->x];
   a.npad = b->tiles * TB_BRIDGE_LANES;
@@ -678,6 +914,7 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
   a.x0 = (T)b->x0;
   a.step = (const uint3 *)st->step;
   a.w = (const T *)st->w;
+  a.rec = (const int4 *)st->step;
   memcpy(st->args, &a, sizeof a);
   st->kernel = (void *)kernel;
   int64_t grid = (a.npad / v + ctx->block - 1) / ctx->block;
@@ -703,7 +940,7 @@ template <typename T> int tb_bridge_run_t(tb_ctx_t *ctx)
   const tb_bridge_gpu *st = (const tb_bridge_gpu *)ctx->state;
   tb_kargs<T> a;
   memcpy(&a, st->args, sizeof a);
-  ((tb_kernel_t<T>)st->kernel)<<<st->grid, ctx->block, 0, (cudaStream_t)ctx->stream>>>(a);
+  ((tb_kernel_t<T>)st->kernel)<<<st->grid, ctx->block, st->smem, (cudaStream_t)ctx->stream>>>(a);
   TB_CUDA_LAUNCH("bridge");
   return TB_OK;
 }
@@ -727,29 +964,32 @@ void tb_bridge_release(tb_ctx_t *ctx)
 
 } /* namespace */
 
-#define TB_BRIDGE_VARIANT(NAME, K, SUMMARY)                                                    \
+#define TB_BRIDGE_VARIANT(NAME, K, FLAGS, SUMMARY)                                             \
   extern "C" const tb_variant_t tb_bridge_gpu_##NAME = {                                      \
       #NAME,                                                                                   \
       SUMMARY,                                                                                 \
       &tb_algo_bridge,                                                                         \
       TB_GPU,                                                                                  \
       TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),                                          \
-      TB_V_BLOCK,                                                                              \
+      FLAGS,                                                                                   \
       tb_bridge_prepare<K>,                                                                    \
       tb_bridge_run,                                                                           \
       NULL,                                                                                    \
       tb_bridge_release,                                                                       \
   };
 
-TB_BRIDGE_VARIANT(const, TB_KCONST, "(1) plan in constant memory, local stack per thread")
-TB_BRIDGE_VARIANT(prefetch, TB_KPREFETCH,
+TB_BRIDGE_VARIANT(const, TB_KCONST, TB_V_BLOCK, "(1) plan in constant memory, local stack per thread")
+TB_BRIDGE_VARIANT(prefetch, TB_KPREFETCH, TB_V_BLOCK,
                   "(3) as const, the normals of P steps prefetched into registers (prefetch)")
-TB_BRIDGE_VARIANT(shared, TB_KSHARED,
+TB_BRIDGE_VARIANT(shared, TB_KSHARED, TB_V_BLOCK,
                   "(4) C in registers, plan streamed through shared memory, next indices and "
                   "normals loaded ahead")
-TB_BRIDGE_VARIANT(reuse, TB_KREUSE,
+TB_BRIDGE_VARIANT(reuse, TB_KREUSE, TB_V_BLOCK,
                   "(5) as shared, the previous step's points reused from registers, P normals "
                   "prefetched (prefetch)")
-TB_BRIDGE_VARIANT(wide, TB_KWIDE,
+TB_BRIDGE_VARIANT(wide, TB_KWIDE, TB_V_BLOCK,
                   "(5) with V adjacent paths per thread in vector accesses (width), the normals "
                   "of the next P steps always in flight, evict-first hints (cache)")
+TB_BRIDGE_VARIANT(smem, TB_KSMEM, TB_V_BLOCK,
+                  "(6) the stack in shared memory: branch-free steps, V paths a thread (width), "
+                  "the normals of the next P steps always in flight (prefetch)")

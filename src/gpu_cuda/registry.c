@@ -15,7 +15,7 @@ extern const tb_variant_t tb_mc_gpu_twostep;
 extern const tb_variant_t tb_mc_gpu_fused;
 extern const tb_variant_t tb_mc_gpu_fused1b;
 extern const tb_variant_t tb_bridge_gpu_const, tb_bridge_gpu_prefetch, tb_bridge_gpu_shared,
-    tb_bridge_gpu_reuse, tb_bridge_gpu_wide;
+    tb_bridge_gpu_reuse, tb_bridge_gpu_wide, tb_bridge_gpu_smem;
 
 const tb_variant_t *const tb_gpu_variants[] = {
     &tb_stream_gpu_gridstride,
@@ -42,5 +42,6 @@ const tb_variant_t *const tb_gpu_variants[] = {
     &tb_bridge_gpu_shared,
     &tb_bridge_gpu_reuse,
     &tb_bridge_gpu_wide,
+    &tb_bridge_gpu_smem,
     NULL,
 };
