@@ -57,7 +57,7 @@ rows() {
 if "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 --format csv >/dev/null 2>&1; then
   gpu=1
   BACKENDS=cpu,gpu
-  VARIANTS=omp,const,prefetch,shared,reuse,wide
+  VARIANTS=omp,const,prefetch,shared,reuse,wide,smem
 else
   gpu=0
   BACKENDS=cpu
@@ -66,10 +66,12 @@ else
 fi
 
 # (a) The table: the CPU thread sweep and every GPU strategy over block
-# sizes, both generators, both precisions, prefetch P = 8 (the report's),
-# wide at its defaults (width 4, cache stream).
+# sizes, both generators, both precisions, prefetch P = 16 (the best of
+# prefetch, reuse and smem on the H100; the report's was 8), wide and smem
+# at width 1 (wide's cache hint stream). (Parameters the CPU variant does
+# not take are not swept here, so that the CPU runs once a thread count.)
 bench table run bridge --size "$SIZE" --precision float,double --mode paths,increments \
-  --backend "$BACKENDS" --variant "$VARIANTS" --threads "$THREADS" \
+  --backend "$BACKENDS" --variant "$VARIANTS" --threads "$THREADS" --prefetch 16 --width 1 \
   --block 64,128,256,512 --repeat 10 --warmup 2 --pivot mode+precision:threads:median_ms
 
 # (b) The prefetch depth of strategies 3 and 5 in float (P = 1: strategy 5
@@ -78,7 +80,13 @@ if [ "$gpu" -eq 1 ]; then
   bench ladder run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
     --variant prefetch,reuse --prefetch 1,2,4,8,16 --block 64,128,256,512 --repeat 20 --warmup 3 \
     --pivot mode+variant+prefetch:block:gbs
-  # (w) The wide variant's candidates.
+  # (s) smem in float: width V, P and blocks.
+  bench smem run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
+    --variant smem --width 1,2,4 --prefetch 8,16 --block 128,256,512 --repeat 20 --warmup 3 \
+    --pivot mode+width+prefetch:block:frac_limit
+fi
+if [ "$gpu" -eq 1 ] && [ "${WIDE:-0}" -eq 1 ]; then
+  # (w) The wide variant's candidates (WIDE=1; measured on the H200 and reported).
   bench wide run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
     --variant wide --width 1,2,4,8 --cache stream,plain --prefetch 4,8,16 --block 128,256 \
     --repeat 20 --warmup 3 --pivot mode+width+cache+prefetch:block:frac_limit
@@ -91,9 +99,9 @@ if [ "$gpu" -eq 1 ]; then
 fi
 
 # ---- The summary ---------------------------------------------------------
-all=$(rows "$OUT/table.csv" "$OUT/ladder.csv" "$OUT/wide.csv")
+all=$(rows "$OUT/table.csv" "$OUT/ladder.csv" "$OUT/wide.csv" "$OUT/smem.csv")
 echo
-echo "### (a) the report's table, median ms: rows generator + precision, columns CPU threads (omp) and the GPU (best strategy and block, P = 8)"
+echo "### (a) the report's table, median ms: rows generator + precision, columns CPU threads (omp) and the GPU (best strategy and block, P = 16, V = 1)"
 sed -n '/^# median_ms by /,/^$/p' "$OUT/table.log"
 sed -n '/^# CPU-vs-GPU speedup/,/^$/p' "$OUT/table.log"
 
@@ -102,23 +110,23 @@ if [ "$gpu" -eq 1 ]; then
   echo "### (b) GPU ladder, float, paths: best GB/s of each strategy (over blocks and P), of the device copy; NAG on a Tesla C2050 (of its 120 GB/s with ECC)"
   echo "$all" | awk '
     $1 == "gpu" && $3 == "float" && $4 == "paths" {
-      k = $2 == "reuse" && $7 == 1 ? "reuse1" : $2
+      k = ($2 == "reuse" && $7 == 1) ? "reuse1" : $2
       if ($9 > gb[k]) {
         gb[k] = $9; fr[k] = $10
-        at[k] = "block " $6 ($2 == "prefetch" || $2 == "reuse" || $2 == "wide" ? ", P " $7 : "") ($2 == "wide" ? ", V " $12 ", " $13 : "")
+        at[k] = "block " $6 (($2 == "prefetch" || $2 == "reuse" || $2 == "wide" || $2 == "smem") ? ", P " $7 : "") (($2 == "wide" || $2 == "smem") ? ", V " $12 : "") ($2 == "wide" ? ", " $13 : "")
       }
     }
     END {
-      split("const prefetch shared reuse1 reuse wide", ks, " ")
-      split("1 strategy in constant memory|3 prefetch P normals|4 shared-memory plan, C in registers|5 reuse, without prefetch|5 reuse, with prefetch|5 wide: V paths a thread, P in flight", nm, "|")
-      split("29 58 85 79 102 -", ng, " "); split("24% 48% 71% 66% 85% -", np, " ")
+      split("const prefetch shared reuse1 reuse wide smem", ks, " ")
+      split("1 strategy in constant memory|3 prefetch P normals|4 shared-memory plan, C in registers|5 reuse, without prefetch|5 reuse, with prefetch|5 wide: V paths a thread, P in flight|6 smem: stack in shared memory", nm, "|")
+      split("29 58 85 79 102 - -", ng, " "); split("24% 48% 71% 66% 85% - -", np, " ")
       printf "%-38s %9s %9s  %-30s | %8s %8s\n", "strategy", "GB/s", "of copy", "at", "NAG GB/s", "of peak"
-      for (i = 1; i <= 6; i++)
+      for (i = 1; i <= 7; i++)
         printf "%-38s %9.1f %8.1f%%  %-30s | %8s %8s\n", nm[i], gb[ks[i]], 100 * fr[ks[i]], at[ks[i]], ng[i], np[i]
     }'
   echo "$all" | awk '
     $1 == "gpu" && $3 == "float" && $10 > best[$4] {
-      best[$4] = $10; gb[$4] = $9; li[$4] = $11; at[$4] = $2 " block " $6 " P " $7 ($2 == "wide" ? " V " $12 " " $13 : "")
+      best[$4] = $10; gb[$4] = $9; li[$4] = $11; at[$4] = $2 " block " $6 " P " $7 (($2 == "wide" || $2 == "smem") ? " V " $12 : "") ($2 == "wide" ? " " $13 : "")
     }
     END {
       for (m in best)
@@ -126,39 +134,43 @@ if [ "$gpu" -eq 1 ]; then
     }' | sort
 
   echo
-  echo "### (w) wide, float: fraction of the device copy (median times), best over the blocks run (128, 256; 64..512 for the table's V 4 stream P 8); reuse (strategy 5: one path a thread, P normals loaded a group at a time; blocks 64..512) beside it"
-  echo "$all" | awk '
-    $1 == "gpu" && $3 == "float" && ($2 == "wide" || $2 == "reuse") {
-      k = $4 SUBSEP ($2 == "wide" ? $12 SUBSEP $13 : "reuse") SUBSEP $7
-      if ($10 > f[k]) { f[k] = $10; b[k] = $6 }
-    }
-    END {
-      split("paths increments", ms, " "); split("4 8 16", ps, " ")
-      split("reuse|1 plain|1 stream|2 plain|2 stream|4 plain|4 stream|8 plain|8 stream", rs, "|")
-      printf "%-16s", "V cache"
-      for (mi = 1; mi <= 2; mi++) for (pi = 1; pi <= 3; pi++) printf " %11s", substr(ms[mi], 1, 5) " P" ps[pi]
-      printf "\n"
-      for (ri = 1; ri <= 9; ri++) {
-        split(rs[ri], r, " ")
-        printf "%-16s", (rs[ri] == "reuse" ? "reuse (V 1)" : "wide V " r[1] " " r[2])
-        for (mi = 1; mi <= 2; mi++)
-          for (pi = 1; pi <= 3; pi++) {
-            k = ms[mi] SUBSEP (rs[ri] == "reuse" ? "reuse" : r[1] SUBSEP r[2]) SUBSEP ps[pi]
-            printf " %11s", (k in f) ? sprintf("%.3f/%d", f[k], b[k]) : "-"
-          }
-        printf "\n"
+  echo "### (s) smem, float: fraction of the device copy by width V and P (rows) and block (columns)"
+  pivot smem
+  if [ -s "$OUT/wide.csv" ]; then
+    echo "### (w) wide, float: fraction of the device copy (median times), best over the blocks run (128, 256; 64..512 for the table's V 4 stream P 8); reuse (strategy 5: one path a thread, P normals loaded a group at a time; blocks 64..512) beside it"
+    echo "$all" | awk '
+      $1 == "gpu" && $3 == "float" && ($2 == "wide" || $2 == "reuse") {
+        k = $4 SUBSEP ($2 == "wide" ? $12 SUBSEP $13 : "reuse") SUBSEP $7
+        if ($10 > f[k]) { f[k] = $10; b[k] = $6 }
       }
-      print "(cells: fraction of the copy / the block that gave it; -: not run (V 8 x P 16 is over the 64 registers of normals), or no verified row)"
-    }'
-  echo "access order (diagnostic, wide stream P 8 block 256, paths): fraction of the copy in the sequential order (rows in address order) against bisection (rows scattered over the tile)"
-  { rows "$OUT/order.csv" | sed 's/^/seq /'; echo "$all" | sed 's/^/bis /'; } | awk '
-    $2 == "gpu" && $3 == "wide" && $4 == "float" && $5 == "paths" && $7 == 256 && $8 == 8 && $14 == "stream" && $11 > f[$1, $13] { f[$1, $13] = $11 }
-    END {
-      split("1 4 8", vs, " ")
-      for (i = 1; i <= 3; i++)
-        printf "  V %d: sequential %s, bisection %s\n", vs[i], (("seq", vs[i]) in f) ? sprintf("%.3f", f["seq", vs[i]]) : "-",
-          (("bis", vs[i]) in f) ? sprintf("%.3f", f["bis", vs[i]]) : "-"
-    }'
+      END {
+        split("paths increments", ms, " "); split("4 8 16", ps, " ")
+        split("reuse|1 plain|1 stream|2 plain|2 stream|4 plain|4 stream|8 plain|8 stream", rs, "|")
+        printf "%-16s", "V cache"
+        for (mi = 1; mi <= 2; mi++) for (pi = 1; pi <= 3; pi++) printf " %11s", substr(ms[mi], 1, 5) " P" ps[pi]
+        printf "\n"
+        for (ri = 1; ri <= 9; ri++) {
+          split(rs[ri], r, " ")
+          printf "%-16s", (rs[ri] == "reuse" ? "reuse (V 1)" : "wide V " r[1] " " r[2])
+          for (mi = 1; mi <= 2; mi++)
+            for (pi = 1; pi <= 3; pi++) {
+              k = ms[mi] SUBSEP (rs[ri] == "reuse" ? "reuse" : r[1] SUBSEP r[2]) SUBSEP ps[pi]
+              printf " %11s", (k in f) ? sprintf("%.3f/%d", f[k], b[k]) : "-"
+            }
+          printf "\n"
+        }
+        print "(cells: fraction of the copy / the block that gave it; -: not run (V 8 x P 16 is over the 64 registers of normals), or no verified row)"
+      }'
+    echo "access order (diagnostic, wide stream P 8 block 256, paths): fraction of the copy in the sequential order (rows in address order) against bisection (rows scattered over the tile)"
+    { rows "$OUT/order.csv" | sed 's/^/seq /'; echo "$all" | sed 's/^/bis /'; } | awk '
+      $2 == "gpu" && $3 == "wide" && $4 == "float" && $5 == "paths" && $7 == 256 && $8 == 8 && $14 == "stream" && $11 > f[$1, $13] { f[$1, $13] = $11 }
+      END {
+        split("1 4 8", vs, " ")
+        for (i = 1; i <= 3; i++)
+          printf "  V %d: sequential %s, bisection %s\n", vs[i], (("seq", vs[i]) in f) ? sprintf("%.3f", f["seq", vs[i]]) : "-",
+            (("bis", vs[i]) in f) ? sprintf("%.3f", f["bis", vs[i]]) : "-"
+      }'
+  fi
 fi
 
 echo
@@ -186,7 +198,7 @@ echo "$all" | awk '
     if ($5 == 1) one[k] = $8
     if (!(k in cpu) || $8 < cpu[k]) { cpu[k] = $8; cth[k] = $5 }
   }
-  $1 == "gpu" { k = $4 " " $3; if (!(k in g) || $8 < g[k]) { g[k] = $8; gat[k] = $2 "/" $6 "/P" $7 ($2 == "wide" ? "/V" $12 : "") } }
+  $1 == "gpu" { k = $4 " " $3; if (!(k in g) || $8 < g[k]) { g[k] = $8; gat[k] = $2 "/" $6 "/P" $7 (($2 == "wide" || $2 == "smem") ? "/V" $12 : "") } }
   END {
     split("paths float|paths double|increments float|increments double", ks, "|")
     split("1392.1 1463.8 1207.4 1308.1", n1, " "); split("171.2 193.6 146.0 166.2", nb, " ")
