@@ -60,11 +60,11 @@ static const tb_param_def_t tb_bridge_params[P_COUNT] = {
                 "normals in the run's precision, path after path, Z_0..Z_{N-1} per path, d "
                 "values per Z",
      TB_PARAM_TEXT, "philox", 0, 0, NULL},
-    {"prefetch", "P, the normals the GPU variants prefetch, reuse and wide hold in registers "
-                 "(1, 2, 4, 8 or 16)",
+    {"prefetch", "P, the normals the GPU variants prefetch, reuse, wide and smem hold in "
+                 "registers (1, 2, 4, 8 or 16)",
      TB_PARAM_INT, "8", 1, 16, NULL},
-    {"width", "V, adjacent paths per thread of the GPU variant wide, loaded and stored in "
-              "vector accesses (1, 2, 4 or 8)",
+    {"width", "V, adjacent paths per thread of the GPU variants wide and smem, loaded and "
+              "stored in vector accesses (1, 2, 4 or 8)",
      TB_PARAM_INT, "4", 1, 8, NULL},
     {"cache", "the GPU variant wide's loads and stores: stream (evict-first, __ldcs and "
               "__stcs: the data is touched once) or plain",

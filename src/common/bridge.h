@@ -90,7 +90,7 @@ typedef struct tb_bridge {
   int dim;   /* d */
   int mode;  /* TB_BRIDGE_PATHS or TB_BRIDGE_INCREMENTS */
   int prefetch; /* P: normals the prefetching GPU variants hold in registers */
-  int width;    /* V: adjacent paths per thread of the GPU's wide variant (1, 2, 4, 8) */
+  int width;    /* V: adjacent paths per thread of the GPU's wide and smem (1, 2, 4, 8) */
   int cache;    /* TB_BRIDGE_CACHE_*: the wide variant's cache hints */
   int64_t paths, tiles;
   double t0, x0;
