@@ -270,15 +270,16 @@ static int tb_cmd_list(int argc, char **argv)
 
 /* ---- run --------------------------------------------------------------- */
 
-/* Parse a list of positive integers, with `word` standing for `expansion`. */
+/* Parse a list of positive integers, with `word` standing for the nexp
+ * values of `expansion` (wherever and however often it appears). */
 static int tb_parse_int_list(const char *what, const char *text, const char *word,
-                             const int *expansion, int nexp, int zero_word, int **out, int *n)
+                             const int *expansion, int nexp, int **out, int *n)
 {
   char **items;
   int count, rc, k = 0;
   if ((rc = tb_list_split(text, &items, &count)))
     return tb_fail(rc, "%s: %s", what, tb_error_detail());
-  int *v = malloc((size_t)(count + nexp) * sizeof *v);
+  int *v = malloc((size_t)count * (size_t)(nexp > 1 ? nexp : 1) * sizeof *v);
   if (!v) {
     tb_list_free(items, count);
     return tb_fail(TB_ENOMEM, "out of memory");
@@ -286,11 +287,8 @@ static int tb_parse_int_list(const char *what, const char *text, const char *wor
   for (int i = 0; i < count && !rc; i++) {
     int64_t x;
     if (word && !strcmp(items[i], word)) {
-      if (zero_word)
-        v[k++] = 0;
-      else
-        for (int j = 0; j < nexp; j++)
-          v[k++] = expansion[j];
+      for (int j = 0; j < nexp; j++)
+        v[k++] = expansion[j];
       continue;
     }
     if ((rc = tb_parse_size(items[i], what, &x)))
@@ -462,6 +460,7 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
       {"help", no_argument, NULL, 'h'}};
   enum { NBASE = sizeof base_opts / sizeof base_opts[0] };
   static const int block_sweep[] = {32, 64, 128, 256, 512, 1024};
+  static const int auto_grid[] = {0}; /* --grid auto: the variant picks */
   tb_sweep_t *s = &o->s;
   const char *backends = NULL, *precisions = NULL, *sizes = NULL, *threads = NULL;
   const char *placements = "cores", *blocks = "256", *grids = "auto";
@@ -618,7 +617,7 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
   /* Threads and placement. */
   int sweep[64], nsweep = tb_topo_thread_sweep(topo, sweep);
   if (threads) {
-    if ((rc = tb_parse_int_list("--threads", threads, "sweep", sweep, nsweep, 0, &s->threads,
+    if ((rc = tb_parse_int_list("--threads", threads, "sweep", sweep, nsweep, &s->threads,
                                 &s->nthreads)))
       return rc;
   } else {
@@ -642,10 +641,10 @@ static int tb_run_parse(int argc, char **argv, tb_run_opts_t *o, tb_topo_t *topo
     if (rc)
       return rc;
   }
-  if ((rc = tb_parse_int_list("--block", blocks, "sweep", block_sweep, 6, 0, &s->blocks,
+  if ((rc = tb_parse_int_list("--block", blocks, "sweep", block_sweep, 6, &s->blocks,
                               &s->nblocks)))
     return rc;
-  if ((rc = tb_parse_int_list("--grid", grids, "auto", NULL, 0, 1, &s->grids, &s->ngrids)))
+  if ((rc = tb_parse_int_list("--grid", grids, "auto", auto_grid, 1, &s->grids, &s->ngrids)))
     return rc;
   s->progress = isatty(STDERR_FILENO);
   return TB_OK;

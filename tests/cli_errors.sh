@@ -63,6 +63,11 @@ rc=$?
 grep -q "threads on $npus PUs" "$TMP/over.err" || fail "no note on oversubscription"
 grep -q ",oversubscribed," "$TMP/over.csv" || fail "rows do not say oversubscribed"
 
+# A list word repeated expands every time (it once overran the list).
+"$TB" run stream --backend cpu --size 1000 --threads sweep,sweep --block sweep,sweep,sweep \
+  -P op=copy $LIMIT --repeat 1 --warmup 0 --format csv >"$TMP/sw.csv" 2>"$TMP/sw.err" ||
+  fail "repeated sweep words: $(cat "$TMP/sw.err")"
+
 # No partial files anywhere in the temporary folder.
 ls "$TMP" | grep -q '\.tmp\.' && fail "temporary report files left: $(ls "$TMP")"
 finish
