@@ -403,9 +403,12 @@ static int tb_same_problem(const tb_result_t *x, const tb_result_t *y)
 {
   if (x->prec != y->prec || x->n != y->n)
     return 0;
-  for (int k = 0; k < x->algo->nparams; k++)
-    if (x->param[k].i != y->param[k].i || x->param[k].r != y->param[k].r)
+  for (int k = 0; k < x->algo->nparams; k++) {
+    const tb_param_value_t *a = &x->param[k], *b = &y->param[k];
+    if (x->algo->params[k].type == TB_PARAM_TEXT ? strcmp(a->s, b->s) != 0
+                                                  : a->i != b->i || a->r != b->r)
       return 0;
+  }
   return 1;
 }
 
