@@ -40,9 +40,16 @@ static double tb_bs_per_run(const tb_problem_t *p, int column)
   return column == TB_BS_RATE ? (double)p->n : NAN;
 }
 
+/* An option's exact call and put and the bounds its results are held to
+ * (tb_bs_bounds): they depend on the problem only, so they are computed
+ * once, not at every verification. */
+typedef struct tb_bs_ref {
+  double call, put, b_call, b_put, b_parity;
+} tb_bs_ref_t;
+
 typedef struct tb_bs_priv {
   tb_bs_t pub;
-  double *ref; /* the exact call and put of option i at 2i and 2i + 1; NULL until needed */
+  tb_bs_ref_t *ref; /* per option; NULL until needed */
 } tb_bs_priv_t;
 
 static int tb_bs_setup(tb_problem_t *p)
@@ -60,7 +67,7 @@ static int tb_bs_setup(tb_problem_t *p)
   b->put = tb_problem_add_array(p, "put", k, TB_OUT, p->n);
   b->exact = (int)p->param[TB_BS_CND].i;
   b->fast = (int)p->param[TB_BS_MATH].i;
-  p->extra_host_bytes = 2 * p->n * (int64_t)sizeof(double); /* the reference */
+  p->extra_host_bytes = p->n * (int64_t)sizeof(tb_bs_ref_t); /* the reference */
   return TB_OK;
 }
 
@@ -86,27 +93,6 @@ static void tb_bs_exact(const tb_option_t *o, long double *call, long double *pu
   long double k = x * expl(-r * t);
   *call = s * tb_ncdfl(d1) - k * tb_ncdfl(d2);
   *put = k * tb_ncdfl(-d2) - s * tb_ncdfl(-d1);
-}
-
-static int tb_bs_reference(tb_problem_t *p)
-{
-  tb_bs_priv_t *bp = p->priv;
-  if (bp->ref)
-    return TB_OK;
-  bp->ref = malloc((size_t)p->n * 2 * sizeof *bp->ref);
-  if (!bp->ref)
-    return tb_fail(TB_ENOMEM, "cannot allocate the Black-Scholes reference (%lld options)",
-                   (long long)p->n);
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < p->n; i++) {
-    tb_option_t o;
-    long double c, q;
-    tb_optset_get(p, &bp->pub.in, i, &o);
-    tb_bs_exact(&o, &c, &q);
-    bp->ref[2 * i] = (double)c;
-    bp->ref[2 * i + 1] = (double)q;
-  }
-  return TB_OK;
 }
 
 /* The error of the computed N(d) = n, given the error e_d of the computed d:
@@ -181,6 +167,31 @@ static void tb_bs_bounds(const tb_option_t *o, int exact, int fast, double u, do
   *b_parity = 2 * (k * e_k + 8 * u * (s + k)) + ref_round;
 }
 
+static int tb_bs_reference(tb_problem_t *p)
+{
+  tb_bs_priv_t *bp = p->priv;
+  const tb_bs_t *b = &bp->pub;
+  const double u = p->prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+  if (bp->ref)
+    return TB_OK;
+  bp->ref = malloc((size_t)p->n * sizeof *bp->ref);
+  if (!bp->ref)
+    return tb_fail(TB_ENOMEM, "cannot allocate the Black-Scholes reference (%lld options)",
+                   (long long)p->n);
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < p->n; i++) {
+    tb_option_t o;
+    long double c, q;
+    tb_bs_ref_t *r = &bp->ref[i];
+    tb_optset_get(p, &b->in, i, &o);
+    tb_bs_exact(&o, &c, &q);
+    r->call = (double)c;
+    r->put = (double)q;
+    tb_bs_bounds(&o, b->exact, b->fast, u, &r->b_call, &r->b_put, &r->b_parity);
+  }
+  return TB_OK;
+}
+
 /* Every call and put against the exact reference, each within its bound
  * (tb_bs_bounds), and put-call parity within its rounding-only bound. The
  * error column is the largest fraction of a bound used (pass <= 1). */
@@ -188,7 +199,6 @@ static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
 {
   const tb_bs_priv_t *bp = p->priv;
   const tb_bs_t *b = &bp->pub;
-  const double u = p->prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
   const void *call = view[b->call], *put = view[b->put];
   int rc = tb_bs_reference(p);
   if (rc)
@@ -201,18 +211,15 @@ static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
     int64_t wi = -1;
 #pragma omp for schedule(static) nowait
     for (int64_t i = 0; i < p->n; i++) {
-      tb_option_t o;
-      double bc, bq, bpar;
-      tb_optset_get(p, &b->in, i, &o);
-      tb_bs_bounds(&o, b->exact, b->fast, u, &bc, &bq, &bpar);
+      const tb_bs_ref_t *r = &bp->ref[i];
       const double c = tb_optset_elem(p, call, i), q = tb_optset_elem(p, put, i);
-      const double rc_ = bp->ref[2 * i], rq = bp->ref[2 * i + 1];
+      const double rc_ = r->call, rq = r->put;
       const double dc = fabs(c - rc_), dq = fabs(q - rq), par = fabs((c - q) - (rc_ - rq));
       sd += dc + dq;
       sr += fabs(rc_) + fabs(rq);
       ma = fmax(ma, fmax(dc, dq));
       mp = fmax(mp, par);
-      double f = fmax(fmax(dc / bc, dq / bq), par / bpar);
+      double f = fmax(fmax(dc / r->b_call, dq / r->b_put), par / r->b_parity);
       if (isnan(dc) || isnan(dq) || isnan(par))
         f = INFINITY; /* the poison, or a result that is no number */
       if (f > w || wi < 0) {
@@ -245,7 +252,7 @@ static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
     tb_check_fail(chk,
                   "option %lld (S %g, X %g, T %g): call %.9g (exact %.9g), put %.9g (exact "
                   "%.9g): %.3g times its bound%s",
-                  (long long)at, o.s, o.x, o.t, c, bp->ref[2 * at], q, bp->ref[2 * at + 1], worst,
+                  (long long)at, o.s, o.x, o.t, c, bp->ref[at].call, q, bp->ref[at].put, worst,
                   isnan(c) || isnan(q) ? " (never written: still poisoned)" : "");
   }
   return TB_OK;
