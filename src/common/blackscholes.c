@@ -7,6 +7,7 @@
 
 #include "options.h"
 #include "options_math.h"
+#include "refmath.h"
 
 static const char *const tb_bs_cnds[] = {"poly", "erfc", NULL};
 static const char *const tb_bs_maths[] = {"libm", "fast", NULL};
@@ -77,12 +78,6 @@ static int tb_bs_generate(tb_problem_t *p)
   return tb_optset_generate(p, &b->in);
 }
 
-/* N(d), exactly up to long double rounding. */
-static long double tb_ncdfl(long double d)
-{
-  return 0.5L * erfcl(-d * 0.707106781186547524400844362104849039L);
-}
-
 /* The exact call and put of an option, in long double with N by erfc. The
  * put uses N(-d) directly, so that small puts keep their relative accuracy. */
 static void tb_bs_exact(const tb_option_t *o, long double *call, long double *put)
@@ -148,7 +143,7 @@ static double tb_bs_cnd_error(double d, double n, double e_d, int exact, int fas
 static void tb_bs_bounds(const tb_option_t *o, int exact, int fast, double u, double *b_call,
                          double *b_put, double *b_parity)
 {
-  const double ud = ldexp(1.0, -53);
+  const double ud = tb_unit_roundoff(TB_DOUBLE);
   const double s = o->s, x = o->x, t = o->t, r = o->r, v = o->v;
   const double vst = v * sqrt(t), lq = log(s / x), a = (r + 0.5 * v * v) * t;
   const double d1 = (lq + a) / vst, d2 = d1 - vst, k = x * exp(-r * t);
@@ -157,7 +152,7 @@ static void tb_bs_bounds(const tb_option_t *o, int exact, int fast, double u, do
   const double e_d1 = e_num / vst + (fast ? 11 : 4) * u * fabs(d1);
   const double e_d2 = e_d1 + (fast ? 10 : 3) * u * vst + u * fabs(d2);
   const double e_k = fast ? 9 * u + 3 * u * fabs(r * t) : 10 * u + u * fabs(r * t);
-  const double n1 = 0.5 * erfc(-d1 * TB_SQRT1_2), n2 = 0.5 * erfc(-d2 * TB_SQRT1_2);
+  const double n1 = tb_cnd_erfc_f64(d1), n2 = tb_cnd_erfc_f64(d2);
   const double dn1 = tb_bs_cnd_error(d1, n1, e_d1, exact, fast, u);
   const double dn2 = tb_bs_cnd_error(d2, n2, e_d2, exact, fast, u);
   const double ref_round = 4 * ud * (s + k);
@@ -171,7 +166,7 @@ static int tb_bs_reference(tb_problem_t *p)
 {
   tb_bs_priv_t *bp = p->priv;
   const tb_bs_t *b = &bp->pub;
-  const double u = p->prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+  const double u = tb_unit_roundoff(p->prec);
   if (bp->ref)
     return TB_OK;
   bp->ref = malloc((size_t)p->n * sizeof *bp->ref);
@@ -271,7 +266,7 @@ static void tb_bs_cost(const tb_problem_t *p, double *bytes, double *flops)
 static int tb_bs_dump(const tb_problem_t *p, void *const *view, FILE *f)
 {
   const tb_bs_t *b = p->priv;
-  int digits = p->prec == TB_FLOAT ? 9 : 17;
+  int digits = tb_prec_digits(p->prec);
   fprintf(f, "S,X,T,r,v,call,put\n");
   for (int64_t i = 0; i < p->n; i++) {
     tb_optset_dump_row(f, p, &b->in, i);

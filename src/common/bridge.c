@@ -288,7 +288,7 @@ static int tb_bridge_verify(tb_problem_t *p, void *const *view, double *extra, t
 {
   const tb_bridge_t *b = p->priv;
   const int n = b->steps, d = b->dim;
-  const double u = p->prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+  const double u = tb_unit_roundoff(p->prec);
   const double uref = LDBL_EPSILON / 2;
   const double c = d + 9;
   const void *z = view[b->z], *out = view[b->x];

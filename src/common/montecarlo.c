@@ -62,6 +62,7 @@
 
 #include "options.h"
 #include "options_math.h"
+#include "refmath.h"
 
 /* The family-wise false-alarm rate of one verification. */
 #define TB_MC_ALPHA 1e-6
@@ -159,20 +160,14 @@ static int tb_mc_generate(tb_problem_t *p)
   return tb_optset_generate(p, &m->in);
 }
 
-/* N(x) in long double. */
-static long double tb_phil(long double x)
-{
-  return 0.5L * erfcl(-x * 0.707106781186547524400844362104849039L);
-}
-
 /* N(hi) - N(lo), from whichever tails keep it accurate. */
 static long double tb_phil_band(long double lo, long double hi)
 {
   if (lo > 0)
-    return tb_phil(-lo) - tb_phil(-hi);
+    return tb_ncdfl(-lo) - tb_ncdfl(-hi);
   if (hi < 0)
-    return tb_phil(hi) - tb_phil(lo);
-  return 1.0L - tb_phil(lo) - tb_phil(-hi);
+    return tb_ncdfl(hi) - tb_ncdfl(lo);
+  return 1.0L - tb_ncdfl(lo) - tb_ncdfl(-hi);
 }
 
 /* With A = S exp((r - v^2/2) T), sig = v sqrt T, d2 = ln(A / X) / sig and
@@ -193,11 +188,11 @@ void tb__mc_moments(const tb_option_t *o, int put, int anti, long double *mean, 
   const long double m1 = a * expl(0.5L * sig * sig), m2 = a * a * expl(2.0L * sig * sig);
   long double e1, e2;
   if (!put) {
-    e1 = m1 * tb_phil(d2 + sig) - x * tb_phil(d2);
-    e2 = m2 * tb_phil(d2 + 2 * sig) - 2 * x * m1 * tb_phil(d2 + sig) + x * x * tb_phil(d2);
+    e1 = m1 * tb_ncdfl(d2 + sig) - x * tb_ncdfl(d2);
+    e2 = m2 * tb_ncdfl(d2 + 2 * sig) - 2 * x * m1 * tb_ncdfl(d2 + sig) + x * x * tb_ncdfl(d2);
   } else {
-    e1 = x * tb_phil(-d2) - m1 * tb_phil(-d2 - sig);
-    e2 = x * x * tb_phil(-d2) - 2 * x * m1 * tb_phil(-d2 - sig) + m2 * tb_phil(-d2 - 2 * sig);
+    e1 = x * tb_ncdfl(-d2) - m1 * tb_ncdfl(-d2 - sig);
+    e2 = x * x * tb_ncdfl(-d2) - 2 * x * m1 * tb_ncdfl(-d2 - sig) + m2 * tb_ncdfl(-d2 - 2 * sig);
   }
   long double vr = e2 - e1 * e1;
   if (anti) {
@@ -220,7 +215,7 @@ static double tb_normal_quantile(long double q)
   double lo = 0.0, hi = 40.0;
   for (int i = 0; i < 200; i++) {
     double mid = 0.5 * (lo + hi);
-    if (tb_phil(-(long double)mid) > q)
+    if (tb_ncdfl(-(long double)mid) > q)
       lo = mid;
     else
       hi = mid;
@@ -231,8 +226,7 @@ static double tb_normal_quantile(long double q)
 /* The rounding term b of option o (the header comment derives it). */
 static double tb_mc_rounding(const tb_option_t *o, int64_t samples, tb_prec_t prec)
 {
-  const double u = prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
-  const double ud = ldexp(1.0, -53);
+  const double u = tb_unit_roundoff(prec), ud = tb_unit_roundoff(TB_DOUBLE);
   const double rmax = prec == TB_FLOAT ? 6.7 : 8.6;
   const double sig = o->v * sqrt(o->t), mu = (o->r - 0.5 * o->v * o->v) * o->t;
   const double dz = rmax * 30 * u;
@@ -269,7 +263,7 @@ static int tb_mc_reference(const tb_problem_t *p)
     /* The chance that a sample is not zero, and the skewness of the mean. */
     const double sig = o.v * sqrt(o.t);
     const double d2 = (log(o.s / o.x) + (o.r - 0.5 * o.v * o.v) * o.t) / sig;
-    const double itm = 0.5 * erfc((m->put ? d2 : -d2) * TB_SQRT1_2);
+    const double itm = tb_cnd_erfc_f64(m->put ? -d2 : d2);
     const double nonzero = m->anti ? fmin(1.0, 2 * itm) : itm;
     const double e2 = exp(sig * sig);
     const double skew =
@@ -368,7 +362,7 @@ static int tb_mc_dump(const tb_problem_t *p, void *const *view, FILE *f)
 {
   const tb_mc_priv_t *mp = p->priv;
   const tb_mc_t *m = &mp->pub;
-  int digits = p->prec == TB_FLOAT ? 9 : 17;
+  int digits = tb_prec_digits(p->prec);
   int rc = tb_mc_reference(p);
   if (rc)
     return rc;

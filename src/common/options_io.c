@@ -260,7 +260,7 @@ double tb_optset_bytes(const tb_problem_t *p, const tb_optset_t *o, int outputs)
 void tb_optset_dump_row(FILE *f, const tb_problem_t *p, const tb_optset_t *o, int64_t i)
 {
   tb_option_t opt;
-  int digits = p->prec == TB_FLOAT ? 9 : 17;
+  int digits = tb_prec_digits(p->prec);
   tb_optset_get(p, o, i, &opt);
   fprintf(f, "%.*g,%.*g,%.*g,%.*g,%.*g", digits, opt.s, digits, opt.x, digits, opt.t, digits,
           opt.r, digits, opt.v);

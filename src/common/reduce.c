@@ -118,7 +118,7 @@ double tb_reduce_tolerance(tb_prec_t prec, double depth)
 {
   if (prec == TB_INT32)
     return 0.0;
-  const double u = prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+  const double u = tb_unit_roundoff(prec);
   /* Compensated summation in long double errs by at most (2 u_ld + O(n u_ld^2))
    * sum|x| with 2 u_ld = LDBL_EPSILON; twice that covers the second-order
    * term for any n that fits in memory. */

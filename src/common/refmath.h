@@ -2,6 +2,7 @@
 #ifndef TB_REFMATH_H
 #define TB_REFMATH_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "types.h"
@@ -23,6 +24,25 @@ static inline void tb_kahan_add(long double *s, long double *c, long double y)
   long double z = y - *c, t = *s + z;
   *c = (t - *s) - z;
   *s = t;
+}
+
+/* The unit roundoff of a floating-point precision (double's for int32, whose
+ * references are exact). */
+static inline double tb_unit_roundoff(tb_prec_t prec)
+{
+  return prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+}
+
+/* Significant decimal digits that print a value of the precision exactly. */
+static inline int tb_prec_digits(tb_prec_t prec)
+{
+  return prec == TB_FLOAT ? 9 : 17;
+}
+
+/* The standard normal CDF N(x), exactly up to long double rounding. */
+static inline long double tb_ncdfl(long double x)
+{
+  return 0.5L * erfcl(-x * 0.707106781186547524400844362104849039L);
 }
 
 #endif

@@ -71,13 +71,13 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
 {
   const tb_stream_t *s = p->priv;
   const void *a = view[s->a], *b = s->b >= 0 ? view[s->b] : NULL, *c = view[s->c];
-  const double u = p->prec == TB_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53);
+  const double u = tb_unit_roundoff(p->prec);
   const long double q = TB_STREAM_Q;
   const int64_t n = p->n;
 
   chk->verdict = TB_PASS;
   if (s->op == TB_STREAM_DOT) {
-    const double ud = ldexp(1.0, -53);
+    const double ud = tb_unit_roundoff(TB_DOUBLE);
     tb_stream_priv_t *sp = p->priv;
     if (!sp->have_ref) { /* compensated, in extended precision, once per problem */
       long double sum = 0.0L, comp = 0.0L;
