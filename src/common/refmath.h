@@ -26,6 +26,11 @@ static inline void tb_kahan_add(long double *s, long double *c, long double y)
   *s = t;
 }
 
+/* sum_i x_i y_i (y NULL: sum_i x_i) over n elements of precision prec,
+ * compensated in long double over fixed chunks (so the result does not
+ * depend on the thread count), the chunks' sums combined compensated too. */
+long double tb_ref_sum(const void *x, const void *y, tb_prec_t prec, int64_t n);
+
 /* The unit roundoff of a floating-point precision (double's for int32, whose
  * references are exact). */
 static inline double tb_unit_roundoff(tb_prec_t prec)

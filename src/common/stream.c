@@ -80,10 +80,7 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
     const double ud = tb_unit_roundoff(TB_DOUBLE);
     tb_stream_priv_t *sp = p->priv;
     if (!sp->have_ref) { /* compensated, in extended precision, once per problem */
-      long double sum = 0.0L, comp = 0.0L;
-      for (int64_t i = 0; i < n; i++)
-        tb_kahan_add(&sum, &comp, tb_elem_ld(a, p->prec, i) * tb_elem_ld(b, p->prec, i));
-      sp->ref = sum;
+      sp->ref = tb_ref_sum(a, b, p->prec, n);
       sp->have_ref = 1;
     }
     long double sum = sp->ref;
