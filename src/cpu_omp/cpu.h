@@ -22,8 +22,9 @@ static inline void tb_cpu_share(int64_t n, int threads, int t, int64_t *lo, int6
 void tb__cpu_triad_f64(double *restrict c, const double *restrict a, const double *restrict b,
                        int64_t n, int threads);
 
-/* The sum of a[0..n) in double with a team of `threads`: a read-only
- * stream, the CPU's limit for algorithms that only read (reductions). */
+/* The sum of a[0..n) in double with a team of `threads`: the reduction
+ * twin's simd kernel, a read-only stream, which also measures the CPU's
+ * limit for algorithms that only read (reductions). */
 double tb__cpu_sum_f64(const double *restrict a, int64_t n, int threads);
 
 #endif

@@ -52,15 +52,6 @@ void tb__cpu_triad_f64(double *restrict c, const double *restrict a, const doubl
   tb_stream_f64(TB_STREAM_TRIAD, c, a, b, n, threads);
 }
 
-double tb__cpu_sum_f64(const double *restrict a, int64_t n, int threads)
-{
-  double s = 0.0;
-#pragma omp parallel for simd schedule(static) num_threads(threads) reduction(+ : s)
-  for (int64_t i = 0; i < n; i++)
-    s += a[i];
-  return s;
-}
-
 static int tb_stream_omp_run(tb_ctx_t *ctx)
 {
   const tb_stream_t *s = ctx->p->priv;
