@@ -143,8 +143,7 @@ static int tb_mc_setup(tb_problem_t *p)
   tb_kind_t k = tb_prec_kind(p->prec);
   m->price = tb_problem_add_array(p, "price", k, TB_OUT, p->n);
   m->se = tb_problem_add_array(p, "stderr", k, TB_OUT, p->n);
-  int w = p->prec == TB_FLOAT ? TB_MC_W_F32 : TB_MC_W_F64;
-  int64_t chunks = ((m->samples + w - 1) / w + TB_MC_CHUNK - 1) / TB_MC_CHUNK;
+  const int64_t chunks = tb_mc_chunks(p->prec, m->samples);
   /* The reference, and the OpenMP twin's per-chunk sums. */
   p->extra_host_bytes = p->n * (int64_t)sizeof(tb_mc_ref_t) + p->n * chunks * 16;
   /* The two-step pipeline's normals (an even count, as cuRAND asks), and the

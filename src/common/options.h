@@ -12,6 +12,7 @@
 
 #include "algo.h"
 #include "options_io.h"
+#include "options_math.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +42,13 @@ typedef struct tb_mc {
  * items of TB_MC_CHUNK Philox groups, in a fixed order, so that its prices do
  * not depend on the thread count at all. */
 #define TB_MC_CHUNK 1024
+
+/* The OpenMP twin's work items per option, of TB_MC_CHUNK Philox groups. */
+static inline int64_t tb_mc_chunks(tb_prec_t prec, int64_t samples)
+{
+  const int64_t w = prec == TB_FLOAT ? TB_MC_W_F32 : TB_MC_W_F64;
+  return ((samples + w - 1) / w + TB_MC_CHUNK - 1) / TB_MC_CHUNK;
+}
 
 extern const tb_algo_t tb_algo_blackscholes;
 extern const tb_algo_t tb_algo_montecarlo;

@@ -169,8 +169,7 @@ static int tb_mc_omp_prepare(tb_ctx_t *ctx)
   if (!st)
     return tb_fail(TB_ENOMEM, "out of memory");
   ctx->state = st;
-  int w = ctx->p->prec == TB_FLOAT ? TB_MC_W_F32 : TB_MC_W_F64;
-  st->chunks = ((m->samples + w - 1) / w + TB_MC_CHUNK - 1) / TB_MC_CHUNK;
+  st->chunks = tb_mc_chunks(ctx->p->prec, m->samples);
   st->part = malloc((size_t)(ctx->p->n * st->chunks) * 2 * sizeof *st->part);
   if (!st->part)
     return tb_fail(TB_ENOMEM, "cannot allocate %lld work-item sums",
