@@ -550,7 +550,7 @@ out:
 static int tb_run_stage(tb_stage_t *g, tb_ctx_t *base, int first_team)
 {
   const tb_sweep_t *s = g->s;
-  static const int auto_grid = 0;
+  static const int default_block = 256, auto_grid = 0;
   int rc = TB_OK;
 
   for (const tb_variant_t *const *vp = tb_backends[g->backend]->variants; *vp && !rc; vp++) {
@@ -559,7 +559,7 @@ static int tb_run_stage(tb_stage_t *g, tb_ctx_t *base, int first_team)
       continue;
     if (g->backend == TB_CPU && !(v->flags & TB_V_THREADS) && !first_team)
       continue;
-    const int *blocks = (v->flags & TB_V_BLOCK) ? s->blocks : &auto_grid;
+    const int *blocks = (v->flags & TB_V_BLOCK) ? s->blocks : &default_block;
     int nblocks = (v->flags & TB_V_BLOCK) ? s->nblocks : 1;
     const int *grids = (v->flags & TB_V_GRID) ? s->grids : &auto_grid;
     int ngrids = (v->flags & TB_V_GRID) ? s->ngrids : 1;
@@ -569,7 +569,7 @@ static int tb_run_stage(tb_stage_t *g, tb_ctx_t *base, int first_team)
           return TB_EINTR;
         tb_ctx_t ctx = *base;
         ctx.v = v;
-        ctx.block = blocks[bi] ? blocks[bi] : 256;
+        ctx.block = blocks[bi];
         ctx.grid = grids[gi];
         if (g->backend == TB_CPU && !(v->flags & TB_V_THREADS))
           ctx.threads = 1;
@@ -598,7 +598,6 @@ static int tb_run_backend(tb_stage_t *g)
     base.p = g->p;
     base.dev = &g->st->gpu;
     base.limit_elems = s->limit_elems;
-    base.block = 256;
     g->placement = -1;
     if (g->backend == TB_CPU) {
       base.threads = s->threads[t / s->nplacements];
