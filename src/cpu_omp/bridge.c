@@ -10,7 +10,8 @@
  *       in L1), a vector load of 32 normals, fused multiply-adds, and vector
  *       stores of 32 outputs and of the stack slot. The outputs go to a tile
  *       buffer that is then streamed out in address order with non-temporal
- *       stores, and the next tile's normals are prefetched in address order:
+ *       stores, and the next tile's normals are prefetched in address order
+ *       (staged tiles only: a longer one would evict the tile being built):
  *       the plan visits a tile's rows in its own order, which the hardware
  *       prefetchers do not follow, and plain stores would first read every
  *       output line (write-allocate). Measured on 1 and 2 cores of a Xeon VM
