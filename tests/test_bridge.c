@@ -97,11 +97,21 @@ static void tp_run(tp_t *t, const char *name, int threads)
   ctx.buf[t->b->z] = t->p.array[t->b->z].host;
   ctx.buf[t->b->x] = t->out;
   tb_poison(t->out, tb_prec_kind(t->p.prec), 0, t->p.array[t->b->x].count);
+  ctx.extra[TB_BRIDGE_COL_STACK] = ctx.extra[TB_BRIDGE_COL_INIT_MS] = -1;
   int rc = v->prepare(&ctx);
   CHECK(rc == TB_OK, "%s prepare: %s", name, tb_error_detail());
   if (!rc)
     v->run(&ctx);
-  CHECK(ctx.extra[TB_BRIDGE_COL_STACK] >= 0, "%s: no stack column", name);
+  /* The columns the initialisation fills: its time and the plan's stack. */
+  tb_bridge_plan_t plan;
+  if (tb_bridge_plan_build(t->b, &plan) == TB_OK) {
+    CHECK(ctx.extra[TB_BRIDGE_COL_STACK] == plan.stack, "%s: stack column %g, the plan's %d",
+          name, ctx.extra[TB_BRIDGE_COL_STACK], plan.stack);
+    tb_bridge_plan_free(&plan);
+  } else {
+    CHECK(0, "plan: %s", tb_error_detail());
+  }
+  CHECK(ctx.extra[TB_BRIDGE_COL_INIT_MS] >= 0, "%s: no init_ms column", name);
   v->release(&ctx);
 }
 
