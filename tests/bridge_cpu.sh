@@ -6,13 +6,7 @@
 . "${srcdir:-.}/tests/lib.sh"
 
 run() { "$TB" run bridge --backend cpu $LIMIT --repeat 1 --warmup 0 --format csv "$@"; }
-verified() { # verified FILE ROWS: the file has ROWS rows, all verified
-  _rows=$(($(wc -l <"$1") - 1))
-  [ "$_rows" -eq "$2" ] || fail "$1: $_rows rows, expected $2"
-  _col=$(csv_col "$1" verified)
-  _bad=$(tail -n +2 "$1" | cut -d, -f"$_col" | grep -vc '^pass$')
-  [ "$_bad" -eq 0 ] || fail "$1: $_bad rows not verified"
-}
+verified() { expect_rows "$1" "$2"; expect_all_pass "$1"; } # verified FILE ROWS: all verified
 
 run --precision float,double --size 1,33,4099 --threads 1,3 --mode paths,increments \
   --order bisection,random,sequential --dim 1,3 --steps 64,7 --seed 21 \

@@ -222,9 +222,7 @@ static void tb_bridge_philox(const tb_problem_t *p, const tb_bridge_t *b)
     } else
       tb_box_muller_f64(tb_u01_f64(w.v[0], w.v[1]), tb_u01_f64(w.v[2], w.v[3]), &v[0], &v[1]);
     for (int j = 0; j < per && blk * per + j < total; j++) {
-      int64_t q = blk * per + j, rem = q % per_path;
-      int64_t at = tb_bridge_at(b->steps, b->dim, q / per_path, (int)(rem / b->dim),
-                                (int)(rem % b->dim));
+      const int64_t at = tb_bridge_at_file(b, blk * per + j);
       if (p->prec == TB_FLOAT)
         ((float *)z)[at] = (float)v[j];
       else
@@ -240,8 +238,11 @@ static int tb_bridge_generate(tb_problem_t *p)
     tb_bridge_philox(p, b);
     return TB_OK;
   }
-  /* The padding lanes of a file's last tile are zero: they are never checked. */
-  memset(p->array[b->z].host, 0, (size_t)tb_array_bytes(&p->array[b->z]));
+  /* The padding lanes of a file's last tile are zero (never checked); the
+   * reader writes every other value. */
+  const int64_t tile = (int64_t)b->steps * b->dim * TB_BRIDGE_LANES *
+                       (int64_t)tb_kind_size(tb_prec_kind(p->prec));
+  memset((char *)p->array[b->z].host + (b->tiles - 1) * tile, 0, (size_t)tile);
   return tb__bridge_normals_read(b->normals, b, p->prec, p->array[b->z].host);
 }
 

@@ -114,6 +114,14 @@ static inline TB_HD int64_t tb_bridge_at(int steps, int dim, int64_t path, int r
   return ((tile * steps + row) * dim + k) * TB_BRIDGE_LANES + lane;
 }
 
+/* The index in the tile layout of value q of the normals as a file lists
+ * them: path after path, Z_0..Z_{N-1} per path, d values per Z. */
+static inline int64_t tb_bridge_at_file(const tb_bridge_t *b, int64_t q)
+{
+  const int64_t per_path = (int64_t)b->steps * b->dim, rem = q % per_path;
+  return tb_bridge_at(b->steps, b->dim, q / per_path, (int)(rem / b->dim), (int)(rem % b->dim));
+}
+
 /* The inverse time step before t_i (i = 1..N) that scales the increment
  * ending at t_i: the plans' il and ir and the CPU's increment pass take it
  * from here, so both backends scale by the same rounded value. */

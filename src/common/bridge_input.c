@@ -341,9 +341,7 @@ int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t pr
                      path, (long long)((q0 + j) * e), isnan(x) ? "NaN" : "an infinity");
         break;
       }
-      int64_t q = q0 + j, path_i = q / per_path, rem = q % per_path;
-      int64_t at = tb_bridge_at(b->steps, b->dim, path_i, (int)(rem / b->dim), (int)(rem % b->dim));
-      memcpy((char *)z + at * e, p, (size_t)e);
+      memcpy((char *)z + tb_bridge_at_file(b, q0 + j) * e, p, (size_t)e);
     }
   }
 out:
