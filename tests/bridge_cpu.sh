@@ -83,7 +83,7 @@ bad() {
   printf "$2" >"$TMP/$1"
   expect_error 2 "$4" run bridge $E "$3" "$TMP/$1"
 }
-bad o.dup '7\n3\n3\n1\n2\n5\n4\n' --order "o.dup:3: index 3 appears twice"
+bad o.dup '7\n3\n3\n1\n2\n5\n4\n' --order "o.dup:3: index 3 appears twice (first at line 2)"
 bad o.first '3\n7\n1\n2\n5\n4\n6\n' --order "o.first:1: the order starts with 3, not 7 (T is built first)"
 bad o.range '7\n3\n9\n1\n2\n5\n4\n' --order "o.range:3: 9 is not a time index in 1..7"
 bad o.word '7\n\n3\nx\n1\n2\n5\n4\n' --order "o.word:4: 'x' is not a finite number"

@@ -88,7 +88,7 @@ static const char *tb_where(const char *src, const int *line, int i, char *buf, 
 int tb_bridge_neighbours(int n, const int *order, const char *src, const int *line, int *left,
                          int *right)
 {
-  int *seen = calloc((size_t)n + 1, sizeof *seen);
+  int *seen = calloc((size_t)n + 1, sizeof *seen); /* 1 + the position of each index */
   int *prev = malloc((size_t)(n + 1) * sizeof *prev), *next = malloc((size_t)(n + 1) * sizeof *next);
   char where[300];
   int rc = TB_OK;
@@ -102,9 +102,9 @@ int tb_bridge_neighbours(int n, const int *order, const char *src, const int *li
       rc = tb_fail(TB_EINVAL, "%s: %d is not a time index in 1..%d",
                    tb_where(src, line, i, where, sizeof where), s, n);
     else if (seen[s])
-      rc = tb_fail(TB_EINVAL, "%s: index %d appears twice (first at %s)",
-                   tb_where(src, line, i, where, sizeof where), s,
-                   line ? "an earlier line" : "an earlier position");
+      rc = tb_fail(TB_EINVAL, "%s: index %d appears twice (first at %s %d)",
+                   tb_where(src, line, i, where, sizeof where), s, line ? "line" : "position",
+                   line ? line[seen[s] - 1] : seen[s]);
     else if (i == 0 && s != n)
       rc = tb_fail(TB_EINVAL, "%s: the order starts with %d, not %d (T is built first)",
                    tb_where(src, line, i, where, sizeof where), s, n);
