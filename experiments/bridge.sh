@@ -1,31 +1,27 @@
 #!/bin/bash
-# The Brownian bridge study on a GPU machine (16-core Xeon + H200), run from
-# the build folder:
+# The Brownian bridge study on a GPU machine (16-core Xeon + H100 or H200),
+# run from the build folder:
 #   OUT=results/bridge bash experiments/bridge.sh
 # At the NAG report's size, 1,439,744 paths x 64 steps, bisection order:
 # (a) the report's table: rows generator (paths, increments) x precision,
 #     columns CPU thread counts (omp variant) and the GPU (best strategy and
-#     block), with the GPU speedup, all in one run;
+#     block, P = 16, V = 1), with the GPU speedup, all in one run;
 # (b) the GPU strategy ladder in float, prefetch depth P = 1..16 for the
 #     prefetch and reuse strategies: the best strategy's bandwidth against the
 #     device copy measured in the same run (target >= 0.9);
-# (w) the wide variant's candidates in float, each against the device copy:
-#     width V = 1, 2, 4, 8 paths per thread, cache hints stream and plain,
-#     P = 4, 8, 16, blocks 128 and 256 (V = 1 plain beside reuse at the same
-#     P isolates the ring prefetch, V the paths per thread at equal bytes in
-#     flight along the diagonal V P = 16, cache the hints), and, as a
-#     diagnostic, V = 1, 4, 8 in the sequential order, whose accesses run in
-#     address order within a tile;
+# (s) smem (strategy 6) in float: width V = 1, 2, 4, P = 8, 16, blocks 128,
+#     256, 512, against the device copy;
+# (w) with WIDE=1, the wide variant's candidates in float (width V = 1, 2,
+#     4, 8, cache hints stream and plain, P = 4, 8, 16, blocks 128 and 256)
+#     and, as a diagnostic, wide in the sequential order, whose accesses run
+#     in address order within a tile (measured on the H200, reported);
 # (c) the CPU at 16 threads against the STREAM triad of the same run
 #     (target >= 0.8), and increments against paths on one thread.
 # The published figures (Xeon X5680 and Tesla C2050, 2012) are printed
 # beside ours. Full CSV and logs go to $OUT; a short summary is printed
-# last, with the script's own time. The first version (a and b) took about
-# two minutes there by estimate; (w) adds 51 problems and 91 configurations
-# (V 8 with P 16 is refused), about a minute more (by estimate: setting up a
-# problem about 0.5 s, a configuration about 0.25 s, mostly the download and
-# the verification). SIZE and THREADS override the size and the thread sweep
-# (for a quick try elsewhere).
+# last, with the script's own time (181 s on the H100 machine without
+# WIDE). SIZE and THREADS override the size and the thread sweep (for a
+# quick try elsewhere).
 set -u
 TB=${TB:-./twinbench}
 OUT=${OUT:-.}
