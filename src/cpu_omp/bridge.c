@@ -54,7 +54,8 @@ typedef struct tb_bridge_cpu {
   void *inv;     /* N inverse time steps, 1 / (t_i - t_{i-1}) (increments) */
   void *scratch; /* threads x stride bytes: the stack, then the tile buffer */
   size_t stride, stack_bytes, tile_bytes;
-  int stage;     /* build tiles in the buffer */
+  int whole_tile; /* omp: whole tiles, the lanes as SIMD; path: a path at a time */
+  int stage;      /* build tiles in the buffer */
 } tb_bridge_cpu_t;
 
 /* The non-temporal stores are vector-register wide. */
@@ -146,6 +147,7 @@ static int tb_bridge_cpu_prepare(tb_ctx_t *ctx, int whole_tile)
   int rc = tb_bridge_plan_timed(ctx, &st->plan);
   if (rc)
     return rc;
+  st->whole_tile = whole_tile;
   st->tile_bytes = (size_t)b->steps * b->dim * TB_BRIDGE_LANES * e;
   st->stage = whole_tile && st->tile_bytes <= TB_BRIDGE_STAGE_MAX;
   st->stack_bytes =
@@ -174,21 +176,13 @@ static int tb_bridge_path_prepare(tb_ctx_t *ctx)
   return tb_bridge_cpu_prepare(ctx, 0);
 }
 
-static int tb_bridge_omp_run(tb_ctx_t *ctx)
+/* Both variants: whole tiles or a path at a time, as prepared. */
+static int tb_bridge_cpu_run(tb_ctx_t *ctx)
 {
   if (ctx->p->prec == TB_FLOAT)
-    tb_bridge_run_f32(ctx, 1);
+    tb_bridge_run_f32(ctx);
   else
-    tb_bridge_run_f64(ctx, 1);
-  return TB_OK;
-}
-
-static int tb_bridge_path_run(tb_ctx_t *ctx)
-{
-  if (ctx->p->prec == TB_FLOAT)
-    tb_bridge_run_f32(ctx, 0);
-  else
-    tb_bridge_run_f64(ctx, 0);
+    tb_bridge_run_f64(ctx);
   return TB_OK;
 }
 
@@ -200,7 +194,7 @@ const tb_variant_t tb_bridge_cpu_omp = {
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .flags = TB_V_THREADS,
     .prepare = tb_bridge_omp_prepare,
-    .run = tb_bridge_omp_run,
+    .run = tb_bridge_cpu_run,
     .release = tb_bridge_cpu_release,
 };
 
@@ -212,6 +206,6 @@ const tb_variant_t tb_bridge_cpu_path = {
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .flags = TB_V_THREADS,
     .prepare = tb_bridge_path_prepare,
-    .run = tb_bridge_path_run,
+    .run = tb_bridge_cpu_run,
     .release = tb_bridge_cpu_release,
 };

@@ -136,7 +136,7 @@ static void TB_NAME(tb_bridge_path)(const tb_bridge_t *b, const tb_bridge_plan_t
 
 /* The timed region: each thread its share of the tiles (the split the
  * backend first-touched with, to within a tile). */
-static void TB_NAME(tb_bridge_run)(tb_ctx_t *ctx, int whole_tiles)
+static void TB_NAME(tb_bridge_run)(tb_ctx_t *ctx)
 {
   const tb_bridge_t *b = ctx->p->priv;
   const tb_bridge_cpu_t *st = ctx->state;
@@ -150,7 +150,7 @@ static void TB_NAME(tb_bridge_run)(tb_ctx_t *ctx, int whole_tiles)
     T *stack = (T *)mine, *buf = (T *)(mine + st->stack_bytes);
     tb_cpu_share(b->tiles, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);
     for (int64_t t = lo; t < hi; t++) {
-      if (!whole_tiles) {
+      if (!st->whole_tile) {
         int lanes = t == b->tiles - 1 ? (int)(b->paths - t * TB_BRIDGE_LANES) : TB_BRIDGE_LANES;
         for (int q = 0; q < lanes; q++)
           TB_NAME(tb_bridge_path)(b, &st->plan, st->w, st->c, z + t * per_tile,
