@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "params.h"
 #include "registry.h"
 #include "result.h"
 #include "status.h"
@@ -454,15 +455,6 @@ static int tb_speedups(const tb_results_t *res, tb_speedup_t **out)
   return k;
 }
 
-static void tb_params_text(const tb_result_t *r, char *buf, size_t len)
-{
-  size_t k = 0;
-  buf[0] = '\0';
-  for (int p = 0; p < r->algo->nparams && k < len; p++)
-    k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", p ? " " : "", r->algo->params[p].name,
-                          r->param[p].s);
-}
-
 static void tb_config_text(const tb_result_t *r, char *buf, size_t len)
 {
   if (r->backend == TB_CPU)
@@ -486,7 +478,7 @@ void tb_report_speedups(FILE *f, const tb_results_t *res)
   }
   for (int g = 0; g < ns; g++) {
     const tb_speedup_t *s = &sp[g];
-    tb_params_text(s->cpu, params, sizeof params);
+    tb_params_format(s->cpu->algo, s->cpu->param, params, sizeof params);
     tb_config_text(s->cpu, cpu, sizeof cpu);
     tb_config_text(s->gpu, gpu, sizeof gpu);
     fprintf(f, "%-7s %12lld %-18s %-28s %10.4g %-28s %10.4g %8.2fx %8.2fx %8.2fx\n",

@@ -1,6 +1,7 @@
 /* twinbench: parsing and lookup of algorithm parameters. */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,4 +92,13 @@ int tb_param_find(const tb_algo_t *algo, const char *name)
     if (!strcmp(algo->params[k].name, name))
       return k;
   return -1;
+}
+
+void tb_params_format(const tb_algo_t *algo, const tb_param_value_t *pv, char *buf, size_t len)
+{
+  size_t k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < algo->nparams && k < len; i++)
+    k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", i ? " " : "", algo->params[i].name,
+                          pv[i].s);
 }

@@ -20,6 +20,10 @@ int tb_param_parse_list(const tb_param_def_t *d, const char *list, tb_param_valu
 /* The index of the parameter called name in algo, or -1. */
 int tb_param_find(const tb_algo_t *algo, const char *name);
 
+/* The values pv of algo's parameters as "name=value name=value ..." in buf
+ * (truncated to len). */
+void tb_params_format(const tb_algo_t *algo, const tb_param_value_t *pv, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "params.h"
 #include "registry.h"
 #include "runner.h"
 #include "stats.h"
@@ -62,21 +63,31 @@ int tb_check_fail(tb_check_t *chk, const char *fmt, ...)
   return TB_OK;
 }
 
+/* A problem set up (its arrays described, none allocated) but not filled. */
+static int tb_problem_setup(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,
+                            uint64_t seed, const char *input_path, const tb_param_value_t *params)
+{
+  memset(p, 0, sizeof *p);
+  p->algo = algo;
+  p->prec = prec;
+  p->n = n;
+  p->seed = seed;
+  p->input_path = input_path;
+  for (int k = 0; k < algo->nparams; k++)
+    p->param[k] = params[k];
+  return algo->setup(p);
+}
+
 /* The parameter point `idx` of the sweep, as a problem, set up but not filled. */
 static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_prec_t prec, int64_t n,
                            const int *idx)
 {
-  memset(p, 0, sizeof *p);
-  p->algo = s->algo;
-  p->prec = prec;
-  p->n = n;
-  p->seed = s->seed;
-  p->input_path = s->input_path;
+  tb_param_value_t params[TB_MAX_PARAMS];
   if (n == TB_SIZE_AUTO)
-    p->n = tb_stream_rule_elems(s->llc_bytes, (int64_t)tb_kind_size(tb_prec_kind(prec)));
+    n = tb_stream_rule_elems(s->llc_bytes, (int64_t)tb_kind_size(tb_prec_kind(prec)));
   for (int k = 0; k < s->algo->nparams; k++)
-    p->param[k] = s->pv[k][idx[k]];
-  return s->algo->setup(p);
+    params[k] = s->pv[k][idx[k]];
+  return tb_problem_setup(p, s->algo, prec, n, s->seed, s->input_path, params);
 }
 
 void tb_problem_destroy(tb_problem_t *p)
@@ -107,14 +118,7 @@ static int tb_problem_fill(tb_problem_t *p)
 int tb_problem_create(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,
                       uint64_t seed, const tb_param_value_t *params)
 {
-  memset(p, 0, sizeof *p);
-  p->algo = algo;
-  p->prec = prec;
-  p->n = n;
-  p->seed = seed;
-  for (int k = 0; k < algo->nparams; k++)
-    p->param[k] = params[k];
-  int rc = algo->setup(p);
+  int rc = tb_problem_setup(p, algo, prec, n, seed, NULL, params);
   if (!rc)
     rc = tb_problem_fill(p);
   if (rc)
@@ -125,10 +129,10 @@ int tb_problem_create(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, in
 /* Short text of a problem for messages: "stream double n=1000 op=copy". */
 static void tb_problem_text(const tb_problem_t *p, char *buf, size_t len)
 {
-  size_t k = (size_t)snprintf(buf, len, "%s %s size %lld", p->algo->name, tb_prec_name(p->prec),
-                              (long long)p->n);
-  for (int i = 0; i < p->algo->nparams && k < len; i++)
-    k += (size_t)snprintf(buf + k, len - k, " %s=%s", p->algo->params[i].name, p->param[i].s);
+  size_t k = (size_t)snprintf(buf, len, "%s %s size %lld%s", p->algo->name,
+                              tb_prec_name(p->prec), (long long)p->n, p->algo->nparams ? " " : "");
+  if (k < len)
+    tb_params_format(p->algo, p->param, buf + k, len - k);
 }
 
 /* Host and device bytes a problem takes while it runs on the chosen backends. */
