@@ -550,6 +550,15 @@ out:
   return rc;
 }
 
+/* Whether variant v runs in this backend configuration: selected, and a CPU
+ * variant that takes no team only once, with the first team (as 1 thread). */
+static int tb_variant_runs(const tb_stage_t *g, const tb_variant_t *v, int first_team)
+{
+  if (v->algo != g->p->algo || !tb_variant_selected(g->s, v, g->p->prec))
+    return 0;
+  return g->backend != TB_CPU || (v->flags & TB_V_THREADS) || first_team;
+}
+
 /* All variants of one backend configuration (a CPU team, or the GPU). */
 static int tb_run_stage(tb_stage_t *g, tb_ctx_t *base, int first_team)
 {
@@ -559,9 +568,7 @@ static int tb_run_stage(tb_stage_t *g, tb_ctx_t *base, int first_team)
 
   for (const tb_variant_t *const *vp = tb_backends[g->backend]->variants; *vp && !rc; vp++) {
     const tb_variant_t *v = *vp;
-    if (v->algo != g->p->algo || !tb_variant_selected(s, v, g->p->prec))
-      continue;
-    if (g->backend == TB_CPU && !(v->flags & TB_V_THREADS) && !first_team)
+    if (!tb_variant_runs(g, v, first_team))
       continue;
     const int *blocks = (v->flags & TB_V_BLOCK) ? s->blocks : &default_block;
     int nblocks = (v->flags & TB_V_BLOCK) ? s->nblocks : 1;
@@ -595,6 +602,18 @@ static int tb_run_backend(tb_stage_t *g)
 
   int nteams = g->backend == TB_CPU ? s->nthreads * s->nplacements : 1;
   for (int t = 0; t < nteams && !rc; t++) {
+    /* What runs with this team: variants on the team (or the GPU), and CPU
+     * variants that take no team (on 1 thread). */
+    int on_team = 0, single = 0;
+    for (const tb_variant_t *const *vp = be->variants; *vp; vp++)
+      if (tb_variant_runs(g, *vp, t == 0)) {
+        if (g->backend == TB_CPU && !((*vp)->flags & TB_V_THREADS))
+          single = 1;
+        else
+          on_team = 1;
+      }
+    if (!on_team && !single)
+      continue;
     tb_ctx_t base;
     tb_binding_t binding;
     memset(&base, 0, sizeof base);
@@ -619,8 +638,15 @@ static int tb_run_backend(tb_stage_t *g)
     }
     g->xfer.h2d_pageable_ms = g->xfer.h2d_pinned_ms = NAN;
     g->xfer.d2h_pageable_ms = g->xfer.d2h_pinned_ms = NAN;
+    /* The limits the rows need, measured before the working copies exist
+     * (tb_problem_needs counts the larger of the two, not both). */
     double limit;
-    rc = tb_limit_get(g->limits, g->backend, &base, g->placement, &limit);
+    tb_ctx_t one = base;
+    one.threads = 1;
+    if (on_team)
+      rc = tb_limit_get(g->limits, g->backend, &base, g->placement, &limit);
+    if (!rc && single)
+      rc = tb_limit_get(g->limits, g->backend, &one, g->placement, &limit);
     if (!rc && !(rc = be->attach(&base, &g->xfer))) {
       rc = tb_run_stage(g, &base, t == 0);
       be->detach(&base);
