@@ -94,7 +94,7 @@ done
 
 # CPU and GPU with the same seed simulate the same paths: each price and
 # standard error within 2b of the CPU's, b the rounding bound of the verifier
-# (src/common/montecarlo.c): each run is within b of exact arithmetic on the
+# (src/families/montecarlo.c): each run is within b of exact arithmetic on the
 # same uniforms. The bound is far below the standard error, so independent
 # paths (cuRAND's) are caught.
 # agree CPU GPU PREC SAMPLES prints three counts: the options outside 2b; the

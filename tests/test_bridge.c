@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/bridge.h"
+#include "families/bridge.h"
 #include "common/mem.h"
 #include "common/params.h"
 #include "common/registry.h"

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "common/mem.h"
-#include "common/options.h"
-#include "common/options_math.h"
+#include "families/options.h"
+#include "families/options_math.h"
 #include "common/runner.h"
 #include "testutil.h"
 

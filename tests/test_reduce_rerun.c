@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/reduce.h"
+#include "families/reduce.h"
 #include "common/registry.h"
 #include "common/runner.h"
 #include "testutil.h"

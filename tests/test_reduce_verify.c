@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/mem.h"
-#include "common/reduce.h"
+#include "families/reduce.h"
 #include "common/runner.h"
 #include "testutil.h"
 

@@ -9,7 +9,7 @@
 
 #include "common/mem.h"
 #include "common/runner.h"
-#include "common/stream.h"
+#include "families/stream.h"
 #include "testutil.h"
 
 static const char *const ops[] = {"copy", "scale", "add", "triad", "dot"};

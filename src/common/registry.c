@@ -7,11 +7,11 @@
 
 #include <string.h>
 
-#include "bridge.h"
-#include "options.h"
-#include "reduce.h"
+#include "../families/bridge.h"
+#include "../families/options.h"
+#include "../families/reduce.h"
 #include "registry.h"
-#include "stream.h"
+#include "../families/stream.h"
 
 const tb_algo_t *const tb_algos[] = {
     &tb_algo_stream,

@@ -36,7 +36,7 @@
 #include <immintrin.h>
 #endif
 
-#include "../common/bridge.h"
+#include "../families/bridge.h"
 #include "../common/mem.h"
 #include "cpu.h"
 

@@ -14,8 +14,8 @@
 
 #include "vecmath.h"
 
-#include "../common/options.h"
-#include "../common/options_math.h"
+#include "../families/options.h"
+#include "../families/options_math.h"
 
 /* ---- Black-Scholes ----------------------------------------------------- */
 

@@ -19,7 +19,7 @@
 #include <omp.h>
 #include <stdlib.h>
 
-#include "../common/reduce.h"
+#include "../families/reduce.h"
 #include "cpu.h"
 
 /* One thread's partial sum, alone on its cache line. */

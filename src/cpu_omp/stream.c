@@ -3,7 +3,7 @@
  * pages; the dot product accumulates in double. */
 #include <config.h>
 
-#include "../common/stream.h"
+#include "../families/stream.h"
 #include "cpu.h"
 
 /* The five kernels for one element type T; the suffix names the instance. */

@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/bridge.h"
+#include "../families/bridge.h"
 #include "cuda_util.h"
 
 namespace {

@@ -33,8 +33,8 @@
 #include <curand.h>
 #include <stdlib.h>
 
-#include "../common/options.h"
-#include "../common/options_math.h"
+#include "../families/options.h"
+#include "../families/options_math.h"
 #include "cuda_util.h"
 
 namespace {

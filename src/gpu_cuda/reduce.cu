@@ -27,7 +27,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
-#include "../common/reduce.h"
+#include "../families/reduce.h"
 #include "cuda_util.h"
 
 namespace {

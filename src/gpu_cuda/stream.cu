@@ -13,7 +13,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
-#include "../common/stream.h"
+#include "../families/stream.h"
 #include "cuda_util.h"
 
 namespace {

@@ -9,8 +9,8 @@
 #include <strings.h>
 
 #include "options_io.h"
-#include "refmath.h"
-#include "rng.h"
+#include "../common/refmath.h"
+#include "../common/rng.h"
 
 enum { TB_COL_S, TB_COL_X, TB_COL_T, TB_COL_R, TB_COL_V, TB_NCOLS };
 

@@ -45,8 +45,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "philox.h"
-#include "types.h"
+#include "../common/philox.h"
+#include "../common/types.h"
 
 #ifdef __cplusplus
 extern "C" {

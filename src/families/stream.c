@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "refmath.h"
-#include "rng.h"
+#include "../common/refmath.h"
+#include "../common/rng.h"
 #include "stream.h"
 
 static const char *const tb_stream_ops[] = {"copy", "scale", "add", "triad", "dot", NULL};

@@ -25,8 +25,8 @@
 #include <string.h>
 
 #include "bridge.h"
-#include "philox.h"
-#include "timer.h"
+#include "../common/philox.h"
+#include "../common/timer.h"
 
 int tb_bridge_order_bisection(int n, int *order)
 {

@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-#include "algo.h"
+#include "../common/algo.h"
 
 #ifdef __cplusplus
 extern "C" {

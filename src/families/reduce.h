@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "algo.h"
+#include "../common/algo.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 
 #include "bridge.h"
-#include "mem.h"
-#include "parse.h"
+#include "../common/mem.h"
+#include "../common/parse.h"
 
 /* The numbers of a text, line by line; blank lines are skipped. Messages
  * name a place as "FILE:LINE:" or, for inline text, "TEXT: row ROW:". */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "reduce.h"
-#include "refmath.h"
-#include "rng.h"
+#include "../common/refmath.h"
+#include "../common/rng.h"
 
 static const tb_preset_t tb_reduce_presets[] = {
     {"ladder4m", (int64_t)1 << 22, "the 2008 ladder's size (4M ints on a G80)"},

@@ -62,7 +62,7 @@
 
 #include "options.h"
 #include "options_math.h"
-#include "refmath.h"
+#include "../common/refmath.h"
 
 /* The family-wise false-alarm rate of one verification. */
 #define TB_MC_ALPHA 1e-6

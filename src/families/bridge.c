@@ -27,8 +27,8 @@
 #include <string.h>
 
 #include "bridge.h"
-#include "philox.h"
-#include "refmath.h"
+#include "../common/philox.h"
+#include "../common/refmath.h"
 
 static const char *const tb_bridge_modes[] = {"paths", "increments", NULL};
 static const char *const tb_bridge_caches[] = {"stream", "plain", NULL};

@@ -7,7 +7,7 @@
 
 #include "options.h"
 #include "options_math.h"
-#include "refmath.h"
+#include "../common/refmath.h"
 
 static const char *const tb_bs_cnds[] = {"poly", "erfc", NULL};
 static const char *const tb_bs_maths[] = {"libm", "fast", NULL};

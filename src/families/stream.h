@@ -8,7 +8,7 @@
 #ifndef TB_STREAM_H
 #define TB_STREAM_H
 
-#include "algo.h"
+#include "../common/algo.h"
 
 #ifdef __cplusplus
 extern "C" {
