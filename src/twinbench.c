@@ -16,6 +16,8 @@
 #include "common/params.h"
 #include "common/parse.h"
 #include "common/registry.h"
+#include "common/outfile.h"
+#include "common/report.h"
 #include "common/result.h"
 #include "common/runner.h"
 #include "common/topo.h"

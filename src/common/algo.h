@@ -99,13 +99,6 @@ typedef struct tb_problem {
   void *priv;                 /* the algorithm's own state (scalars, reference) */
 } tb_problem_t;
 
-/* Declare array a of problem p (called from setup); returns its index. */
-int tb_problem_add_array(tb_problem_t *p, const char *name, tb_kind_t kind, tb_role_t role,
-                         int64_t count);
-
-/* Bytes of one array. */
-int64_t tb_array_bytes(const tb_array_t *a);
-
 typedef enum tb_verdict {
   TB_SKIPPED = 0, /* not verified (--no-verify, or nothing to compare) */
   TB_PASS,
@@ -118,14 +111,6 @@ typedef struct tb_check {
   double tolerance; /* the derived bound it was checked against */
   char note[200];   /* for a failure: where and by how much */
 } tb_check_t;
-
-/* Record a failed check with a printf-style note; returns TB_OK (a failed
- * verification is a result, not an error of the program). */
-int tb_check_fail(tb_check_t *chk, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 /* ---- Algorithms -------------------------------------------------------- */
 

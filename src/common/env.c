@@ -8,6 +8,7 @@
 
 #include "env.h"
 #include "gitrev.h"
+#include "json.h"
 #include "mem.h"
 #include "topo.h"
 

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "result.h"
+#include "report.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -13,9 +13,6 @@ extern "C" {
 /* Write the environment (CPU, GPU, driver, compilers and flags, git revision,
  * host, date, OpenMP settings) as a JSON object. */
 void tb_env_json(FILE *f, const tb_report_t *rep);
-
-/* Write s as a JSON string literal. */
-void tb_json_string(FILE *f, const char *s);
 
 /* Print the version, revision and build configuration (two lines). */
 void tb_build_print(FILE *f);

@@ -10,6 +10,7 @@
 #define TB_RUNNER_H
 
 #include "algo.h"
+#include "problem.h"
 #include "result.h"
 #include "topo.h"
 
@@ -69,24 +70,6 @@ int tb_sweep_run(const tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st, tb_re
 /* Ask a running sweep to stop after the current configuration
  * (async-signal-safe). */
 void tb_runner_interrupt(void);
-
-/* Set up, allocate and generate a problem (for tests and tools; the runner
- * does the same for every point of a sweep). On failure nothing is left
- * allocated. */
-int tb_problem_create(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,
-                      uint64_t seed, const tb_param_value_t *params);
-
-/* Release everything a problem holds. */
-void tb_problem_destroy(tb_problem_t *p);
-
-/* A size of `auto`: the STREAM rule's elements per array for the precision. */
-#define TB_SIZE_AUTO ((int64_t)0)
-
-/* STREAM's rule for arrays that measure memory, not caches: four times the
- * last-level caches, here at least 2^25 and at most 2^28 elements of
- * elem_bytes each. The CPU limit uses it for doubles (or --limit-size), and
- * --size auto for the problem's precision. */
-int64_t tb_stream_rule_elems(int64_t llc_bytes, int64_t elem_bytes);
 
 /* Bytes of each of the two buffers of the GPU's device-copy limit measurement. */
 #define TB_GPU_LIMIT_BYTES ((int64_t)1 << 30)

@@ -30,7 +30,7 @@
 
 #include <stdint.h>
 
-#include "../common/algo.h"
+#include "../common/problem.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,7 +10,7 @@
 #ifndef TB_OPTIONS_H
 #define TB_OPTIONS_H
 
-#include "../common/algo.h"
+#include "../common/problem.h"
 #include "options_io.h"
 #include "options_math.h"
 

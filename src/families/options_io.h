@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-#include "../common/algo.h"
+#include "../common/problem.h"
 
 #ifdef __cplusplus
 extern "C" {

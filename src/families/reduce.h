@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "../common/algo.h"
+#include "../common/problem.h"
 
 #ifdef __cplusplus
 extern "C" {

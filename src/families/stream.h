@@ -8,7 +8,7 @@
 #ifndef TB_STREAM_H
 #define TB_STREAM_H
 
-#include "../common/algo.h"
+#include "../common/problem.h"
 
 #ifdef __cplusplus
 extern "C" {

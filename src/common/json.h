@@ -1,0 +1,17 @@
+/* twinbench: JSON text: the one place where strings are escaped. */
+#ifndef TB_JSON_H
+#define TB_JSON_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Write s as a JSON string literal (NULL as an empty string). */
+void tb_json_string(FILE *f, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

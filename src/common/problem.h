@@ -1,0 +1,62 @@
+/* twinbench: problems: an algorithm posed at one precision, size and
+ * parameter point. Setup declares the arrays, the runner (or a test)
+ * allocates and generates them, variants compute, the algorithm verifies. */
+#ifndef TB_PROBLEM_H
+#define TB_PROBLEM_H
+
+#include <stddef.h>
+
+#include "algo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Declare array a of problem p (called from setup); returns its index. */
+int tb_problem_add_array(tb_problem_t *p, const char *name, tb_kind_t kind, tb_role_t role,
+                         int64_t count);
+
+/* Bytes of one array. */
+int64_t tb_array_bytes(const tb_array_t *a);
+
+/* Record a failed check with a printf-style note; returns TB_OK (a failed
+ * verification is a result, not an error of the program). */
+int tb_check_fail(tb_check_t *chk, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Set a problem up from its parameter values (its arrays declared, none
+ * allocated); input_path is --input FILE or NULL. */
+int tb_problem_setup(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,
+                     uint64_t seed, const char *input_path, const tb_param_value_t *params);
+
+/* Allocate the IN and INOUT arrays and generate their contents. */
+int tb_problem_fill(tb_problem_t *p);
+
+/* Set up, allocate and generate a problem (for tests and tools; the runner
+ * does the same for every point of a sweep). On failure nothing is left
+ * allocated. */
+int tb_problem_create(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,
+                      uint64_t seed, const tb_param_value_t *params);
+
+/* Release everything a problem holds. */
+void tb_problem_destroy(tb_problem_t *p);
+
+/* A size of `auto`: the STREAM rule's elements per array for the precision. */
+#define TB_SIZE_AUTO ((int64_t)0)
+
+/* STREAM's rule for arrays that measure memory, not caches: four times the
+ * last-level caches, here at least 2^25 and at most 2^28 elements of
+ * elem_bytes each. The CPU limit uses it for doubles (or --limit-size), and
+ * --size auto for the problem's precision. */
+int64_t tb_stream_rule_elems(int64_t llc_bytes, int64_t elem_bytes);
+
+/* Short text of a problem for messages: "stream double size 1000 op=copy". */
+void tb_problem_text(const tb_problem_t *p, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

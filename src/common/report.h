@@ -1,0 +1,48 @@
+/* twinbench: reports of a run's rows (table, CSV, JSON) and their views
+ * (the speedup summary and the pivot table). */
+#ifndef TB_REPORT_H
+#define TB_REPORT_H
+
+#include <stdio.h>
+
+#include "result.h"
+#include "topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tb_format { TB_FMT_TABLE, TB_FMT_CSV, TB_FMT_JSON } tb_format_t;
+int tb_format_parse(const char *s, int *format);
+
+/* What a report says about the run besides its rows. */
+typedef struct tb_report {
+  const tb_algo_t *algo;
+  const tb_topo_t *topo;
+  int have_gpu;
+  tb_device_info_t gpu;
+  const char *gpu_absent_reason;
+  const char *command_line;
+  int interrupted;
+} tb_report_t;
+
+/* Write the rows (and, for JSON, the environment and the speedups). */
+int tb_report_write(FILE *f, int format, const tb_results_t *res, const tb_report_t *rep);
+
+/* The CPU-vs-GPU speedup summary as text; writes nothing when no problem ran
+ * on both backends. */
+void tb_report_speedups(FILE *f, const tb_results_t *res);
+
+/* Check a --pivot specification (ROWS:COL[:CELL]) against algo's columns. */
+int tb_pivot_check(const tb_algo_t *algo, const char *spec);
+
+/* The results as a table: one row per distinct value of the ROWS columns
+ * (joined with +), one column per value of COL, each cell the best CELL
+ * (default gbs; lowest for *_ms and error, highest otherwise), then each
+ * row's best, where it was, and its ratio to the first row's best. */
+int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_algo_t *algo, const char *spec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
