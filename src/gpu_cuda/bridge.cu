@@ -155,14 +155,6 @@ __device__ __forceinline__ tb_vec<T, V> tb_fma(T a, const tb_vec<T, V> &b, const
   return r;
 }
 
-/* The native type of one access of E values of T (16 bytes at most). */
-template <typename T, int E> struct tb_native;
-template <> struct tb_native<float, 1> { typedef float type; };
-template <> struct tb_native<float, 2> { typedef float2 type; };
-template <> struct tb_native<float, 4> { typedef float4 type; };
-template <> struct tb_native<double, 1> { typedef double type; };
-template <> struct tb_native<double, 2> { typedef double2 type; };
-
 /* Load and store the values at p: plain for T (the strategies 1 to 5 as
  * they were), in 16-byte accesses at most for a tb_vec, evict-first when CS
  * (cache stream). */
@@ -180,7 +172,7 @@ template <bool CS, typename T, int V>
 __device__ __forceinline__ void tb_get(const T *__restrict__ p, tb_vec<T, V> &v)
 {
   constexpr int E = V * sizeof(T) > 16 ? 16 / (int)sizeof(T) : V;
-  typedef typename tb_native<T, E>::type N;
+  typedef typename tb_cuvec<T, E>::type N;
 #pragma unroll
   for (int i = 0; i < V; i += E) {
     N x;
@@ -196,7 +188,7 @@ template <bool CS, typename T, int V>
 __device__ __forceinline__ void tb_put(T *__restrict__ p, const tb_vec<T, V> &v)
 {
   constexpr int E = V * sizeof(T) > 16 ? 16 / (int)sizeof(T) : V;
-  typedef typename tb_native<T, E>::type N;
+  typedef typename tb_cuvec<T, E>::type N;
 #pragma unroll
   for (int i = 0; i < V; i += E) {
     N x;

@@ -74,6 +74,25 @@ static int tb_gpu_grid(tb_ctx_t *ctx, K kernel, int64_t work, size_t smem, int *
   return TB_OK;
 }
 
+/* The CUDA vector type of E adjacent values of T, one access of at most 16
+ * bytes (tb_cuvec<float, 4>::type is float4), and the 16-byte vector of T
+ * with its width: the twins' vector loads and stores all use these. */
+template <typename T, int E> struct tb_cuvec;
+template <> struct tb_cuvec<int, 1> { typedef int type; };
+template <> struct tb_cuvec<int, 2> { typedef int2 type; };
+template <> struct tb_cuvec<int, 4> { typedef int4 type; };
+template <> struct tb_cuvec<float, 1> { typedef float type; };
+template <> struct tb_cuvec<float, 2> { typedef float2 type; };
+template <> struct tb_cuvec<float, 4> { typedef float4 type; };
+template <> struct tb_cuvec<double, 1> { typedef double type; };
+template <> struct tb_cuvec<double, 2> { typedef double2 type; };
+
+template <typename T> __host__ __device__ constexpr int tb_width16()
+{
+  return 16 / (int)sizeof(T);
+}
+template <typename T> using tb_vec16_t = typename tb_cuvec<T, tb_width16<T>()>::type;
+
 /* Sum over a warp; every lane of the warp must take part. */
 template <typename T> __device__ __forceinline__ T tb_warp_sum(T v)
 {

@@ -101,22 +101,7 @@ __device__ __forceinline__ T tb_load_cascade(const T *__restrict__ in, int64_t m
   return v;
 }
 
-template <typename T> struct tb_vec16;
-template <> struct tb_vec16<int> {
-  typedef int4 type;
-};
-template <> struct tb_vec16<float> {
-  typedef float4 type;
-};
-template <> struct tb_vec16<double> {
-  typedef double2 type;
-};
-
-/* Elements per 16-byte vector, and vectors each thread keeps in flight. */
-template <typename T> __host__ __device__ constexpr int tb_width()
-{
-  return 16 / (int)sizeof(T);
-}
+/* 16-byte vectors each thread keeps in flight. */
 constexpr int tb_vec_unroll = 4;
 
 template <typename T, typename V> __device__ __forceinline__ T tb_vsum(V x)
@@ -124,7 +109,7 @@ template <typename T, typename V> __device__ __forceinline__ T tb_vsum(V x)
   const T *e = reinterpret_cast<const T *>(&x);
   T s = e[0];
 #pragma unroll
-  for (int k = 1; k < tb_width<T>(); k++)
+  for (int k = 1; k < tb_width16<T>(); k++)
     s += e[k];
   return s;
 }
@@ -133,9 +118,9 @@ template <typename T, typename V> __device__ __forceinline__ T tb_vsum(V x)
  * step of the grid-stride loop), then of its share of the m % width tail. */
 template <typename T> __device__ __forceinline__ T tb_load_vec16(const T *__restrict__ in, int64_t m)
 {
-  typedef typename tb_vec16<T>::type V;
+  typedef tb_vec16_t<T> V;
   const V *v = reinterpret_cast<const V *>(in);
-  const int64_t nv = m / tb_width<T>(), stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t nv = m / tb_width16<T>(), stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   T acc = T(0);
   int64_t i = first;
@@ -150,7 +135,7 @@ template <typename T> __device__ __forceinline__ T tb_load_vec16(const T *__rest
   }
   for (; i < nv; i += stride)
     acc += tb_vsum<T>(__ldg(v + i));
-  for (int64_t j = nv * tb_width<T>() + first; j < m; j += stride)
+  for (int64_t j = nv * tb_width16<T>() + first; j < m; j += stride)
     acc += in[j];
   return acc;
 }
@@ -411,12 +396,12 @@ int tb_plan_gridstride(tb_ctx_t *ctx, tb_reduce_gpu_state *st, const void *fn, c
   if (rc)
     return rc;
   /* auto: one full wave of resident blocks, but no block without a step of work. */
-  int64_t step = st->kind == TB_K6 || st->kind == TB_KSHFL ? 2 : tb_width<T>() * tb_vec_unroll;
+  int64_t step = st->kind == TB_K6 || st->kind == TB_KSHFL ? 2 : tb_width16<T>() * tb_vec_unroll;
   int64_t g = ctx->grid > 0 ? ctx->grid : (int64_t)(per_sm > 0 ? per_sm : 1) * ctx->dev->sms;
   int64_t need = (n + step * b - 1) / (step * b);
   if (ctx->grid <= 0 && g > need)
     g = need;
-  int64_t depth = tb_gridstride_depth(st->kind, n, g * b, tb_width<T>(), tree);
+  int64_t depth = tb_gridstride_depth(st->kind, n, g * b, tb_width16<T>(), tree);
   if (st->kind == TB_KONEPASS) {
     st->pass[0] = tb_pass{fn, (int)g, 0, n, -1, -1};
     st->npass = 1;

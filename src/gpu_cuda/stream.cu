@@ -18,16 +18,6 @@
 
 namespace {
 
-template <typename T> struct tb_vec16;
-template <> struct tb_vec16<float> {
-  typedef float4 type;
-  static const int width = 4;
-};
-template <> struct tb_vec16<double> {
-  typedef double2 type;
-  static const int width = 2;
-};
-
 template <int OP> __device__ __forceinline__ constexpr bool tb_reads_b()
 {
   return OP == TB_STREAM_ADD || OP == TB_STREAM_TRIAD || OP == TB_STREAM_DOT;
@@ -55,8 +45,8 @@ __device__ __forceinline__ void tb_stream_visit(const T *__restrict__ a, const T
   const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   int64_t done = 0;
   if constexpr (VEC) {
-    typedef typename tb_vec16<T>::type V;
-    const int W = tb_vec16<T>::width;
+    typedef tb_vec16_t<T> V;
+    const int W = tb_width16<T>();
     const int64_t nv = n / W;
     const V *av = reinterpret_cast<const V *>(a);
     const V *bv = reinterpret_cast<const V *>(b);
@@ -137,7 +127,7 @@ const int tb_dot_final_block = 1024;
 template <typename T, bool VEC> int tb_stream_prepare_t(tb_ctx_t *ctx, tb_stream_gpu_state *st)
 {
   const tb_stream_t *s = (const tb_stream_t *)ctx->p->priv;
-  const int64_t work = VEC ? ctx->p->n / tb_vec16<T>::width : ctx->p->n;
+  const int64_t work = VEC ? ctx->p->n / tb_width16<T>() : ctx->p->n;
   if (s->op == TB_STREAM_DOT) {
     if (ctx->block % 32)
       return tb_fail(TB_EUNSUP, "the dot reduction needs a block size that is a multiple of 32");
