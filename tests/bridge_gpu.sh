@@ -25,13 +25,22 @@ rows_ok() {
   [ "$_bad" -eq 0 ] || fail "$1: $_bad rows not verified"
 }
 
-# 2 precisions x 3 sizes x 2 modes x 2 dims x 2 orders x 2 prefetch depths
-# = 96 problems, x 6 variants x 3 blocks (smem's stack at block 1024 may
-# exceed a block's shared memory in double at d = 3: skipped with a note).
+# 2 precisions x 3 sizes x 2 modes x 2 dims x 2 orders = 48 problems, x 3
+# blocks x (const and shared, which take no prefetch depth: 1 each; prefetch,
+# reuse, wide and smem at 2 prefetch depths: 2 each) = 30 configurations a
+# problem (smem's stack at block 1024 may exceed a block's shared memory in
+# double at d = 3: skipped with a note).
 run --backend gpu --precision float,double --size 1,33,4099 --mode paths,increments --dim 1,3 \
   --order bisection,random --prefetch 1,16 --block 32,100,1024 --seed 5 \
   >"$TMP/g.csv" 2>"$TMP/g.err" || fail "sweep: $(cat "$TMP/g.err")"
-rows_ok "$TMP/g.csv" "$TMP/g.err" 1728
+rows_ok "$TMP/g.csv" "$TMP/g.err" 1440
+# The tuning values the variants do not take are not swept for them: const
+# has one configuration per problem and block (144), its rows no prefetch.
+cr=$(csv_select "$TMP/g.csv" variant | grep -c '^const$')
+ce=$(csv_select "$TMP/g.csv" variant prefetch | grep -c '^const,$')
+cs=$(grep -c "note: const skipped" "$TMP/g.err")
+[ "$cr" -eq "$ce" ] && [ $((cr + cs)) -eq 144 ] ||
+  fail "const: $cr rows ($ce without prefetch) and $cs skipped, expected 144 configurations"
 # wide: 2 precisions x 2 sizes x 2 modes x 2 dims x 4 widths x 2 cache hints
 # x 2 prefetch depths = 256 problems, x 2 blocks; width x dim over 8 values
 # (4 x 3, 8 x 3) and prefetch x width x dim over 64 (16 x 2 x 3, 16 x 8 x 1)
@@ -64,10 +73,11 @@ rows_ok "$TMP/p.csv" "$TMP/p.err" 12
 
 # Eight dimensions: P x d above 64 registers is refused (prefetch 16), the rest
 # runs; wide and smem at their default width 4 are refused (4 x 8 values a
-# step), at width 1 wide runs.
+# step), at width 1 wide runs. One problem: const and shared once, the
+# others at prefetch 8 and 16.
 run --backend gpu --size 77 --dim 8 --steps 9 --prefetch 8,16 --block 64 \
   >"$TMP/d.csv" 2>"$TMP/d.err" || fail "dim 8: $(cat "$TMP/d.err")"
-rows_ok "$TMP/d.csv" "$TMP/d.err" 12
+rows_ok "$TMP/d.csv" "$TMP/d.err" 10
 [ "$(grep -c "prefetch 16 x dim 8" "$TMP/d.err")" -eq 2 ] ||
   fail "prefetch 16 at dim 8 not refused by prefetch and reuse: $(cat "$TMP/d.err")"
 [ "$(grep -c "width 4 x dim 8 values a step" "$TMP/d.err")" -eq 4 ] ||

@@ -10,8 +10,8 @@ expect_error 2 "unknown algorithm 'nosuch'" list nosuch
 expect_error 2 "unknown variant 'nosuch' for stream" run stream --variant nosuch --backend cpu
 expect_error 2 "unknown backend 'tpu'" run stream --backend tpu
 expect_error 2 "unknown parameter 'color' for stream (known: op)" run stream --param color=red
-expect_error 2 "parameter op: unknown value 'fma'" run stream --param op=fma
-expect_error 2 "takes KEY=LIST" run stream --param op
+expect_error 2 "\-\-op: unknown value 'fma'" run stream --param op=fma
+expect_error 2 "takes NAME=LIST" run stream --param op
 expect_error 2 "unknown precision 'half'" run stream --precision half
 expect_error 2 "stream does not support precision int32" run stream --precision int32
 expect_error 2 "size '0' must be at least 1" run stream --size 0
@@ -24,7 +24,7 @@ expect_error 2 "needs .* of host memory but .* is available" run stream --backen
 expect_error 2 "--threads '0' must be at least 1" run stream --threads 0
 expect_error 2 "--block '0' must be at least 1" run stream --block 0
 expect_error 2 "--repeat '0' must be at least 1" run stream --repeat 0
-expect_error 2 "unknown placement 'random'" run stream --placement random
+expect_error 2 "\-\-placement: unknown value 'random'" run stream --placement random
 expect_error 2 "unknown format 'xml'" run stream --format xml
 expect_error 2 "stream does not read input files" run stream --input /dev/null
 expect_error 2 "stream does not write dumps" run stream --dump "$TMP/d.csv"

@@ -21,7 +21,7 @@ grep -q "^variant .*median_ms .*GB/s .*%limit .*verified" "$TMP/table" || fail "
 
 "$TB" run stream --backend cpu --size 1000 --threads 1 -P op=dot $LIMIT --format json \
   --output "$TMP/r.json" 2>"$TMP/err" || fail "json run: $(cat "$TMP/err")"
-grep -q "wrote 1 results to $TMP/r.json" "$TMP/err" || fail "no note of the report file"
+grep -q "wrote 1 result to $TMP/r.json" "$TMP/err" || fail "no note of the report file"
 if command -v python3 >/dev/null 2>&1; then
   python3 - "$TMP/r.json" <<'PY' || fail "JSON report: see above"
 import json, sys
@@ -52,7 +52,7 @@ expect_error 2 "takes ROWS:COL" run stream --pivot op
 
 # An interrupt stops the sweep after the current configuration; what was
 # measured is still written, completely, and the exit status says so.
-"$TB" run stream --backend cpu --size 2^21 --threads 1 --repeat 200 $LIMIT --format csv \
+"$TB" run stream --backend cpu --size 2^21 --threads 1 --repeat 1000 $LIMIT --format csv \
   --output "$TMP/int.csv" 2>"$TMP/int.err" &
 pid=$!
 sleep 1

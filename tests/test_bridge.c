@@ -26,6 +26,7 @@
 #include "common/params.h"
 #include "common/registry.h"
 #include "common/runner.h"
+#include "cpu_omp/cpu.h"
 #include "testutil.h"
 
 /* A problem with its parameter values (which it points into) and an output. */
@@ -88,12 +89,13 @@ static void tp_set(const tp_t *t, void *a, int64_t path, int row, int k, double 
 /* Run CPU variant `name` into t->out. */
 static void tp_run(tp_t *t, const char *name, int threads)
 {
-  const tb_variant_t *v = tb_variant_find(&tb_algo_bridge, TB_CPU, name);
+  const tb_variant_t *v = CPU_VARIANT(&tb_algo_bridge, name);
+  tb_cpu_config_t cfg = {.threads = threads};
   tb_ctx_t ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.p = &t->p;
   ctx.v = v;
-  ctx.threads = threads;
+  ctx.cfg = &cfg;
   ctx.buf[t->b->z] = t->p.array[t->b->z].host;
   ctx.buf[t->b->x] = t->out;
   tb_poison(t->out, tb_prec_kind(t->p.prec), 0, t->p.array[t->b->x].count);

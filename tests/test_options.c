@@ -17,12 +17,13 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/registry.h"
+#include "cpu_omp/cpu.h"
 #include "families/options.h"
 #include "families/options_math.h"
 #include "common/runner.h"
 #include "testutil.h"
 
-extern const tb_variant_t tb_bs_cpu_omp, tb_mc_cpu_omp;
 
 static long double ncdf(long double x)
 {
@@ -32,11 +33,12 @@ static long double ncdf(long double x)
 /* Run a CPU variant on problem p, outputs into out[] (indexed like the arrays). */
 static void run_cpu(const tb_variant_t *v, tb_problem_t *p, void **out, int threads)
 {
+  tb_cpu_config_t cfg = {.threads = threads};
   tb_ctx_t ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.p = p;
   ctx.v = v;
-  ctx.threads = threads;
+  ctx.cfg = &cfg;
   for (int i = 0; i < p->narrays; i++)
     ctx.buf[i] = p->array[i].role == TB_OUT ? out[i] : p->array[i].host;
   CHECK(!v->prepare || v->prepare(&ctx) == TB_OK, "prepare: %s", tb_error_detail());
@@ -121,7 +123,7 @@ static void test_bs_verifier(void)
         snprintf(what, sizeof what, "%s %s", prec == TB_FLOAT ? "float" : "double", maths[fast]);
         void *out[TB_MAX_ARRAYS];
         alloc_out(&p, out);
-        run_cpu(&tb_bs_cpu_omp, &p, out, 2);
+        run_cpu(CPU_VARIANT(&tb_algo_blackscholes, "omp"), &p, out, 2);
         double err;
         CHECK(verdict(&p, out, &err) == TB_PASS, "%s %s: the OpenMP twin's result rejected", what,
               cnds[exact]);
@@ -131,7 +133,7 @@ static void test_bs_verifier(void)
         const double off = prec == TB_FLOAT ? 1e-4 : exact ? 1e-12 : 1e-5;
         nudge(&p, out[b->call], n / 3, 0, off * at(&p, p.array[b->in.s].host, n / 3));
         CHECK(verdict(&p, out, NULL) == TB_FAIL, "%s %s: a wrong call accepted", what, cnds[exact]);
-        run_cpu(&tb_bs_cpu_omp, &p, out, 1);
+        run_cpu(CPU_VARIANT(&tb_algo_blackscholes, "omp"), &p, out, 1);
         tb_poison(out[b->put], tb_prec_kind((tb_prec_t)prec), n - 1, n);
         CHECK(verdict(&p, out, NULL) == TB_FAIL, "%s %s: a poisoned put accepted", what,
               cnds[exact]);
@@ -139,7 +141,7 @@ static void test_bs_verifier(void)
         /* A put within the polynomial's allowance of the exact put, but off
          * parity by a million ulps: only the parity check can see it. */
         if (prec == TB_DOUBLE && !exact) {
-          run_cpu(&tb_bs_cpu_omp, &p, out, 1);
+          run_cpu(CPU_VARIANT(&tb_algo_blackscholes, "omp"), &p, out, 1);
           nudge(&p, out[b->put], 17, 0, 1e6 * ldexp(at(&p, p.array[b->in.s].host, 17), -52));
           CHECK(verdict(&p, out, NULL) == TB_FAIL, "a put breaking parity accepted");
         }
@@ -156,7 +158,7 @@ static void test_bs_verifier(void)
       tb_problem_create(&pe, &tb_algo_blackscholes, TB_DOUBLE, 4096, 5, erfc_) == TB_OK) {
     void *out[TB_MAX_ARRAYS];
     alloc_out(&pp, out);
-    run_cpu(&tb_bs_cpu_omp, &pp, out, 1);
+    run_cpu(CPU_VARIANT(&tb_algo_blackscholes, "omp"), &pp, out, 1);
     CHECK(verdict(&pe, out, NULL) == TB_FAIL, "polynomial results passed the exact bounds");
     free_out(&pp, out);
     tb_problem_destroy(&pp);
@@ -281,8 +283,8 @@ static void test_mc(void)
         void *out[TB_MAX_ARRAYS], *out3[TB_MAX_ARRAYS];
         alloc_out(&p, out);
         alloc_out(&p, out3);
-        run_cpu(&tb_mc_cpu_omp, &p, out, 1);
-        run_cpu(&tb_mc_cpu_omp, &p, out3, 3);
+        run_cpu(CPU_VARIANT(&tb_algo_montecarlo, "omp"), &p, out, 1);
+        run_cpu(CPU_VARIANT(&tb_algo_montecarlo, "omp"), &p, out3, 3);
         CHECK(!memcmp(out[m->price], out3[m->price], bytes) &&
                   !memcmp(out[m->se], out3[m->se], bytes),
               "prec %d anti %d put %d: prices differ between 1 and 3 threads", prec, anti, put);
@@ -322,7 +324,7 @@ static void test_mc(void)
         nudge(&p, out[m->price], k, 0, -10 * se);
         nudge(&p, out[m->se], k, -2.0 / 3, 0);
         CHECK(verdict(&p, out, NULL) == TB_FAIL, "a third of the standard error accepted");
-        run_cpu(&tb_mc_cpu_omp, &p, out, 2);
+        run_cpu(CPU_VARIANT(&tb_algo_montecarlo, "omp"), &p, out, 2);
         tb_poison(out[m->price], tb_prec_kind((tb_prec_t)prec), n - 1, n);
         CHECK(verdict(&p, out, NULL) == TB_FAIL, "a poisoned price accepted");
         free_out(&p, out);

@@ -17,6 +17,10 @@ static int tb_test_failures;
     }                                                                                           \
   } while (0)
 
+/* The CPU backend's variant of algo called name (registry.h and a
+ * tb_algo_t in scope). */
+#define CPU_VARIANT(algo, name) tb_variant_find((algo), 0, (name))
+
 #define TEST_EXIT()                                                                             \
   do {                                                                                          \
     if (tb_test_failures)                                                                       \

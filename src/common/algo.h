@@ -2,14 +2,18 @@
  *
  * An algorithm (tb_algo_t) owns the problem: its parameters, the arrays it
  * declares, the seeded generator, the reference and verifier, and the cost
- * model. A variant (tb_variant_t) is one implementation of it on one backend;
- * it sees the problem's arrays through the backend (host working copies on the
- * CPU, device buffers on the GPU) and supplies prepare / run / collect /
- * release, of which only run is timed. A backend (tb_backend_t) moves the
- * arrays, times runs, and measures the machine limit the results are held
- * against. The runner (runner.h) sweeps the axes and knows nothing of any
- * particular algorithm; adding one is a descriptor, variants and registry
- * entries. */
+ * model. A variant (tb_variant_t) is one implementation of it on one backend,
+ * with its own tuning parameters (knobs that change its speed, never the
+ * answer); it sees the problem's arrays through the backend (host working
+ * copies on the CPU, device buffers on the GPU) and supplies prepare / run /
+ * collect / release, of which only run is timed. A backend (tb_backend_t)
+ * owns its configurations (the CPU: a bound team of threads; the GPU: a
+ * device): it enumerates them from its own options, enters and leaves them,
+ * describes each as named columns, moves the arrays, times runs and measures
+ * the machine limit the results are held against. The runner (runner.h)
+ * sweeps problems, configurations and tuning points without knowing what
+ * they are; adding an algorithm is a descriptor, variants and one line in
+ * src/families/families.def. */
 #ifndef TB_ALGO_H
 #define TB_ALGO_H
 
@@ -26,40 +30,66 @@ extern "C" {
 #define TB_MAX_ARRAYS 12
 #define TB_MAX_PARAMS 16
 #define TB_MAX_COLUMNS 16
+#define TB_MAX_TUNING 8         /* tuning parameters of one variant */
+#define TB_MAX_CONFIG_COLUMNS 8 /* columns of one backend's configurations */
 
 /* ---- Parameters -------------------------------------------------------- */
 
+/* Problem parameters (an algorithm's), tuning parameters (a variant's) and
+ * backend options (a backend's sweep axes) share one description. Each is
+ * also a command-line option --NAME LIST. */
 typedef enum tb_param_type {
-  TB_PARAM_INT,   /* an integer in [min, max] (K/M/G suffixes and 2^k accepted) */
-  TB_PARAM_REAL,  /* a real number in [min, max] */
+  TB_PARAM_INT,    /* an integer in [min, max] (K/M/G suffixes and 2^k accepted) */
+  TB_PARAM_REAL,   /* a real number in [min, max] */
   TB_PARAM_CHOICE, /* one of choices[] */
-  TB_PARAM_TEXT    /* free text (a file name, a matrix), checked by the algorithm's setup */
+  TB_PARAM_TEXT    /* free text (a file name, a matrix), checked by its user */
 } tb_param_type_t;
+
+enum tb_param_flags {
+  TB_PARAM_AUTO = 1u << 0, /* INT: the word auto is a value too (i = 0): the user's rule */
+  TB_PARAM_POW2 = 1u << 1  /* INT: a power of two */
+};
 
 typedef struct tb_param_def {
   const char *name;
   const char *summary;
   tb_param_type_t type;
-  const char *defaults;        /* the default value list, as the user would type it */
-  double min, max;             /* inclusive range, for INT and REAL */
-  const char *const *choices;  /* NULL-terminated, for CHOICE */
+  const char *defaults;       /* the default value list, as the user would type it */
+  double min, max;            /* inclusive range, for INT and REAL */
+  const char *const *choices; /* NULL-terminated, for CHOICE */
+  unsigned flags;             /* tb_param_flags */
+  const char *sweep;          /* the value list the word sweep stands for, or NULL */
 } tb_param_def_t;
 
 /* One value of a parameter. For CHOICE, i is the index into choices[]; for
- * TEXT, s is the text. Every parameter is also a command-line option
- * --NAME VALUE, the same as --param NAME=VALUE. */
+ * TEXT, s is the text; s is always the value as the user wrote it. */
 typedef struct tb_param_value {
   int64_t i;
   double r;
-  const char *s; /* the value as text, owned by the sweep or a static table */
+  const char *s; /* owned by the sweep or a static table */
 } tb_param_value_t;
 
-/* A result column particular to an algorithm (NaN in a row = no value). */
+/* A result column particular to an algorithm or a backend (NaN in a row = no
+ * value). */
+enum tb_column_flags {
+  TB_COL_TEXT = 1u << 0, /* a text value, not a number */
+  TB_COL_WIDE = 1u << 1, /* long: after the core columns, and not in the table */
+  TB_COL_LIST = 1u << 2  /* text: space-separated integers, a list in JSON */
+};
+
 typedef struct tb_column_def {
   const char *name;
   const char *format; /* printf format for one double, e.g. "%.6g" */
   const char *summary;
+  unsigned flags; /* tb_column_flags */
 } tb_column_def_t;
+
+/* One value of such a column in a row: a number (NaN: none), or text when
+ * text is set (malloc'd, owned by the row). */
+typedef struct tb_cell {
+  double num;
+  char *text;
+} tb_cell_t;
 
 /* A named size (e.g. the problem size of a published table). */
 typedef struct tb_preset {
@@ -96,20 +126,22 @@ typedef struct tb_problem {
   tb_array_t array[TB_MAX_ARRAYS];
   int64_t extra_host_bytes;   /* host memory the algorithm adds beyond the arrays */
   int64_t extra_device_bytes; /* device scratch a GPU variant may add beyond the arrays */
+  int overflow;               /* a count of setup overflowed 64 bits (tb_count_mul) */
   void *priv;                 /* the algorithm's own state (scalars, reference) */
 } tb_problem_t;
 
 typedef enum tb_verdict {
-  TB_SKIPPED = 0, /* not verified (--no-verify, or nothing to compare) */
+  TB_SKIPPED = 0,  /* not verified (--no-verify, or nothing to compare) */
   TB_PASS,
-  TB_FAIL
+  TB_FAIL,
+  TB_UNVERIFIABLE /* checked, but the bound is too loose to tell a wrong result */
 } tb_verdict_t;
 
 typedef struct tb_check {
   tb_verdict_t verdict;
   double error;     /* the algorithm's error figure (its error_meaning says which) */
   double tolerance; /* the derived bound it was checked against */
-  char note[200];   /* for a failure: where and by how much */
+  char note[200];   /* for a failure or an unverifiable result: where and why */
 } tb_check_t;
 
 /* ---- Algorithms -------------------------------------------------------- */
@@ -163,28 +195,7 @@ typedef struct tb_algo {
   double (*per_run)(const tb_problem_t *p, int column);
 } tb_algo_t;
 
-/* ---- Devices, contexts, variants, backends ---------------------------- */
-
-/* What the GPU backend reports of its device (zeroed for the CPU). */
-typedef struct tb_device_info {
-  char name[256];
-  char pci_bus[32];
-  int cc_major, cc_minor;
-  int sms;
-  int warp_size;
-  int max_threads_per_block;
-  int max_threads_per_sm;
-  int64_t global_mem;
-  int64_t l2_bytes;
-  int64_t shared_per_block;
-  int64_t shared_per_sm;
-  int clock_khz;
-  int mem_clock_khz;
-  int bus_width_bits;
-  int driver_version;
-  int runtime_version;
-  char compiler[64]; /* the compiler that built the device code */
-} tb_device_info_t;
+/* ---- Contexts and variants --------------------------------------------- */
 
 /* Host-device transfer times of one configuration (NaN where not applicable). */
 typedef struct tb_xfer {
@@ -196,36 +207,33 @@ typedef struct tb_xfer {
 
 struct tb_variant;
 
-/* Everything a variant sees while it runs. */
+/* Everything a variant sees while it runs. What cfg and bstate are is the
+ * backend's business: its twins read them through the backend's helpers
+ * (cpu_omp/cpu.h, gpu_cuda/cuda_util.h). */
 typedef struct tb_ctx {
   const tb_problem_t *p;
   const struct tb_variant *v;
-  void *buf[TB_MAX_ARRAYS]; /* array i on the backend: host working copy or device pointer */
-  int threads;              /* CPU: the size of the bound team */
-  int block;                /* GPU: threads per block */
-  int grid;                 /* GPU: blocks requested, 0 = the variant chooses */
-  int grid_used;            /* GPU: blocks the variant launched (set by the variant) */
-  void *stream;             /* GPU: the cudaStream_t to launch on */
-  const tb_device_info_t *dev;
-  int64_t limit_elems;      /* CPU: elements per array of the STREAM-triad limit measurement */
-  void *state;              /* the variant's own (prepare ... release) */
+  const void *cfg;          /* the backend configuration the variant runs in */
   void *bstate;             /* the backend's own (attach ... detach) */
+  void *buf[TB_MAX_ARRAYS]; /* array i on the backend: host working copy or device pointer */
+  const tb_param_value_t *tune; /* the variant's tuning point, one value per v->tuning[] */
+  double tuned[TB_MAX_TUNING];  /* what an auto value resolved to (NaN: as given) */
+  void *state;                  /* the variant's own (prepare ... release) */
   double extra[TB_MAX_COLUMNS]; /* algorithm columns a variant may fill */
 } tb_ctx_t;
 
 enum tb_variant_flags {
-  TB_V_THREADS = 1u << 0, /* CPU: runs on the swept thread team (otherwise one thread) */
-  TB_V_BLOCK = 1u << 1,   /* GPU: the block size is a launch parameter (swept) */
-  TB_V_GRID = 1u << 2     /* GPU: the grid size is a launch parameter (swept) */
+  TB_V_SERIAL = 1u << 0 /* runs on one thread whatever the configuration: once per sweep */
 };
 
 typedef struct tb_variant {
   const char *name;
   const char *summary;
   const tb_algo_t *algo;
-  int backend;         /* TB_CPU or TB_GPU */
   unsigned precisions; /* TB_PREC_BIT mask */
   unsigned flags;      /* tb_variant_flags */
+  const tb_param_def_t *tuning; /* its tuning parameters */
+  int ntuning;
   /* Optional, untimed: scratch and tables. TB_EUNSUP skips the configuration. */
   int (*prepare)(tb_ctx_t *ctx);
   /* The timed region: compute the outputs from the inputs. */
@@ -236,17 +244,94 @@ typedef struct tb_variant {
   void (*release)(tb_ctx_t *ctx);
 } tb_variant_t;
 
+/* C linkage for the descriptors a CUDA file exports. */
+#ifdef __cplusplus
+#define TB_EXTERN_C extern "C"
+#else
+#define TB_EXTERN_C
+#endif
+
+/* The elements of a static array. */
+#define TB_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* One variant descriptor, file-local (a family exports its list):
+ * TB_VARIANT(tb_x, "name", &tb_algo_x, precisions, flags, tuning table or
+ * NULL, ntuning, prepare, run, collect, release, "summary"). */
+#define TB_VARIANT(ID, NAME, ALGO, PRECS, FLAGS, TUNING, NTUNING, PREPARE, RUN, COLLECT, RELEASE,  \
+                   SUMMARY)                                                                      \
+  static const tb_variant_t ID = {NAME,     SUMMARY, ALGO,    PRECS,   FLAGS,  TUNING,           \
+                                  NTUNING,  PREPARE, RUN,     COLLECT, RELEASE}
+
+/* A family's variants on one backend, NULL-terminated, exported as
+ * tb_<family>_<backend>_variants for the backend's registry. */
+#define TB_VARIANT_LIST(FAMILY, BACKEND, ...)                                                    \
+  TB_EXTERN_C const tb_variant_t *const tb_##FAMILY##_##BACKEND##_variants[] = {__VA_ARGS__, NULL}
+
+/* The value of tuning parameter `name` in ctx's tuning point, or NULL when
+ * the variant has no such parameter. */
+const tb_param_value_t *tb_tune(const tb_ctx_t *ctx, const char *name);
+
+/* Record what an auto tuning value resolved to (a row shows it). */
+void tb_tune_resolved(tb_ctx_t *ctx, const char *name, double value);
+
+/* ---- Backends ---------------------------------------------------------- */
+
+enum tb_backend_flags {
+  TB_BACKEND_OFFLOAD = 1u << 0 /* arrays cross to a device: rows get transfer times */
+};
+
+/* A backend's configurations for one sweep: n opaque handles, its own. */
+typedef struct tb_configs {
+  int n;
+  void **cfg;
+} tb_configs_t;
+
+struct tb_topo;
+
 typedef struct tb_backend {
   const char *name;
-  const char *limit_names[TB_NLIMITS];   /* what each kind of measured limit is */
-  const tb_variant_t *const *variants;   /* NULL-terminated */
-  /* TB_OK and a description (GPU), or TB_ENODEV with the reason. */
-  int (*probe)(tb_device_info_t *info);
-  /* Memory the backend can still allocate. */
+  const char *summary;
+  unsigned flags;                      /* tb_backend_flags */
+  const char *limit_names[TB_NLIMITS]; /* what each kind of measured limit is */
+  /* Its variants: one NULL-terminated list per family, the lists NULL-terminated. */
+  const tb_variant_t *const *const *variants;
+  /* Its sweep axes, options --NAME LIST of the run command. Their values
+   * reach configs() as text: the backend parses them (with the topology). */
+  const tb_param_def_t *options;
+  int noptions;
+  /* Tuning parameters common to its variants (block and grid), known to the
+   * command line even in a build without its variants. */
+  const tb_param_def_t *tuning;
+  int ntuning;
+  /* The columns each row gets from its configuration. */
+  const tb_column_def_t *columns;
+  int ncolumns;
+
+  /* TB_OK, or TB_ENODEV with the reason (tb_fail). */
+  int (*probe)(void);
+  /* A few lines for `twinbench info`, and a JSON value for a report's
+   * environment (the backend's hardware and software). */
+  void (*info)(FILE *f);
+  void (*env_json)(FILE *f);
+  /* Memory of the backend's own (its device), or NULL when it uses the host's. */
   int (*mem_available)(int64_t *bytes);
-  /* The bandwidth limit of the given kind (tb_limit_kind_t) for ctx's
-   * configuration (CPU: the bound team of ctx->threads), in GB/s. */
-  int (*measure_limit)(tb_ctx_t *ctx, int kind, double *gbs);
+  /* The configurations of a sweep from the option values (text[k] for
+   * options[k]: the user's list, or the default). TB_EINVAL for bad values. */
+  int (*configs)(struct tb_topo *topo, const char *const *text, tb_configs_t *out);
+  void (*configs_free)(tb_configs_t *c);
+  /* Whether variant v runs in configuration cfg. */
+  int (*runs)(const void *cfg, const tb_variant_t *v);
+  /* Host bytes (beside the problem's own arrays) and own bytes (its device)
+   * that a problem takes while it runs in cfg. */
+  void (*needs)(const void *cfg, const tb_problem_t *p, int64_t *host, int64_t *own);
+  /* Take the configuration (the CPU binds its team) and give it back. A
+   * configuration that cannot be had exactly (an unbindable team) is noted
+   * by the backend and recorded in its columns, not an error. */
+  int (*enter)(void *cfg);
+  void (*leave)(void *cfg);
+  /* The bandwidth limit of the given kind (tb_limit_kind_t) in the entered
+   * configuration, in GB/s. */
+  int (*measure_limit)(void *cfg, int kind, double *gbs);
   /* Give ctx the backend's copies of the problem's arrays (ctx->buf), moving
    * inputs in; fills the host-to-device fields of xfer. */
   int (*attach)(tb_ctx_t *ctx, tb_xfer_t *xfer);
@@ -258,6 +343,9 @@ typedef struct tb_backend {
    * device-to-host fields of xfer. */
   int (*download)(tb_ctx_t *ctx, void **view, tb_xfer_t *xfer);
   void (*detach)(tb_ctx_t *ctx);
+  /* After a variant's runs in cfg: the values of its columns for the row
+   * (cells[k] for columns[k]). */
+  int (*record)(void *cfg, const tb_ctx_t *ctx, tb_cell_t *cells);
 } tb_backend_t;
 
 #ifdef __cplusplus

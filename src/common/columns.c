@@ -1,111 +1,127 @@
-/* twinbench: result rows and their columns. */
+/* twinbench: the columns of a run's rows. */
 #include <config.h>
 
 #include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "columns.h"
-#include "registry.h"
 #include "status.h"
 
-/* ---- Rows -------------------------------------------------------------- */
-
-int tb_results_push(tb_results_t *res, const tb_result_t *row)
-{
-  if (res->n == res->cap) {
-    int cap = res->cap ? 2 * res->cap : 64;
-    tb_result_t *r = realloc(res->r, (size_t)cap * sizeof *r);
-    if (!r)
-      return tb_fail(TB_ENOMEM, "out of memory for results");
-    res->r = r;
-    res->cap = cap;
-  }
-  res->r[res->n++] = *row;
-  return TB_OK;
-}
-
-void tb_results_free(tb_results_t *res)
-{
-  for (int i = 0; i < res->n; i++)
-    free(res->r[i].bind_pu);
-  free(res->r);
-  res->r = NULL;
-  res->n = res->cap = 0;
-}
-
-double tb_result_gbs(const tb_result_t *r)
-{
-  return r->median_ms > 0 && r->bytes > 0 ? r->bytes / (r->median_ms * 1e6) : NAN;
-}
-
-double tb_result_gflops(const tb_result_t *r)
-{
-  return r->median_ms > 0 && r->flops > 0 ? r->flops / (r->median_ms * 1e6) : NAN;
-}
-
-double tb_result_xfer_ms(const tb_result_t *r)
-{
-  return r->xfer.h2d_pinned_ms + r->xfer.d2h_pinned_ms;
-}
-
-double tb_result_e2e_ms(const tb_result_t *r)
-{
-  return r->backend == TB_CPU ? r->median_ms : r->median_ms + tb_result_xfer_ms(r);
-}
-
-double tb_result_e2e_pageable_ms(const tb_result_t *r)
-{
-  return r->backend == TB_CPU ? r->median_ms
-                              : r->median_ms + r->xfer.h2d_pageable_ms + r->xfer.d2h_pageable_ms;
-}
-
-int tb_format_parse(const char *s, int *format)
-{
-  static const char *const names[] = {"table", "csv", "json"};
-  for (int i = 0; i < 3; i++)
-    if (!strcmp(s, names[i])) {
-      *format = i;
-      return TB_OK;
-    }
-  return tb_fail(TB_EINVAL, "unknown format '%s' (known: table, csv, json)", s);
-}
-
-/* ---- Columns ----------------------------------------------------------- */
-
-
-const struct tb__core_col tb__core[C_NCORE] = {
-    {"algo", NULL},
-    {"variant", "variant"},
-    {"backend", "backend"},
-    {"precision", "prec"},
-    {"size", "size"},
-    {"threads", "thr"},
-    {"placement", "place"},
-    {"block", "block"},
-    {"grid", "grid"},
-    {"median_ms", "median_ms"},
-    {"min_ms", "min_ms"},
-    {"max_ms", "max_ms"},
-    {"xfer_ms", "xfer_ms"},
-    {"e2e_ms", "e2e_ms"},
-    {"gbs", "GB/s"},
-    {"gflops", "GFLOP/s"},
-    {"limit_gbs", "limit"},
-    {"frac_limit", "%limit"},
-    {"verified", "verified"},
-    {"error", "error"},
-    {"h2d_pageable_ms", NULL},
-    {"d2h_pageable_ms", NULL},
-    {"h2d_pinned_ms", NULL},
-    {"d2h_pinned_ms", NULL},
-    {"e2e_pageable_ms", NULL},
-    {"binding", NULL},
-    {"binding_ok", NULL},
+/* The core columns' names in CSV and JSON, in the table (NULL: not shown
+ * there), and the table's format of their numbers. */
+static const struct {
+  const char *name, *table_name, *format;
+} tb_core[C_NCORE] = {
+    {"algo", NULL, NULL},
+    {"variant", "variant", NULL},
+    {"backend", "backend", NULL},
+    {"precision", "prec", NULL},
+    {"size", "size", "%.0f"},
+    {"median_ms", "median_ms", "%.4g"},
+    {"min_ms", "min_ms", "%.4g"},
+    {"max_ms", "max_ms", "%.4g"},
+    {"xfer_ms", "xfer_ms", "%.4g"},
+    {"e2e_ms", "e2e_ms", "%.4g"},
+    {"gbs", "GB/s", "%.1f"},
+    {"gflops", "GFLOP/s", "%.1f"},
+    {"limit_gbs", "limit", "%.1f"},
+    {"frac_limit", "%limit", "%.1f"},
+    {"verified", "verified", NULL},
+    {"error", "error", "%.2g"},
+    {"h2d_pageable_ms", NULL, NULL},
+    {"d2h_pageable_ms", NULL, NULL},
+    {"h2d_pinned_ms", NULL, NULL},
+    {"d2h_pinned_ms", NULL, NULL},
+    {"e2e_pageable_ms", NULL, NULL},
 };
 
-void tb__val_text(tb_val_t *v, const char *fmt, ...)
+static void tb_col_add(tb_colset_t *cs, tb_col_kind_t kind, int index, const char *name,
+                       const char *table_name, const char *format, unsigned flags)
+{
+  if (cs->n < TB_MAX_COLS)
+    cs->col[cs->n++] = (tb_col_t){kind, index, name, table_name, format, flags};
+}
+
+static void tb_pending_add(tb_colset_t *cs, tb_col_kind_t kind, const char *name,
+                           const char *format, unsigned flags)
+{
+  for (int i = 0; i < cs->npending; i++)
+    if (!strcmp(cs->pending[i].name, name))
+      return;
+  if (cs->npending < TB_MAX_COLS)
+    cs->pending[cs->npending++] = (tb_col_t){kind, 0, name, name, format, flags};
+}
+
+void tb_colset_begin(tb_colset_t *cs, const tb_algo_t *algo)
+{
+  memset(cs, 0, sizeof *cs);
+  cs->algo = algo;
+}
+
+void tb_colset_add_backend(tb_colset_t *cs, const tb_backend_t *be)
+{
+  for (int k = 0; k < be->ncolumns; k++)
+    tb_pending_add(cs, TB_CK_CONFIG, be->columns[k].name, be->columns[k].format,
+                   be->columns[k].flags);
+}
+
+void tb_colset_add_variant(tb_colset_t *cs, const tb_variant_t *v)
+{
+  for (int k = 0; k < v->ntuning; k++) {
+    const tb_param_def_t *d = &v->tuning[k];
+    int number = d->type == TB_PARAM_INT || d->type == TB_PARAM_REAL;
+    tb_pending_add(cs, TB_CK_TUNE, d->name, number ? "%.6g" : NULL, number ? 0 : TB_COL_TEXT);
+  }
+}
+
+/* The pending columns of kind `kind` whose wide flag is `wide`. */
+static void tb_colset_take(tb_colset_t *cs, tb_col_kind_t kind, int wide)
+{
+  for (int i = 0; i < cs->npending; i++) {
+    const tb_col_t *c = &cs->pending[i];
+    if (c->kind == kind && !!(c->flags & TB_COL_WIDE) == wide)
+      tb_col_add(cs, kind, 0, c->name, wide ? NULL : c->name, c->format, c->flags);
+  }
+}
+
+void tb_colset_end(tb_colset_t *cs)
+{
+  const tb_algo_t *a = cs->algo;
+  for (int c = 0; c < C_NHEAD; c++)
+    tb_col_add(cs, TB_CK_CORE, c, tb_core[c].name, tb_core[c].table_name, tb_core[c].format, 0);
+  tb_colset_take(cs, TB_CK_CONFIG, 0);
+  tb_colset_take(cs, TB_CK_TUNE, 0);
+  for (int c = C_NHEAD; c < C_NCORE; c++)
+    tb_col_add(cs, TB_CK_CORE, c, tb_core[c].name, tb_core[c].table_name, tb_core[c].format, 0);
+  tb_colset_take(cs, TB_CK_CONFIG, 1);
+  for (int k = 0; k < a->nparams; k++) {
+    int number = a->params[k].type == TB_PARAM_INT || a->params[k].type == TB_PARAM_REAL;
+    tb_col_add(cs, TB_CK_PARAM, k, a->params[k].name, a->params[k].name, "%.6g",
+               number ? 0 : TB_COL_TEXT);
+  }
+  for (int k = 0; k < a->ncolumns; k++)
+    tb_col_add(cs, TB_CK_EXTRA, k, a->columns[k].name, a->columns[k].name, a->columns[k].format,
+               a->columns[k].flags);
+  cs->npending = 0;
+}
+
+int tb_colset_find(const tb_colset_t *cs, const char *name)
+{
+  for (int c = 0; c < cs->n; c++)
+    if (!strcmp(cs->col[c].name, name))
+      return c;
+  return -1;
+}
+
+static void tb_val_text(tb_val_t *v, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void tb_val_text(tb_val_t *v, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -114,7 +130,7 @@ void tb__val_text(tb_val_t *v, const char *fmt, ...)
   v->kind = 1;
 }
 
-void tb__val_num(tb_val_t *v, double x, const char *table_fmt)
+static void tb_val_num(tb_val_t *v, double x, const char *table_fmt)
 {
   if (isnan(x)) {
     v->kind = 0;
@@ -126,126 +142,79 @@ void tb__val_num(tb_val_t *v, double x, const char *table_fmt)
   v->table_mul = 1.0;
 }
 
-const char *tb__verdict_name(tb_verdict_t v)
+static const char *tb_verdict_name(tb_verdict_t v)
 {
-  return v == TB_PASS ? "pass" : v == TB_FAIL ? "fail" : "skipped";
+  switch (v) {
+  case TB_PASS: return "pass";
+  case TB_FAIL: return "fail";
+  case TB_UNVERIFIABLE: return "unverifiable";
+  default: return "skipped";
+  }
 }
 
-void tb__core_value(const tb_result_t *r, int col, tb_val_t *v)
+static void tb_core_value(const tb_result_t *r, int col, const char *fmt, tb_val_t *v)
 {
-  int gpu = r->backend == TB_GPU;
-  v->kind = 0;
+  const int offload = (r->backend->flags & TB_BACKEND_OFFLOAD) != 0;
   switch (col) {
-  case C_ALGO: tb__val_text(v, "%s", r->algo->name); break;
-  case C_VARIANT: tb__val_text(v, "%s", r->variant->name); break;
-  case C_BACKEND: tb__val_text(v, "%s", tb_backends[r->backend]->name); break;
-  case C_PREC: tb__val_text(v, "%s", tb_prec_name(r->prec)); break;
-  case C_SIZE: tb__val_num(v, (double)r->n, "%.0f"); break;
-  case C_THREADS:
-    if (!gpu)
-      tb__val_num(v, r->threads, "%.0f");
-    break;
-  case C_PLACEMENT:
-    if (!gpu)
-      tb__val_text(v, "%s", tb_placement_name(r->placement));
-    break;
-  case C_BLOCK:
-    if (r->block)
-      tb__val_num(v, r->block, "%.0f");
-    break;
-  case C_GRID:
-    if (r->grid)
-      tb__val_num(v, r->grid, "%.0f");
-    break;
-  case C_MEDIAN: tb__val_num(v, r->median_ms, "%.4g"); break;
-  case C_MIN: tb__val_num(v, r->min_ms, "%.4g"); break;
-  case C_MAX: tb__val_num(v, r->max_ms, "%.4g"); break;
-  case C_XFER:
-    if (gpu)
-      tb__val_num(v, tb_result_xfer_ms(r), "%.4g");
-    break;
-  case C_E2E: tb__val_num(v, tb_result_e2e_ms(r), "%.4g"); break;
-  case C_GBS: tb__val_num(v, tb_result_gbs(r), "%.1f"); break;
-  case C_GFLOPS: tb__val_num(v, tb_result_gflops(r), "%.1f"); break;
-  case C_LIMIT: tb__val_num(v, r->limit_gbs, "%.1f"); break;
+  case C_ALGO: tb_val_text(v, "%s", r->algo->name); break;
+  case C_VARIANT: tb_val_text(v, "%s", r->variant->name); break;
+  case C_BACKEND: tb_val_text(v, "%s", r->backend->name); break;
+  case C_PREC: tb_val_text(v, "%s", tb_prec_name(r->prec)); break;
+  case C_SIZE: tb_val_num(v, (double)r->n, fmt); break;
+  case C_MEDIAN: tb_val_num(v, r->median_ms, fmt); break;
+  case C_MIN: tb_val_num(v, r->min_ms, fmt); break;
+  case C_MAX: tb_val_num(v, r->max_ms, fmt); break;
+  case C_XFER: tb_val_num(v, offload ? tb_result_xfer_ms(r) : NAN, fmt); break;
+  case C_E2E: tb_val_num(v, tb_result_e2e_ms(r), fmt); break;
+  case C_GBS: tb_val_num(v, tb_result_gbs(r), fmt); break;
+  case C_GFLOPS: tb_val_num(v, tb_result_gflops(r), fmt); break;
+  case C_LIMIT: tb_val_num(v, r->limit_gbs, fmt); break;
   case C_FRAC:
-    tb__val_num(v, tb_result_gbs(r) / r->limit_gbs, "%.1f");
+    tb_val_num(v, tb_result_gbs(r) / r->limit_gbs, fmt);
     v->table_mul = 100.0; /* a percentage in the table, a fraction in CSV and JSON */
     break;
-  case C_VERIFIED: tb__val_text(v, "%s", tb__verdict_name(r->check.verdict)); break;
-  case C_ERROR: tb__val_num(v, r->check.error, "%.2g"); break;
-  case C_H2D_PAGEABLE:
-    if (gpu)
-      tb__val_num(v, r->xfer.h2d_pageable_ms, "%.4g");
-    break;
-  case C_D2H_PAGEABLE:
-    if (gpu)
-      tb__val_num(v, r->xfer.d2h_pageable_ms, "%.4g");
-    break;
-  case C_H2D_PINNED:
-    if (gpu)
-      tb__val_num(v, r->xfer.h2d_pinned_ms, "%.4g");
-    break;
-  case C_D2H_PINNED:
-    if (gpu)
-      tb__val_num(v, r->xfer.d2h_pinned_ms, "%.4g");
-    break;
-  case C_E2E_PAGEABLE:
-    if (gpu)
-      tb__val_num(v, tb_result_e2e_pageable_ms(r), "%.4g");
-    break;
-  case C_BINDING:
-    if (r->nbind) {
-      size_t k = 0;
-      for (int i = 0; i < r->nbind && k + 12 < sizeof v->text; i++)
-        k += (size_t)snprintf(v->text + k, sizeof v->text - k, i ? " %d" : "%d", r->bind_pu[i]);
-      v->kind = 1;
-    }
-    break;
-  case C_BINDING_OK:
-    if (r->binding_ok >= 0)
-      tb__val_text(v, "%s", r->binding_ok ? (r->oversubscribed ? "oversubscribed" : "yes") : "no");
-    break;
+  case C_VERIFIED: tb_val_text(v, "%s", tb_verdict_name(r->check.verdict)); break;
+  case C_ERROR: tb_val_num(v, r->check.error, fmt); break;
+  case C_H2D_PAGEABLE: tb_val_num(v, offload ? r->xfer.h2d_pageable_ms : NAN, "%.4g"); break;
+  case C_D2H_PAGEABLE: tb_val_num(v, offload ? r->xfer.d2h_pageable_ms : NAN, "%.4g"); break;
+  case C_H2D_PINNED: tb_val_num(v, offload ? r->xfer.h2d_pinned_ms : NAN, "%.4g"); break;
+  case C_D2H_PINNED: tb_val_num(v, offload ? r->xfer.d2h_pinned_ms : NAN, "%.4g"); break;
+  case C_E2E_PAGEABLE: tb_val_num(v, offload ? tb_result_e2e_pageable_ms(r) : NAN, "%.4g"); break;
   }
 }
 
-/* Columns after the core: the parameters, then the algorithm's own. */
-int tb__ncols(const tb_algo_t *a)
+static void tb_cell_value(const tb_cell_t *cell, const char *fmt, tb_val_t *v)
 {
-  return C_NCORE + a->nparams + a->ncolumns;
+  if (!cell)
+    return;
+  if (cell->text)
+    tb_val_text(v, "%s", cell->text);
+  else
+    tb_val_num(v, cell->num, fmt);
 }
 
-const char *tb__col_name(const tb_algo_t *a, int col, int table)
+void tb_colset_value(const tb_colset_t *cs, const tb_result_t *r, int c, tb_val_t *v)
 {
-  if (col < C_NCORE)
-    return table ? tb__core[col].table_name : tb__core[col].name;
-  col -= C_NCORE;
-  if (col < a->nparams)
-    return a->params[col].name;
-  return a->columns[col - a->nparams].name;
-}
-
-void tb__value(const tb_result_t *r, int col, tb_val_t *v)
-{
+  const tb_col_t *col = &cs->col[c];
   const tb_algo_t *a = r->algo;
-  if (col < C_NCORE) {
-    tb__core_value(r, col, v);
-    return;
-  }
-  col -= C_NCORE;
-  if (col < a->nparams) {
-    const tb_param_value_t *pv = &r->param[col];
-    if (a->params[col].type == TB_PARAM_CHOICE || a->params[col].type == TB_PARAM_TEXT)
-      tb__val_text(v, "%s", pv->s);
+  v->kind = 0;
+  switch (col->kind) {
+  case TB_CK_CORE: tb_core_value(r, col->index, col->format, v); break;
+  case TB_CK_CONFIG:
+  case TB_CK_TUNE: tb_cell_value(tb_result_cell(r, col->name), col->format, v); break;
+  case TB_CK_PARAM: {
+    const tb_param_value_t *pv = &r->param[col->index];
+    if (col->flags & TB_COL_TEXT)
+      tb_val_text(v, "%s", pv->s);
     else
-      tb__val_num(v, a->params[col].type == TB_PARAM_INT ? (double)pv->i : pv->r, "%.6g");
-    return;
+      tb_val_num(v, a->params[col->index].type == TB_PARAM_INT ? (double)pv->i : pv->r,
+                 col->format);
+    break;
   }
-  col -= a->nparams;
-  tb__val_num(v, r->extra[col], a->columns[col].format);
+  case TB_CK_EXTRA: tb_val_num(v, r->extra[col->index], col->format); break;
+  }
 }
 
-/* The cell as CSV/JSON text: numbers with enough digits to round-trip timings. */
 const char *tb__plain(const tb_val_t *v, char *buf, size_t len)
 {
   if (v->kind == 1)

@@ -1,6 +1,9 @@
-/* twinbench: the columns of result rows, as every output format and view
- * sees them: the core columns, then the algorithm's parameters, then its own
- * columns (internal to the output modules). */
+/* twinbench: the columns of a run's rows, as every output format and view
+ * sees them: what ran and the problem's size, the backends' configuration
+ * columns, the variants' tuning parameters, the timings and figures, the
+ * backends' long columns, then the algorithm's parameters and its own
+ * columns. The set is built from the backends and variants a run may use,
+ * so that the formats carry the same columns whatever ran. */
 #ifndef TB_COLUMNS_H
 #define TB_COLUMNS_H
 
@@ -12,6 +15,52 @@
 extern "C" {
 #endif
 
+/* The core columns: what ran, then (after the configuration and tuning
+ * columns) the figures. */
+enum {
+  C_ALGO, C_VARIANT, C_BACKEND, C_PREC, C_SIZE, C_NHEAD,
+  C_MEDIAN = C_NHEAD, C_MIN, C_MAX, C_XFER, C_E2E, C_GBS, C_GFLOPS, C_LIMIT, C_FRAC,
+  C_VERIFIED, C_ERROR, C_H2D_PAGEABLE, C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED,
+  C_E2E_PAGEABLE, C_NCORE
+};
+
+typedef enum tb_col_kind {
+  TB_CK_CORE,   /* index: C_* */
+  TB_CK_CONFIG, /* a backend's configuration column, by name */
+  TB_CK_TUNE,   /* a variant's tuning parameter, by name */
+  TB_CK_PARAM,  /* index: the algorithm's parameter */
+  TB_CK_EXTRA   /* index: the algorithm's column */
+} tb_col_kind_t;
+
+typedef struct tb_col {
+  tb_col_kind_t kind;
+  int index;
+  const char *name;       /* in CSV and JSON */
+  const char *table_name; /* in the table; NULL: not shown there */
+  const char *format;     /* the table's printf format of a number */
+  unsigned flags;         /* TB_COL_* */
+} tb_col_t;
+
+#define TB_MAX_COLS 160
+
+typedef struct tb_colset {
+  const tb_algo_t *algo;
+  int n;
+  tb_col_t col[TB_MAX_COLS];
+  int npending; /* the backends' and variants' columns until tb_colset_end orders them */
+  tb_col_t pending[TB_MAX_COLS];
+} tb_colset_t;
+
+/* Start a set for algo, add every backend and variant the run may use
+ * (columns of the same name appear once), and finish it in its order. */
+void tb_colset_begin(tb_colset_t *cs, const tb_algo_t *algo);
+void tb_colset_add_backend(tb_colset_t *cs, const tb_backend_t *be);
+void tb_colset_add_variant(tb_colset_t *cs, const tb_variant_t *v);
+void tb_colset_end(tb_colset_t *cs);
+
+/* The index of the column called name (CSV names), or -1. */
+int tb_colset_find(const tb_colset_t *cs, const char *name);
+
 /* One cell: empty, text, or a number with its formats for tables and CSV/JSON. */
 typedef struct tb_val {
   int kind; /* 0 empty, 1 text, 2 number */
@@ -21,52 +70,25 @@ typedef struct tb_val {
   char text[1024];
 } tb_val_t;
 
-enum {
-  C_ALGO, C_VARIANT, C_BACKEND, C_PREC, C_SIZE, C_THREADS, C_PLACEMENT, C_BLOCK, C_GRID,
-  C_MEDIAN, C_MIN, C_MAX, C_XFER, C_E2E, C_GBS, C_GFLOPS, C_LIMIT, C_FRAC, C_VERIFIED,
-  C_ERROR, C_H2D_PAGEABLE, C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED, C_E2E_PAGEABLE,
-  C_BINDING, C_BINDING_OK, C_NCORE
-};
-
-/* The core columns' names in CSV and JSON, and in the table (NULL: not shown there). */
-struct tb__core_col {
-  const char *name;
-  const char *table_name;
-};
-extern const struct tb__core_col tb__core[C_NCORE];
-
-void tb__val_text(tb_val_t *v, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void tb__val_num(tb_val_t *v, double x, const char *table_fmt);
-const char *tb__verdict_name(tb_verdict_t v);
-
-/* The value of core column col of row r. */
-void tb__core_value(const tb_result_t *r, int col, tb_val_t *v);
-
-/* The number of columns of algorithm a, a column's name (the table's with
- * table set: NULL when the table does not show it) and a row's value. */
-int tb__ncols(const tb_algo_t *a);
-const char *tb__col_name(const tb_algo_t *a, int col, int table);
-void tb__value(const tb_result_t *r, int col, tb_val_t *v);
+/* The value of column c of row r. */
+void tb_colset_value(const tb_colset_t *cs, const tb_result_t *r, int c, tb_val_t *v);
 
 /* The cell as CSV/JSON text, and as the table shows it. */
 const char *tb__plain(const tb_val_t *v, char *buf, size_t len);
 const char *tb__tabled(const tb_val_t *v, char *buf, size_t len);
 
-/* The best rows of each problem that ran on both backends. */
+/* The best rows of each problem on a backend and on the reference backend
+ * (the first, in registry order, that has rows). */
 typedef struct tb__speedup {
-  const tb_result_t *cpu, *gpu, *gpu_pinned, *gpu_pageable;
-  double kernel, pinned, pageable; /* best CPU over best GPU: kernel, with transfers */
+  const tb_result_t *ref, *other, *other_pinned, *other_pageable;
+  double kernel, pinned, pageable; /* best reference over best other: kernel, with transfers */
 } tb__speedup_t;
 
 /* The speedups of res into a fresh array *out (free it); returns their count. */
 int tb__speedups(const tb_results_t *res, tb__speedup_t **out);
 
-/* A row's configuration as text: "omp t=4 cores", "vec16 b=256 g=1024". */
-void tb__config_text(const tb_result_t *r, char *buf, size_t len);
+/* Whether problem parameter k takes more than one value among the rows. */
+int tb__param_varies(const tb_results_t *res, int k);
 
 /* The JSON report (report_json.c). */
 struct tb_report;

@@ -9,7 +9,7 @@
 #include "env.h"
 #include "gitrev.h"
 #include "json.h"
-#include "mem.h"
+#include "registry.h"
 #include "topo.h"
 
 const char *tb_git_revision(void)
@@ -47,7 +47,7 @@ static void tb_json_kv(FILE *f, const char *key, const char *value, int last)
 
 void tb_env_json(FILE *f, const tb_report_t *rep)
 {
-  char host[256] = "unknown", date[64] = "", buf[64];
+  char host[256] = "unknown", date[64] = "";
   time_t now = time(NULL);
   struct tm tm;
   if (gethostname(host, sizeof host))
@@ -70,27 +70,17 @@ void tb_env_json(FILE *f, const tb_report_t *rep)
   fprintf(f, "    \"llc_bytes\": %lld,\n", (long long)tb_topo_llc_bytes(rep->topo));
   tb_json_kv(f, "OMP_PROC_BIND", getenv("OMP_PROC_BIND"), 0);
   tb_json_kv(f, "OMP_PLACES", getenv("OMP_PLACES"), 0);
-  if (rep->have_gpu) {
-    const tb_device_info_t *g = &rep->gpu;
-    fprintf(f, "    \"gpu\": {\"name\": ");
-    tb_json_string(f, g->name);
-    fprintf(f, ", \"pci_bus\": ");
-    tb_json_string(f, g->pci_bus);
-    fprintf(f, ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"memory\": ", g->cc_major,
-            g->cc_minor, g->sms);
-    tb_json_string(f, tb_format_bytes((double)g->global_mem, buf));
-    fprintf(f, ", \"memory_bytes\": %lld, \"l2_bytes\": %lld, \"clock_mhz\": %d, "
-               "\"memory_clock_mhz\": %d, \"bus_width_bits\": %d, \"driver_version\": \"%d.%d\", "
-               "\"runtime_version\": \"%d.%d\", \"device_compiler\": ",
-            (long long)g->global_mem, (long long)g->l2_bytes, g->clock_khz / 1000,
-            g->mem_clock_khz / 1000, g->bus_width_bits, g->driver_version / 1000,
-            (g->driver_version % 1000) / 10, g->runtime_version / 1000,
-            (g->runtime_version % 1000) / 10);
-    tb_json_string(f, g->compiler);
-    fprintf(f, "}\n");
-  } else {
-    fprintf(f, "    \"gpu\": null,\n");
-    tb_json_kv(f, "gpu_absent_reason", rep->gpu_absent_reason, 1);
+  fprintf(f, "    \"backends\": {");
+  for (int b = 0; b < tb_backend_count(); b++) {
+    const tb_backend_t *be = tb_backend_at(b);
+    fprintf(f, "%s\n      ", b ? "," : "");
+    tb_json_string(f, be->name);
+    fputs(": ", f);
+    if (be->env_json)
+      be->env_json(f);
+    else
+      fputs("null", f);
   }
+  fprintf(f, "\n    }\n");
   fprintf(f, "  }");
 }

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,28 @@ int64_t tb_stream_rule_elems(int64_t llc_bytes, int64_t elem_bytes)
   return n;
 }
 
+int64_t tb_count_mul(tb_problem_t *p, int64_t a, int64_t b)
+{
+  int64_t r;
+  if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r)) {
+    if (p)
+      p->overflow = 1;
+    return INT64_MAX;
+  }
+  return r;
+}
+
+int64_t tb_count_add(tb_problem_t *p, int64_t a, int64_t b)
+{
+  int64_t r;
+  if (a < 0 || b < 0 || __builtin_add_overflow(a, b, &r)) {
+    if (p)
+      p->overflow = 1;
+    return INT64_MAX;
+  }
+  return r;
+}
+
 int tb_problem_add_array(tb_problem_t *p, const char *name, tb_kind_t kind, tb_role_t role,
                          int64_t count)
 {
@@ -32,12 +55,13 @@ int tb_problem_add_array(tb_problem_t *p, const char *name, tb_kind_t kind, tb_r
   a->role = role;
   a->count = count;
   a->host = NULL;
+  tb_count_mul(p, count, (int64_t)tb_kind_size(kind)); /* marks a byte count that overflows */
   return p->narrays++;
 }
 
 int64_t tb_array_bytes(const tb_array_t *a)
 {
-  return a->count * (int64_t)tb_kind_size(a->kind);
+  return tb_count_mul(NULL, a->count, (int64_t)tb_kind_size(a->kind));
 }
 
 int tb_check_fail(tb_check_t *chk, const char *fmt, ...)
@@ -50,10 +74,10 @@ int tb_check_fail(tb_check_t *chk, const char *fmt, ...)
   return TB_OK;
 }
 
-/* A problem set up (its arrays described, none allocated) but not filled. */
 int tb_problem_setup(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,
-                            uint64_t seed, const char *input_path, const tb_param_value_t *params)
+                     uint64_t seed, const char *input_path, const tb_param_value_t *params)
 {
+  int rc;
   memset(p, 0, sizeof *p);
   p->algo = algo;
   p->prec = prec;
@@ -62,7 +86,16 @@ int tb_problem_setup(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int
   p->input_path = input_path;
   for (int k = 0; k < algo->nparams; k++)
     p->param[k] = params[k];
-  return algo->setup(p);
+  if ((rc = algo->setup(p)))
+    return rc;
+  if (p->overflow) {
+    char what[256];
+    tb_problem_text(p, what, sizeof what);
+    return tb_fail(TB_ENOMEM, "%s does not fit in memory: its element or byte counts overflow "
+                              "64 bits",
+                   what);
+  }
+  return TB_OK;
 }
 
 void tb_problem_destroy(tb_problem_t *p)
@@ -101,12 +134,11 @@ int tb_problem_create(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, in
   return rc;
 }
 
-/* Short text of a problem for messages: "stream double n=1000 op=copy". */
 void tb_problem_text(const tb_problem_t *p, char *buf, size_t len)
 {
   size_t k = (size_t)snprintf(buf, len, "%s %s size %lld%s", p->algo->name,
                               tb_prec_name(p->prec), (long long)p->n, p->algo->nparams ? " " : "");
   if (k < len)
-    tb_params_format(p->algo, p->param, buf + k, len - k);
+    tb_params_format(p->algo->params, p->algo->nparams, p->param, buf + k, len - k);
 }
 

@@ -12,11 +12,18 @@
 extern "C" {
 #endif
 
+/* Counts of a problem's elements, bytes and work items, checked: a product
+ * or sum that overflows 64 bits (or a negative operand) gives INT64_MAX and
+ * marks p (when not NULL), whose setup then fails with a message naming the
+ * problem. Every family computes its counts with these. */
+int64_t tb_count_mul(tb_problem_t *p, int64_t a, int64_t b);
+int64_t tb_count_add(tb_problem_t *p, int64_t a, int64_t b);
+
 /* Declare array a of problem p (called from setup); returns its index. */
 int tb_problem_add_array(tb_problem_t *p, const char *name, tb_kind_t kind, tb_role_t role,
                          int64_t count);
 
-/* Bytes of one array. */
+/* Bytes of one array (INT64_MAX when that overflows). */
 int64_t tb_array_bytes(const tb_array_t *a);
 
 /* Record a failed check with a printf-style note; returns TB_OK (a failed

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "columns.h"
 #include "result.h"
 #include "topo.h"
 
@@ -19,9 +20,7 @@ int tb_format_parse(const char *s, int *format);
 typedef struct tb_report {
   const tb_algo_t *algo;
   const tb_topo_t *topo;
-  int have_gpu;
-  tb_device_info_t gpu;
-  const char *gpu_absent_reason;
+  const tb_colset_t *cols; /* the columns of the rows */
   const char *command_line;
   int interrupted;
 } tb_report_t;
@@ -29,18 +28,19 @@ typedef struct tb_report {
 /* Write the rows (and, for JSON, the environment and the speedups). */
 int tb_report_write(FILE *f, int format, const tb_results_t *res, const tb_report_t *rep);
 
-/* The CPU-vs-GPU speedup summary as text; writes nothing when no problem ran
- * on both backends. */
+/* The speedup summary as text: for each problem that ran on two backends,
+ * the best of each and the first's time over the other's; writes nothing
+ * when no problem did. */
 void tb_report_speedups(FILE *f, const tb_results_t *res);
 
-/* Check a --pivot specification (ROWS:COL[:CELL]) against algo's columns. */
-int tb_pivot_check(const tb_algo_t *algo, const char *spec);
+/* Check a --pivot specification (ROWS:COL[:CELL]) against the columns. */
+int tb_pivot_check(const tb_colset_t *cols, const char *spec);
 
 /* The results as a table: one row per distinct value of the ROWS columns
  * (joined with +), one column per value of COL, each cell the best CELL
  * (default gbs; lowest for *_ms and error, highest otherwise), then each
  * row's best, where it was, and its ratio to the first row's best. */
-int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_algo_t *algo, const char *spec);
+int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_colset_t *cols, const char *spec);
 
 #ifdef __cplusplus
 }

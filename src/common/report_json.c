@@ -10,9 +10,22 @@
 #include "json.h"
 #include "report.h"
 
-static void tb_json_val(FILE *f, const tb_val_t *v)
+static void tb_json_val(FILE *f, const tb_val_t *v, unsigned flags)
 {
-  if (v->kind == 1)
+  if (v->kind == 1 && (flags & TB_COL_LIST)) {
+    /* Space-separated integers, as a list. */
+    const char *s = v->text;
+    char *end;
+    fputc('[', f);
+    for (int first = 1;; first = 0) {
+      long x = strtol(s, &end, 10);
+      if (end == s)
+        break;
+      fprintf(f, "%s%ld", first ? "" : ", ", x);
+      s = end;
+    }
+    fputc(']', f);
+  } else if (v->kind == 1)
     tb_json_string(f, v->text);
   else if (v->kind == 0 || !isfinite(v->num))
     fputs("null", f);
@@ -20,10 +33,80 @@ static void tb_json_val(FILE *f, const tb_val_t *v)
     fprintf(f, "%.17g", v->num);
 }
 
+/* The columns of kind k1 or k2 of row r as "name": value pairs, the first
+ * without a separator when *first is set (which it then clears). */
+static void tb_json_cols(FILE *f, const tb_colset_t *cs, const tb_result_t *r, int k1, int k2,
+                         int *first)
+{
+  tb_val_t v;
+  for (int c = 0; c < cs->n; c++) {
+    if ((int)cs->col[c].kind != k1 && (int)cs->col[c].kind != k2)
+      continue;
+    tb_colset_value(cs, r, c, &v);
+    fprintf(f, "%s", *first ? "" : ", ");
+    tb_json_string(f, cs->col[c].name);
+    fputs(": ", f);
+    tb_json_val(f, &v, cs->col[c].flags);
+    *first = 0;
+  }
+}
+
+static void tb_json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r)
+{
+  tb_val_t v;
+  int first = 1;
+  fputc('{', f);
+  tb_json_cols(f, cs, r, TB_CK_CORE, TB_CK_CONFIG, &first);
+  tb_json_cols(f, cs, r, TB_CK_TUNE, TB_CK_TUNE, &first);
+  fprintf(f, ", \"note\": ");
+  tb_json_string(f, r->check.note);
+  fprintf(f, ", \"tolerance\": ");
+  v.kind = isnan(r->check.tolerance) ? 0 : 2;
+  v.num = r->check.tolerance;
+  tb_json_val(f, &v, 0);
+  fprintf(f, ", \"repeats\": %d, \"bytes\": %.17g, \"flops\": %.17g, \"params\": {", r->repeats,
+          r->bytes, r->flops);
+  first = 1;
+  tb_json_cols(f, cs, r, TB_CK_PARAM, TB_CK_PARAM, &first);
+  fprintf(f, "}, \"columns\": {");
+  first = 1;
+  tb_json_cols(f, cs, r, TB_CK_EXTRA, TB_CK_EXTRA, &first);
+  fputs("}}", f);
+}
+
+static void tb_json_speedups(FILE *f, const tb_results_t *res, const tb_colset_t *cs)
+{
+  tb__speedup_t *sp = NULL;
+  int ns = tb__speedups(res, &sp);
+  char text[160];
+  fprintf(f, ",\n  \"speedups\": [");
+  for (int g = 0; g < ns; g++) {
+    const tb__speedup_t *s = &sp[g];
+    int first = 1;
+    fprintf(f, "%s\n    {\"precision\": \"%s\", \"size\": %lld, \"params\": {", g ? "," : "",
+            tb_prec_name(s->ref->prec), (long long)s->ref->n);
+    tb_json_cols(f, cs, s->ref, TB_CK_PARAM, TB_CK_PARAM, &first);
+    fprintf(f, "}, \"reference\": ");
+    tb_json_string(f, s->ref->backend->name);
+    fprintf(f, ", \"reference_best\": ");
+    tb_result_config_text(s->ref, text, sizeof text);
+    tb_json_string(f, text);
+    fprintf(f, ", \"reference_ms\": %.17g, \"backend\": ", s->ref->median_ms);
+    tb_json_string(f, s->other->backend->name);
+    fprintf(f, ", \"best\": ");
+    tb_result_config_text(s->other, text, sizeof text);
+    tb_json_string(f, text);
+    fprintf(f, ", \"ms\": %.17g, \"kernel_speedup\": %.6g, \"pinned_speedup\": %.6g, "
+               "\"pageable_speedup\": %.6g}",
+            s->other->median_ms, s->kernel, s->pinned, s->pageable);
+  }
+  free(sp);
+  fprintf(f, "%s]", ns ? "\n  " : "");
+}
+
 void tb__write_json(FILE *f, const tb_results_t *res, const tb_report_t *rep)
 {
   const tb_algo_t *a = rep->algo;
-  tb_val_t v;
   fprintf(f, "{\n  \"twinbench\": \"%s\",\n  \"algo\": ", PACKAGE_VERSION);
   tb_json_string(f, a->name);
   fprintf(f, ",\n  \"size_meaning\": ");
@@ -36,67 +119,10 @@ void tb__write_json(FILE *f, const tb_results_t *res, const tb_report_t *rep)
   tb_env_json(f, rep);
   fprintf(f, ",\n  \"results\": [");
   for (int i = 0; i < res->n; i++) {
-    const tb_result_t *r = &res->r[i];
-    fprintf(f, "%s\n    {", i ? "," : "");
-    for (int c = 0; c < C_NCORE; c++) {
-      if (c == C_BINDING) {
-        fprintf(f, "\"binding\": ");
-        if (!r->nbind)
-          fputs("null", f);
-        else
-          for (int t = 0; t < r->nbind; t++)
-            fprintf(f, "%s%d", t ? ", " : "[", r->bind_pu[t]);
-        fputs(r->nbind ? "], " : ", ", f);
-        continue;
-      }
-      tb__core_value(r, c, &v);
-      fprintf(f, "\"%s\": ", tb__core[c].name);
-      tb_json_val(f, &v);
-      fputs(", ", f);
-    }
-    fprintf(f, "\"note\": ");
-    tb_json_string(f, r->check.note);
-    fprintf(f, ", \"tolerance\": ");
-    tb__val_num(&v, r->check.tolerance, NULL);
-    tb_json_val(f, &v);
-    fprintf(f, ", \"repeats\": %d, \"bytes\": %.17g, \"flops\": %.17g, \"params\": {", r->repeats,
-            r->bytes, r->flops);
-    for (int c = 0; c < a->nparams; c++) {
-      fprintf(f, "%s\"%s\": ", c ? ", " : "", a->params[c].name);
-      tb__value(r, C_NCORE + c, &v);
-      tb_json_val(f, &v);
-    }
-    fprintf(f, "}, \"columns\": {");
-    for (int c = 0; c < a->ncolumns; c++) {
-      fprintf(f, "%s\"%s\": ", c ? ", " : "", a->columns[c].name);
-      tb__value(r, C_NCORE + a->nparams + c, &v);
-      tb_json_val(f, &v);
-    }
-    fputs("}}", f);
+    fprintf(f, "%s\n    ", i ? "," : "");
+    tb_json_row(f, rep->cols, &res->r[i]);
   }
-  fprintf(f, "\n  ],\n  \"speedups\": [");
-  tb__speedup_t *sp = NULL;
-  int ns = tb__speedups(res, &sp);
-  for (int g = 0; g < ns; g++) {
-    const tb__speedup_t *s = &sp[g];
-    char cpu[96], gpu[96];
-    tb__config_text(s->cpu, cpu, sizeof cpu);
-    tb__config_text(s->gpu, gpu, sizeof gpu);
-    fprintf(f, "%s\n    {\"precision\": \"%s\", \"size\": %lld, \"params\": {", g ? "," : "",
-            tb_prec_name(s->cpu->prec), (long long)s->cpu->n);
-    for (int c = 0; c < a->nparams; c++) {
-      fprintf(f, "%s\"%s\": ", c ? ", " : "", a->params[c].name);
-      tb__value(s->cpu, C_NCORE + c, &v);
-      tb_json_val(f, &v);
-    }
-    fprintf(f, "}, \"best_cpu\": ");
-    tb_json_string(f, cpu);
-    fprintf(f, ", \"cpu_ms\": %.6g, \"best_gpu\": ", s->cpu->median_ms);
-    tb_json_string(f, gpu);
-    fprintf(f, ", \"gpu_ms\": %.6g, \"kernel_speedup\": %.6g, \"pinned_speedup\": %.6g, "
-               "\"pageable_speedup\": %.6g}",
-            s->gpu->median_ms, s->kernel, s->pinned, s->pageable);
-  }
-  free(sp);
-  fprintf(f, "%s]\n}\n", ns ? "\n  " : "");
+  fprintf(f, "\n  ]");
+  tb_json_speedups(f, res, rep->cols);
+  fprintf(f, "\n}\n");
 }

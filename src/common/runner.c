@@ -1,4 +1,4 @@
-/* twinbench: the runner. */
+/* twinbench: the runner: the checks before a sweep, and the sweep. */
 #include <config.h>
 
 #include <math.h>
@@ -8,10 +8,9 @@
 #include <string.h>
 
 #include "mem.h"
-#include "params.h"
 #include "outfile.h"
+#include "params.h"
 #include "problem.h"
-#include "registry.h"
 #include "runner.h"
 #include "stats.h"
 #include "status.h"
@@ -24,61 +23,31 @@ void tb_runner_interrupt(void)
 }
 
 /* The parameter point `idx` of the sweep, as a problem, set up but not filled. */
-static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_prec_t prec, int64_t n,
-                           const int *idx)
+static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec,
+                           int64_t n, const int *idx)
 {
   tb_param_value_t params[TB_MAX_PARAMS];
   if (n == TB_SIZE_AUTO)
-    n = tb_stream_rule_elems(s->llc_bytes, (int64_t)tb_kind_size(tb_prec_kind(prec)));
+    n = tb_stream_rule_elems(tb_topo_llc_bytes(topo), (int64_t)tb_kind_size(tb_prec_kind(prec)));
   for (int k = 0; k < s->algo->nparams; k++)
     params[k] = s->pv[k][idx[k]];
   return tb_problem_setup(p, s->algo, prec, n, s->seed, s->input_path, params);
 }
 
-/* Host and device bytes a problem takes while it runs on the chosen backends. */
-static void tb_problem_needs(const tb_problem_t *p, const tb_sweep_t *s, int64_t *host,
-                             int64_t *dev)
+/* Advance an odometer over digits of the given counts; returns 0 after the last. */
+static int tb_odometer(int *idx, const int *count, int ndigits)
 {
-  int64_t in = 0, out = 0, inout = 0, largest = 0;
-  for (int i = 0; i < p->narrays; i++) {
-    int64_t b = tb_array_bytes(&p->array[i]);
-    if (p->array[i].role == TB_IN)
-      in += b;
-    else if (p->array[i].role == TB_OUT)
-      out += b;
-    else
-      inout += b;
-    if (b > largest)
-      largest = b;
-  }
-  int64_t during = 0;
-  if (s->use[TB_CPU]) {
-    int64_t limit = (p->algo->limit == TB_LIMIT_READ ? 1 : 3) * s->limit_elems * 8;
-    int64_t work = in + out + inout;
-    during = limit > work ? limit : work;
-  }
-  if (s->use[TB_GPU] && out + inout + largest > during)
-    during = out + inout + largest;
-  *host = in + inout + p->extra_host_bytes + during;
-  *dev = in + out + 2 * inout + p->extra_device_bytes;
-  if (*dev < 2 * TB_GPU_LIMIT_BYTES)
-    *dev = 2 * TB_GPU_LIMIT_BYTES;
-}
-
-/* Advance the parameter odometer; returns 0 after the last point. */
-static int tb_next_point(const tb_sweep_t *s, int *idx)
-{
-  for (int k = s->algo->nparams - 1; k >= 0; k--) {
-    if (++idx[k] < s->npv[k])
+  for (int k = ndigits - 1; k >= 0; k--) {
+    if (++idx[k] < count[k])
       return 1;
     idx[k] = 0;
   }
   return 0;
 }
 
-static int tb_variant_selected(const tb_sweep_t *s, const tb_variant_t *v, tb_prec_t prec)
+int tb_sweep_selects(const tb_sweep_t *s, const tb_variant_t *v, tb_prec_t prec)
 {
-  if (!(v->precisions & TB_PREC_BIT(prec)))
+  if (v->algo != s->algo || !(v->precisions & TB_PREC_BIT(prec)))
     return 0;
   if (!s->variants)
     return 1;
@@ -88,221 +57,331 @@ static int tb_variant_selected(const tb_sweep_t *s, const tb_variant_t *v, tb_pr
   return 0;
 }
 
+/* Whether variant v is selected for some precision of the sweep. */
+static int tb_sweep_selects_any(const tb_sweep_t *s, const tb_variant_t *v)
+{
+  for (int i = 0; i < s->nprec; i++)
+    if (tb_sweep_selects(s, v, s->prec[i]))
+      return 1;
+  return 0;
+}
+
 /* ---- Checks before running --------------------------------------------- */
 
-int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
+/* Probe the requested backends: those missing are dropped with a note, as
+ * long as another one is usable. */
+static int tb_check_backends(tb_sweep_t *s, tb_run_state_t *st)
 {
-  const tb_algo_t *a = s->algo;
-  char buf[32], buf2[32], what[256];
-  int rc;
-
-  memset(st, 0, sizeof *st);
-  for (int i = 0; i < s->nvariants; i++) {
-    int found = 0;
-    for (int b = 0; b < TB_NBACKENDS; b++)
-      found |= s->use[b] && tb_variant_find(a, b, s->variants[i]) != NULL;
-    if (!found) {
-      char known[512];
-      size_t k = 0;
-      known[0] = '\0';
-      for (int b = 0; b < TB_NBACKENDS; b++)
-        for (const tb_variant_t *const *v = tb_backends[b]->variants; *v && k < sizeof known; v++)
-          if ((*v)->algo == a && s->use[b])
-            k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", k ? ", " : "", (*v)->name);
-      return tb_fail(TB_EINVAL, "unknown variant '%s' for %s on the chosen backends (known: %s)",
-                     s->variants[i], a->name, known[0] ? known : "none");
+  int usable = 0, first_bad = -1;
+  for (int b = 0; b < tb_backend_count(); b++) {
+    if (!s->use[b])
+      continue;
+    if (tb_backend_at(b)->probe() == TB_OK) {
+      st->usable[b] = 1;
+      usable++;
+    } else {
+      snprintf(st->reason[b], sizeof st->reason[b], "%s", tb_error_detail());
+      if (first_bad < 0)
+        first_bad = b;
     }
   }
-  for (int i = 0; i < s->nprec; i++)
-    if (!(a->precisions & TB_PREC_BIT(s->prec[i])))
-      return tb_fail(TB_EINVAL, "%s does not support precision %s", a->name,
-                     tb_prec_name(s->prec[i]));
+  if (!usable)
+    return tb_fail(TB_ENODEV, "the %s backend is not available: %s",
+                   tb_backend_at(first_bad)->name, st->reason[first_bad]);
+  for (int b = 0; b < tb_backend_count(); b++)
+    if (s->use[b] && !st->usable[b]) {
+      tb_note("%s backend skipped: %s", tb_backend_at(b)->name, st->reason[b]);
+      s->use[b] = 0;
+    }
+  return TB_OK;
+}
 
-  if (s->use[TB_GPU]) {
-    rc = tb_backends[TB_GPU]->probe(&st->gpu);
-    if (rc) {
-      snprintf(st->gpu_reason, sizeof st->gpu_reason, "%s", tb_error_detail());
-      if (!s->use[TB_CPU])
-        return tb_fail(TB_ENODEV, "the gpu backend is not available: %s", st->gpu_reason);
-      s->use[TB_GPU] = 0;
-      fprintf(stderr, "twinbench: gpu backend skipped: %s\n", st->gpu_reason);
-    } else
-      st->gpu_ok = 1;
-  } else
-    snprintf(st->gpu_reason, sizeof st->gpu_reason, "not requested");
-
-  int npus = tb_topo_npus(topo);
-  if (s->use[TB_CPU])
-    for (int i = 0; i < s->nthreads; i++)
-      if (s->threads[i] > npus) {
-        fprintf(stderr,
-                "twinbench: note: %d threads on %d PUs: threads are placed round-robin over the "
-                "PUs, several to a PU (rows say binding_ok=oversubscribed)\n",
-                s->threads[i], npus);
-        break;
+/* Every named variant exists on a requested backend, and on a usable one. */
+static int tb_check_variants(const tb_sweep_t *s, const tb_run_state_t *st, const int *requested)
+{
+  for (int i = 0; i < s->nvariants; i++) {
+    int usable = 0, unusable = -1;
+    for (int b = 0; b < tb_backend_count(); b++)
+      if (requested[b] && tb_variant_find(s->algo, b, s->variants[i])) {
+        if (st->usable[b])
+          usable = 1;
+        else if (unusable < 0)
+          unusable = b;
       }
+    if (usable)
+      continue;
+    if (unusable >= 0)
+      return tb_fail(TB_ENODEV, "variant '%s' runs on the %s backend, which is not available: %s",
+                     s->variants[i], tb_backend_at(unusable)->name, st->reason[unusable]);
+    char known[512], name[64];
+    size_t k = 0;
+    known[0] = '\0';
+    for (int b = 0; b < tb_backend_count(); b++)
+      for (const tb_variant_t *const *v = tb_backend_variants(b); *v && k < sizeof known; v++)
+        if ((*v)->algo == s->algo && requested[b])
+          k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", k ? ", " : "", (*v)->name);
+    return tb_fail(TB_EINVAL, "unknown variant '%s' for %s on the chosen backends (known: %s)",
+                   tb_printable(s->variants[i], name, sizeof name), s->algo->name,
+                   known[0] ? known : "none");
+  }
+  for (int i = 0; i < s->nprec; i++)
+    if (!(s->algo->precisions & TB_PREC_BIT(s->prec[i])))
+      return tb_fail(TB_EINVAL, "%s does not support precision %s", s->algo->name,
+                     tb_prec_name(s->prec[i]));
+  return TB_OK;
+}
 
-  int64_t host_avail = 0, dev_avail = 0;
-  if ((rc = tb_host_mem_available(&host_avail)))
+/* The values of a tuning parameter: the user's list, or the default. */
+static int tb_tuning_list(const tb_sweep_t *s, const tb_param_def_t *d, tb_param_value_t **val,
+                          int *n)
+{
+  const char *list = d->defaults;
+  for (int i = 0; i < s->ntuning; i++)
+    if (!strcmp(s->tuning[i].name, d->name))
+      list = s->tuning[i].list;
+  return tb_param_parse_list(d, list, val, n);
+}
+
+/* Check every tuning setting against every parameter of that name (the
+ * variants' of the algorithm, and the backends' common ones), so that a bad
+ * value is refused also where no variant that takes it runs. */
+static int tb_check_tuning_values(const tb_sweep_t *s)
+{
+  for (int b = 0; b < tb_backend_count(); b++) {
+    const tb_backend_t *be = tb_backend_at(b);
+    for (int k = 0; k < be->ntuning; k++) {
+      tb_param_value_t *val;
+      int n, rc = tb_tuning_list(s, &be->tuning[k], &val, &n);
+      if (rc)
+        return rc;
+      tb_param_list_free(val, n);
+    }
+    for (const tb_variant_t *const *v = tb_backend_variants(b); *v; v++)
+      for (int k = 0; (*v)->algo == s->algo && k < (*v)->ntuning; k++) {
+        tb_param_value_t *val;
+        int n, rc = tb_tuning_list(s, &(*v)->tuning[k], &val, &n);
+        if (rc)
+          return rc;
+        tb_param_list_free(val, n);
+      }
+  }
+  return TB_OK;
+}
+
+/* The tuning lists of every variant that may run. */
+static int tb_check_tuning(const tb_sweep_t *s, tb_run_state_t *st)
+{
+  int rc = tb_check_tuning_values(s);
+  if (rc)
     return rc;
-  if (s->use[TB_GPU] && (rc = tb_backends[TB_GPU]->mem_available(&dev_avail)))
-    return rc;
-  s->llc_bytes = tb_topo_llc_bytes(topo);
-  if (!s->limit_elems)
-    s->limit_elems = tb_stream_rule_elems(s->llc_bytes, 8);
-  int idx[TB_MAX_PARAMS] = {0};
-  for (int pi = 0; pi < s->nprec; pi++)
-    for (int si = 0; si < s->nsizes; si++) {
+  int count = 0;
+  for (int b = 0; b < tb_backend_count(); b++)
+    count += s->use[b] ? tb_variant_count(s->algo, b) : 0;
+  if (!(st->tuning = calloc((size_t)count + 1, sizeof *st->tuning)))
+    return tb_fail(TB_ENOMEM, "out of memory");
+  for (int b = 0; b < tb_backend_count(); b++)
+    for (const tb_variant_t *const *v = tb_backend_variants(b); s->use[b] && *v; v++) {
+      if (!tb_sweep_selects_any(s, *v))
+        continue;
+      tb_tuning_t *t = &st->tuning[st->ntuning++];
+      t->v = *v;
+      t->b = b;
+      for (int k = 0; k < (*v)->ntuning; k++)
+        if ((rc = tb_tuning_list(s, &(*v)->tuning[k], &t->val[k], &t->nval[k])))
+          return rc;
+    }
+  return TB_OK;
+}
+
+/* The configurations of every usable backend, from its options. */
+static int tb_check_configs(const tb_sweep_t *s, tb_run_state_t *st)
+{
+  for (int b = 0; b < tb_backend_count(); b++) {
+    const tb_backend_t *be = tb_backend_at(b);
+    const char *text[TB_MAX_OPTIONS];
+    if (!s->use[b])
+      continue;
+    for (int k = 0; k < be->noptions; k++)
+      text[k] = s->option[b][k] ? s->option[b][k] : be->options[k].defaults;
+    int rc = be->configs(st->topo, text, &st->configs[b]);
+    if (rc)
+      return rc;
+    if (!(st->limit[b] = calloc((size_t)st->configs[b].n * TB_NLIMITS, sizeof *st->limit[b])))
+      return tb_fail(TB_ENOMEM, "out of memory");
+  }
+  return TB_OK;
+}
+
+/* Whether problem p fits: its arrays on the host, and what each backend
+ * adds in its largest configuration, on the host (one backend at a time) and
+ * on its own device. */
+static int tb_check_memory(const tb_sweep_t *s, const tb_run_state_t *st, const tb_problem_t *p)
+{
+  char what[256], b1[32], b2[32];
+  int64_t base = tb_count_add(NULL, p->extra_host_bytes, 0), most = 0, avail;
+  for (int i = 0; i < p->narrays; i++)
+    if (p->array[i].role != TB_OUT)
+      base = tb_count_add(NULL, base, tb_array_bytes(&p->array[i]));
+  tb_problem_text(p, what, sizeof what);
+  for (int b = 0; b < tb_backend_count(); b++) {
+    const tb_backend_t *be = tb_backend_at(b);
+    int64_t host = 0, own = 0, h, o;
+    for (int c = 0; s->use[b] && c < st->configs[b].n; c++) {
+      be->needs(st->configs[b].cfg[c], p, &h, &o);
+      host = h > host ? h : host;
+      own = o > own ? o : own;
+    }
+    most = host > most ? host : most;
+    if (!s->use[b] || !be->mem_available)
+      continue;
+    int rc = be->mem_available(&avail);
+    if (rc)
+      return rc;
+    if (own > avail)
+      return tb_fail(TB_ENOMEM, "%s needs %s of %s memory but %s is free", what,
+                     tb_format_bytes((double)own, b1), be->name, tb_format_bytes((double)avail, b2));
+  }
+  int rc = tb_host_mem_available(&avail);
+  int64_t need = tb_count_add(NULL, base, most);
+  if (!rc && need > avail)
+    rc = tb_fail(TB_ENOMEM, "%s needs %s of host memory but %s is available", what,
+                 tb_format_bytes((double)need, b1), tb_format_bytes((double)avail, b2));
+  return rc;
+}
+
+/* Set up every problem of the sweep (reading any input) and check its memory. */
+static int tb_check_problems(const tb_sweep_t *s, const tb_run_state_t *st)
+{
+  int idx[TB_MAX_PARAMS] = {0}, rc = TB_OK;
+  for (int pi = 0; pi < s->nprec && !rc; pi++)
+    for (int si = 0; si < s->nsizes && !rc; si++) {
       memset(idx, 0, sizeof idx);
       do {
         tb_problem_t p;
-        int64_t host, dev;
-        rc = tb_problem_init(&p, s, s->prec[pi], s->sizes[si], idx);
-        if (rc) {
-          tb_problem_destroy(&p);
-          return rc;
-        }
-        tb_problem_needs(&p, s, &host, &dev);
-        tb_problem_text(&p, what, sizeof what);
+        rc = tb_problem_init(&p, s, st->topo, s->prec[pi], s->sizes[si], idx);
+        if (!rc)
+          rc = tb_check_memory(s, st, &p);
         tb_problem_destroy(&p);
-        if (host > host_avail)
-          return tb_fail(TB_ENOMEM, "%s needs %s of host memory but %s is available", what,
-                         tb_format_bytes((double)host, buf), tb_format_bytes((double)host_avail, buf2));
-        if (s->use[TB_GPU] && dev > dev_avail)
-          return tb_fail(TB_ENOMEM, "%s needs %s of GPU memory but %s is free on %s", what,
-                         tb_format_bytes((double)dev, buf), tb_format_bytes((double)dev_avail, buf2),
-                         st->gpu.name);
-      } while (tb_next_point(s, idx));
+      } while (!rc && tb_odometer(idx, s->npv, s->algo->nparams));
     }
-  return TB_OK;
+  return rc;
+}
+
+int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
+{
+  int requested[TB_MAX_BACKENDS];
+  memset(st, 0, sizeof *st);
+  st->topo = topo;
+  memcpy(requested, s->use, sizeof requested);
+  tb_note_hold();
+  int rc = tb_check_backends(s, st);
+  if (!rc)
+    rc = tb_check_variants(s, st, requested);
+  if (!rc)
+    rc = tb_check_tuning(s, st);
+  if (!rc)
+    rc = tb_check_configs(s, st);
+  if (!rc)
+    rc = tb_check_problems(s, st);
+  if (rc)
+    tb_note_release(0);
+  return rc;
+}
+
+void tb_run_state_free(tb_run_state_t *st)
+{
+  for (int b = 0; b < TB_MAX_BACKENDS; b++) {
+    if (st->configs[b].cfg)
+      tb_backend_at(b)->configs_free(&st->configs[b]);
+    free(st->limit[b]);
+    st->limit[b] = NULL;
+  }
+  for (int i = 0; st->tuning && i < st->ntuning; i++)
+    for (int k = 0; k < st->tuning[i].v->ntuning; k++)
+      tb_param_list_free(st->tuning[i].val[k], st->tuning[i].nval[k]);
+  free(st->tuning);
+  st->tuning = NULL;
 }
 
 /* ---- Running ----------------------------------------------------------- */
 
-/* Measured limits, one per CPU team shape and limit kind and one per GPU
- * kind: measured when first needed and once more at the end of the run, and
- * every row gets the better of the two, so that a limit taken while the
- * machine was busy (a VM still backing fresh memory, say) does not flatter
- * the rows measured later. */
-typedef struct tb_limit_cache {
-  int n;
-  struct {
-    int backend, threads, placement, kind;
-    double gbs;
-  } e[256];
-} tb_limit_cache_t;
-
-static int tb_limit_find(const tb_limit_cache_t *lc, int backend, int threads, int placement,
-                         int kind)
+/* Limits are measured per backend configuration and kind, when first needed
+ * and once more at the end of the run, and every row gets the better of the
+ * two, so that a limit taken while the machine was busy (a VM still backing
+ * fresh memory, say) does not flatter the rows measured later. */
+static int tb_limit_get(tb_run_state_t *st, int b, int c, int kind, double *gbs)
 {
-  for (int i = 0; i < lc->n; i++)
-    if (lc->e[i].backend == backend && lc->e[i].threads == threads &&
-        lc->e[i].placement == placement && lc->e[i].kind == kind)
-      return i;
-  return -1;
-}
-
-static int tb_limit_get(tb_limit_cache_t *lc, int backend, tb_ctx_t *ctx, int placement,
-                        double *gbs)
-{
-  int kind = ctx->p->algo->limit;
-  int i = tb_limit_find(lc, backend, ctx->threads, placement, kind);
-  if (i >= 0) {
-    *gbs = lc->e[i].gbs;
-    return TB_OK;
+  double *slot = &st->limit[b][c * TB_NLIMITS + kind];
+  if (*slot <= 0.0) {
+    int rc = tb_backend_at(b)->measure_limit(st->configs[b].cfg[c], kind, slot);
+    if (rc)
+      return rc;
   }
-  int rc = tb_backends[backend]->measure_limit(ctx, kind, gbs);
-  if (rc)
-    return rc;
-  if (lc->n < 256) {
-    lc->e[lc->n].backend = backend;
-    lc->e[lc->n].threads = ctx->threads;
-    lc->e[lc->n].placement = placement;
-    lc->e[lc->n].kind = kind;
-    lc->e[lc->n].gbs = *gbs;
-    lc->n++;
-  }
+  *gbs = *slot;
   return TB_OK;
 }
 
-/* Measure every cached limit again (CPU teams bound as before) and give each
- * row the better of its limit's two measurements. */
-static int tb_limits_finish(tb_limit_cache_t *lc, const tb_sweep_t *s, tb_topo_t *topo,
-                            tb_results_t *res)
+static int tb_limits_finish(tb_run_state_t *st, tb_results_t *res)
 {
   int rc = TB_OK;
-  for (int i = 0; i < lc->n && !rc; i++) {
-    tb_ctx_t ctx;
-    tb_binding_t b;
-    double gbs = 0.0;
-    memset(&ctx, 0, sizeof ctx);
-    memset(&b, 0, sizeof b);
-    ctx.threads = lc->e[i].threads;
-    ctx.limit_elems = s->limit_elems;
-    if (lc->e[i].backend == TB_CPU) {
-      rc = tb_topo_bind_team(topo, lc->e[i].placement, ctx.threads, &b);
-      if (rc == TB_ETOPO && b.pu)
-        rc = TB_OK; /* as during the run: unbound, and the rows say so */
+  for (int b = 0; b < tb_backend_count() && !rc; b++)
+    for (int c = 0; st->limit[b] && c < st->configs[b].n && !rc; c++) {
+      const tb_backend_t *be = tb_backend_at(b);
+      void *cfg = st->configs[b].cfg[c];
+      int entered = 0;
+      for (int kind = 0; kind < TB_NLIMITS && !rc; kind++) {
+        double *slot = &st->limit[b][c * TB_NLIMITS + kind], gbs = 0.0;
+        if (*slot <= 0.0)
+          continue;
+        if (!entered && !(rc = be->enter(cfg)))
+          entered = 1;
+        if (!rc && !(rc = be->measure_limit(cfg, kind, &gbs)) && gbs > *slot)
+          *slot = gbs;
+      }
+      if (entered)
+        be->leave(cfg);
     }
-    if (!rc)
-      rc = tb_backends[lc->e[i].backend]->measure_limit(&ctx, lc->e[i].kind, &gbs);
-    if (lc->e[i].backend == TB_CPU && b.pu) {
-      tb_topo_unbind_team(topo, ctx.threads);
-      tb_binding_free(&b);
-    }
-    if (!rc && gbs > lc->e[i].gbs)
-      lc->e[i].gbs = gbs;
-  }
   for (int r = 0; r < res->n; r++) {
     tb_result_t *row = &res->r[r];
-    int i = tb_limit_find(lc, row->backend, row->backend == TB_CPU ? row->threads : 0,
-                          row->placement, row->algo->limit);
-    if (i >= 0)
-      row->limit_gbs = lc->e[i].gbs;
+    row->limit_gbs = st->limit[row->bi][row->ci * TB_NLIMITS + row->algo->limit];
   }
   return rc;
 }
 
 typedef struct tb_progress {
   int on;
-  long done;
+  long done, total;
 } tb_progress_t;
 
-static void tb_progress_show(tb_progress_t *pg, const tb_ctx_t *ctx, int placement)
+static void tb_progress_show(tb_progress_t *pg, const tb_result_t *row)
 {
+  char cfg[160];
   if (!pg->on)
     return;
   pg->done++;
-  const tb_problem_t *p = ctx->p;
-  if (ctx->v->backend == TB_CPU)
-    fprintf(stderr, "\r\033[K[%ld] %s %s %s n=%lld threads=%d %s", pg->done, p->algo->name,
-            ctx->v->name, tb_prec_name(p->prec), (long long)p->n, ctx->threads,
-            tb_placement_name(placement));
-  else
-    fprintf(stderr, "\r\033[K[%ld] %s %s %s n=%lld block=%d grid=%d", pg->done, p->algo->name,
-            ctx->v->name, tb_prec_name(p->prec), (long long)p->n, ctx->block, ctx->grid);
+  tb_result_config_text(row, cfg, sizeof cfg);
+  fprintf(stderr, "\r\033[K[%ld/%ld] %s %s %s n=%lld", pg->done, pg->total, row->algo->name, cfg,
+          tb_prec_name(row->prec), (long long)row->n);
   fflush(stderr);
+  tb_note_progress(1);
 }
 
 static void tb_progress_end(tb_progress_t *pg)
 {
   if (pg->on && pg->done)
     fprintf(stderr, "\r\033[K");
+  tb_note_progress(0);
 }
 
 /* Everything fixed while the variants of one backend configuration run. */
 typedef struct tb_stage {
   const tb_sweep_t *s;
-  tb_problem_t *p;
-  tb_topo_t *topo;
   tb_run_state_t *st;
+  tb_problem_t *p;
   tb_results_t *res;
-  tb_limit_cache_t *limits;
   tb_progress_t *pg;
-  int backend;
-  int placement;
-  tb_binding_t *binding; /* CPU */
-  tb_xfer_t xfer;        /* host-to-device fields from attach */
+  int b, c;       /* the backend and its configuration */
+  tb_xfer_t xfer; /* host-to-device fields from attach */
   int has_inout;
 } tb_stage_t;
 
@@ -320,129 +399,131 @@ static int tb_write_dump(const tb_stage_t *g, const tb_ctx_t *ctx, void *const *
   if ((rc = tb_outfile_commit(&o)))
     return rc;
   fprintf(stderr, "twinbench: wrote %s (%s on %s)\n", g->s->dump_path, ctx->v->name,
-          tb_backends[ctx->v->backend]->name);
+          tb_backend_at(g->b)->name);
   return TB_OK;
 }
 
-/* One configuration: prepare, poison, warm up, time, collect, verify, record. */
-static int tb_run_config(tb_stage_t *g, tb_ctx_t *ctx)
+/* Warm up, then time the repeats into times[]. */
+static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double *times)
 {
+  const tb_backend_t *be = tb_backend_at(g->b);
   const tb_sweep_t *s = g->s;
-  const tb_backend_t *be = tb_backends[g->backend];
+  int rc = be->reset(ctx, 1);
+  for (int w = 0; w < s->warmup && !rc; w++) {
+    if (g->has_inout && w && (rc = be->reset(ctx, 0)))
+      break;
+    rc = ctx->v->run(ctx);
+  }
+  for (int r = 0; r < s->repeat && !rc; r++) {
+    if (g->has_inout && (r || s->warmup) && (rc = be->reset(ctx, 0)))
+      break;
+    if (!(rc = be->timer_start(ctx)) && !(rc = ctx->v->run(ctx)))
+      rc = be->timer_stop(ctx, &times[r]);
+  }
+  if (!rc && ctx->v->collect)
+    rc = ctx->v->collect(ctx);
+  return rc;
+}
+
+/* The row's identity, its tuning values as run and its backend's columns. */
+static int tb_row_describe(const tb_stage_t *g, const tb_ctx_t *ctx, tb_result_t *row)
+{
+  const tb_backend_t *be = tb_backend_at(g->b);
+  const tb_variant_t *v = ctx->v;
+  row->algo = g->p->algo;
+  row->variant = v;
+  row->backend = be;
+  row->bi = g->b;
+  row->ci = g->c;
+  row->prec = g->p->prec;
+  row->n = g->p->n;
+  memcpy(row->param, g->p->param, sizeof row->param);
+  for (int k = 0; k < TB_MAX_CONFIG_COLUMNS; k++)
+    row->config[k].num = NAN;
+  for (int k = 0; k < v->ntuning; k++) {
+    const tb_param_def_t *d = &v->tuning[k];
+    row->tune[k].num = NAN;
+    if (!isnan(ctx->tuned[k]))
+      row->tune[k].num = ctx->tuned[k];
+    else if ((d->type == TB_PARAM_INT && (ctx->tune[k].i || !(d->flags & TB_PARAM_AUTO))) ||
+             d->type == TB_PARAM_REAL)
+      row->tune[k].num = ctx->tune[k].r;
+    else if (!(row->tune[k].text = strdup(ctx->tune[k].s)))
+      return tb_fail(TB_ENOMEM, "out of memory");
+  }
+  return be->record(g->st->configs[g->b].cfg[g->c], ctx, row->config);
+}
+
+/* Verify the outputs and fill the figures of the row. */
+static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
+                          const double *times, tb_result_t *row)
+{
+  const tb_algo_t *a = g->p->algo;
+  tb_stats_t st;
+  int rc = tb_stats_compute(times, g->s->repeat, &st);
+  if (rc)
+    return rc;
+  row->repeats = g->s->repeat;
+  row->median_ms = st.median;
+  row->min_ms = st.min;
+  row->max_ms = st.max;
+  a->cost(g->p, &row->bytes, &row->flops);
+  row->check.error = NAN;
+  row->check.tolerance = NAN;
+  if (g->s->verify && (rc = a->verify(g->p, view, ctx->extra, &row->check)))
+    return rc;
+  g->st->failures += row->check.verdict == TB_FAIL;
+  g->st->unverifiable += row->check.verdict == TB_UNVERIFIABLE;
+  memcpy(row->extra, ctx->extra, sizeof row->extra);
+  for (int k = 0; k < a->ncolumns && a->per_run; k++) {
+    double items = a->per_run(g->p, k);
+    if (!isnan(items) && st.median > 0)
+      row->extra[k] = items / (st.median * 1e-3);
+  }
+  return tb_limit_get(g->st, g->b, g->c, a->limit, &row->limit_gbs);
+}
+
+/* One tuning point of a variant: prepare, time, verify, record, release. */
+static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
+{
   const tb_variant_t *v = ctx->v;
   tb_result_t row;
   double *times = NULL;
   void *view[TB_MAX_ARRAYS] = {0};
+  char cfg[160];
   int rc;
 
   memset(&row, 0, sizeof row);
   for (int k = 0; k < TB_MAX_COLUMNS; k++)
     ctx->extra[k] = NAN;
+  for (int k = 0; k < TB_MAX_TUNING; k++)
+    ctx->tuned[k] = NAN;
   ctx->state = NULL;
-  ctx->grid_used = 0;
   tb_error_clear();
-
   if (v->prepare && (rc = v->prepare(ctx))) {
     if (rc == TB_EUNSUP) {
-      fprintf(stderr, "%stwinbench: note: %s skipped (block %d, grid %d): %s\n",
-              g->pg->on ? "\r\033[K" : "", v->name, ctx->block, ctx->grid, tb_error_detail());
+      tb_params_format(v->tuning, v->ntuning, ctx->tune, cfg, sizeof cfg);
+      tb_note("%s skipped (%s): %s", v->name, cfg[0] ? cfg : "its only configuration",
+              tb_error_detail());
       rc = TB_OK;
     }
     goto out;
   }
-  times = malloc((size_t)s->repeat * sizeof *times);
-  if (!times) {
-    rc = tb_fail(TB_ENOMEM, "out of memory");
-    goto out;
-  }
-  if ((rc = be->reset(ctx, 1)))
-    goto out;
-  for (int w = 0; w < s->warmup; w++) {
-    if (g->has_inout && w && (rc = be->reset(ctx, 0)))
-      goto out;
-    if ((rc = v->run(ctx)))
-      goto out;
-  }
-  for (int r = 0; r < s->repeat; r++) {
-    if (g->has_inout && (r || s->warmup) && (rc = be->reset(ctx, 0)))
-      goto out;
-    if ((rc = be->timer_start(ctx)) || (rc = v->run(ctx)) || (rc = be->timer_stop(ctx, &times[r])))
-      goto out;
-  }
-  if (v->collect && (rc = v->collect(ctx)))
-    goto out;
   row.xfer = g->xfer;
-  if ((rc = be->download(ctx, view, &row.xfer)))
-    goto out;
-
-  tb_stats_t st;
-  if ((rc = tb_stats_compute(times, s->repeat, &st)))
-    goto out;
-  row.algo = g->p->algo;
-  row.variant = v;
-  row.backend = g->backend;
-  row.prec = g->p->prec;
-  row.n = g->p->n;
-  memcpy(row.param, g->p->param, sizeof row.param);
-  row.repeats = s->repeat;
-  row.median_ms = st.median;
-  row.min_ms = st.min;
-  row.max_ms = st.max;
-  g->p->algo->cost(g->p, &row.bytes, &row.flops);
-  row.check.error = NAN;
-  row.check.tolerance = NAN;
-  if (s->verify) {
-    if ((rc = g->p->algo->verify(g->p, view, ctx->extra, &row.check)))
-      goto out;
-    if (row.check.verdict == TB_FAIL)
-      g->st->failures++;
+  if (!(times = malloc((size_t)g->s->repeat * sizeof *times)))
+    rc = tb_fail(TB_ENOMEM, "out of memory");
+  else if (!(rc = tb_time_runs(g, ctx, times)) &&
+           !(rc = tb_backend_at(g->b)->download(ctx, view, &row.xfer)) &&
+           !(rc = tb_row_describe(g, ctx, &row)))
+    rc = tb_row_measure(g, ctx, view, times, &row);
+  if (!rc && g->s->dump_path && !g->st->dumped && row.check.verdict != TB_FAIL) {
+    if (!(rc = tb_write_dump(g, ctx, view)))
+      g->st->dumped = 1;
   }
-  memcpy(row.extra, ctx->extra, sizeof row.extra);
-  for (int k = 0; k < g->p->algo->ncolumns && g->p->algo->per_run; k++) {
-    double items = g->p->algo->per_run(g->p, k);
-    if (!isnan(items) && st.median > 0)
-      row.extra[k] = items / (st.median * 1e-3);
-  }
-
-  if (g->backend == TB_CPU) {
-    tb_binding_t *b = g->binding;
-    if ((rc = tb_topo_check_team(g->topo, b)))
-      goto out;
-    row.threads = ctx->threads;
-    row.placement = g->placement;
-    row.nbind = ctx->threads;
-    row.bind_pu = malloc((size_t)row.nbind * sizeof *row.bind_pu);
-    if (!row.bind_pu) {
-      rc = tb_fail(TB_ENOMEM, "out of memory");
-      goto out;
-    }
-    memcpy(row.bind_pu, b->pu, (size_t)row.nbind * sizeof *row.bind_pu);
-    row.binding_ok = b->ok;
-    row.oversubscribed = b->oversubscribed;
-    rc = tb_limit_get(g->limits, TB_CPU, ctx, g->placement, &row.limit_gbs);
-  } else {
-    row.threads = 0;
-    row.placement = -1;
-    row.binding_ok = -1;
-    row.block = (v->flags & TB_V_BLOCK) ? ctx->block : 0;
-    row.grid = ctx->grid_used ? ctx->grid_used : ctx->grid;
-    rc = tb_limit_get(g->limits, TB_GPU, ctx, -1, &row.limit_gbs);
-  }
-  if (rc) {
-    free(row.bind_pu);
-    goto out;
-  }
-  if (s->dump_path && !g->st->dumped && row.check.verdict != TB_FAIL) {
-    if ((rc = tb_write_dump(g, ctx, view))) {
-      free(row.bind_pu);
-      goto out;
-    }
-    g->st->dumped = 1;
-  }
-  if ((rc = tb_results_push(g->res, &row)))
-    free(row.bind_pu);
-  tb_progress_show(g->pg, ctx, g->placement);
-
+  if (!rc && !(rc = tb_results_push(g->res, &row)))
+    tb_progress_show(g->pg, &g->res->r[g->res->n - 1]);
+  if (rc)
+    tb_result_free(&row);
 out:
   if (v->release)
     v->release(ctx);
@@ -450,126 +531,114 @@ out:
   return rc;
 }
 
-/* Whether variant v runs in this backend configuration: selected, and a CPU
- * variant that takes no team only once, with the first team (as 1 thread). */
-static int tb_variant_runs(const tb_stage_t *g, const tb_variant_t *v, int first_team)
+static const tb_tuning_t *tb_tuning_of(const tb_run_state_t *st, const tb_variant_t *v)
 {
-  if (v->algo != g->p->algo || !tb_variant_selected(g->s, v, g->p->prec))
-    return 0;
-  return g->backend != TB_CPU || (v->flags & TB_V_THREADS) || first_team;
+  for (int i = 0; i < st->ntuning; i++)
+    if (st->tuning[i].v == v)
+      return &st->tuning[i];
+  return NULL;
 }
 
-/* All variants of one backend configuration (a CPU team, or the GPU). */
-static int tb_run_stage(tb_stage_t *g, tb_ctx_t *base, int first_team)
+/* Every tuning point of variant v. */
+static int tb_run_variant(tb_stage_t *g, const tb_ctx_t *base, const tb_variant_t *v)
 {
-  const tb_sweep_t *s = g->s;
-  static const int default_block = 256, auto_grid = 0;
-  int rc = TB_OK;
+  const tb_tuning_t *t = tb_tuning_of(g->st, v);
+  int idx[TB_MAX_TUNING] = {0}, rc = TB_OK;
+  tb_param_value_t point[TB_MAX_TUNING];
+  do {
+    if (tb_stop)
+      return TB_EINTR;
+    tb_ctx_t ctx = *base;
+    for (int k = 0; k < v->ntuning; k++)
+      point[k] = t->val[k][idx[k]];
+    ctx.v = v;
+    ctx.tune = point;
+    rc = tb_run_point(g, &ctx);
+  } while (!rc && tb_odometer(idx, t->nval, v->ntuning));
+  return rc;
+}
 
-  for (const tb_variant_t *const *vp = tb_backends[g->backend]->variants; *vp && !rc; vp++) {
-    const tb_variant_t *v = *vp;
-    if (!tb_variant_runs(g, v, first_team))
-      continue;
-    const int *blocks = (v->flags & TB_V_BLOCK) ? s->blocks : &default_block;
-    int nblocks = (v->flags & TB_V_BLOCK) ? s->nblocks : 1;
-    const int *grids = (v->flags & TB_V_GRID) ? s->grids : &auto_grid;
-    int ngrids = (v->flags & TB_V_GRID) ? s->ngrids : 1;
-    for (int bi = 0; bi < nblocks && !rc; bi++)
-      for (int gi = 0; gi < ngrids && !rc; gi++) {
-        if (tb_stop)
-          return TB_EINTR;
-        tb_ctx_t ctx = *base;
-        ctx.v = v;
-        ctx.block = blocks[bi];
-        ctx.grid = grids[gi];
-        if (g->backend == TB_CPU && !(v->flags & TB_V_THREADS))
-          ctx.threads = 1;
-        rc = tb_run_config(g, &ctx);
-      }
+/* Whether variant v runs in the stage's configuration for its problem. */
+static int tb_variant_runs(const tb_stage_t *g, const tb_variant_t *v)
+{
+  return tb_sweep_selects(g->s, v, g->p->prec) &&
+         tb_backend_at(g->b)->runs(g->st->configs[g->b].cfg[g->c], v);
+}
+
+/* One configuration: enter it, take its limit before the working copies
+ * exist (the memory check counts the larger of the two, not both), attach,
+ * run every variant that runs in it, detach, leave. */
+static int tb_run_config(tb_stage_t *g)
+{
+  const tb_backend_t *be = tb_backend_at(g->b);
+  const tb_variant_t *const *vs = tb_backend_variants(g->b);
+  void *cfg = g->st->configs[g->b].cfg[g->c];
+  int any = 0, rc;
+  for (const tb_variant_t *const *v = vs; *v && !any; v++)
+    any = tb_variant_runs(g, *v);
+  if (!any)
+    return TB_OK;
+  if ((rc = be->enter(cfg)))
+    return rc;
+  tb_ctx_t base;
+  double limit;
+  memset(&base, 0, sizeof base);
+  base.p = g->p;
+  base.cfg = cfg;
+  g->xfer.h2d_pageable_ms = g->xfer.h2d_pinned_ms = NAN;
+  g->xfer.d2h_pageable_ms = g->xfer.d2h_pinned_ms = NAN;
+  rc = tb_limit_get(g->st, g->b, g->c, g->p->algo->limit, &limit);
+  if (!rc && !(rc = be->attach(&base, &g->xfer))) {
+    for (const tb_variant_t *const *v = vs; *v && !rc; v++)
+      if (tb_variant_runs(g, *v))
+        rc = tb_run_variant(g, &base, *v);
+    be->detach(&base);
+  }
+  be->leave(cfg);
+  return rc;
+}
+
+/* One problem on every backend and configuration. */
+static int tb_run_problem(const tb_sweep_t *s, tb_run_state_t *st, tb_problem_t *p,
+                          tb_results_t *res, tb_progress_t *pg)
+{
+  int rc = TB_OK;
+  for (int b = 0; b < tb_backend_count() && !rc; b++) {
+    tb_stage_t g = {s, st, p, res, pg, b, 0, {0, 0, 0, 0}, 0};
+    for (int i = 0; i < p->narrays; i++)
+      g.has_inout |= p->array[i].role == TB_INOUT;
+    for (g.c = 0; s->use[b] && g.c < st->configs[b].n && !rc; g.c++)
+      rc = tb_run_config(&g);
   }
   return rc;
 }
 
-static int tb_run_backend(tb_stage_t *g)
+/* The rows a sweep will make (configurations the variants skip included). */
+static long tb_sweep_total(const tb_sweep_t *s, const tb_run_state_t *st)
 {
-  const tb_sweep_t *s = g->s;
-  const tb_backend_t *be = tb_backends[g->backend];
-  int rc = TB_OK;
-
-  g->has_inout = 0;
-  for (int i = 0; i < g->p->narrays; i++)
-    g->has_inout |= g->p->array[i].role == TB_INOUT;
-
-  int nteams = g->backend == TB_CPU ? s->nthreads * s->nplacements : 1;
-  for (int t = 0; t < nteams && !rc; t++) {
-    /* What runs with this team: variants on the team (or the GPU), and CPU
-     * variants that take no team (on 1 thread). */
-    int on_team = 0, single = 0;
-    for (const tb_variant_t *const *vp = be->variants; *vp; vp++)
-      if (tb_variant_runs(g, *vp, t == 0)) {
-        if (g->backend == TB_CPU && !((*vp)->flags & TB_V_THREADS))
-          single = 1;
-        else
-          on_team = 1;
-      }
-    if (!on_team && !single)
-      continue;
-    tb_ctx_t base;
-    tb_binding_t binding;
-    memset(&base, 0, sizeof base);
-    memset(&binding, 0, sizeof binding);
-    base.p = g->p;
-    base.dev = &g->st->gpu;
-    base.limit_elems = s->limit_elems;
-    g->placement = -1;
-    if (g->backend == TB_CPU) {
-      base.threads = s->threads[t / s->nplacements];
-      g->placement = s->placements[t % s->nplacements];
-      rc = tb_topo_bind_team(g->topo, g->placement, base.threads, &binding);
-      if (rc == TB_ETOPO && binding.pu) {
-        /* Measure anyway; every row of this team says binding_ok=no. */
-        fprintf(stderr, "%stwinbench: warning: %s; the team runs unbound\n",
-                g->pg->on ? "\r\033[K" : "", tb_error_detail());
-        rc = TB_OK;
-      }
-      if (rc)
-        break;
-      g->binding = &binding;
-    }
-    g->xfer.h2d_pageable_ms = g->xfer.h2d_pinned_ms = NAN;
-    g->xfer.d2h_pageable_ms = g->xfer.d2h_pinned_ms = NAN;
-    /* The limits the rows need, measured before the working copies exist
-     * (tb_problem_needs counts the larger of the two, not both). */
-    double limit;
-    tb_ctx_t one = base;
-    one.threads = 1;
-    if (on_team)
-      rc = tb_limit_get(g->limits, g->backend, &base, g->placement, &limit);
-    if (!rc && single)
-      rc = tb_limit_get(g->limits, g->backend, &one, g->placement, &limit);
-    if (!rc && !(rc = be->attach(&base, &g->xfer))) {
-      rc = tb_run_stage(g, &base, t == 0);
-      be->detach(&base);
-    }
-    if (g->backend == TB_CPU) {
-      tb_topo_unbind_team(g->topo, base.threads);
-      tb_binding_free(&binding);
-      g->binding = NULL;
-    }
+  long per_problem = 0, problems = (long)s->nsizes;
+  for (int k = 0; k < s->algo->nparams; k++)
+    problems *= s->npv[k];
+  for (int i = 0; i < st->ntuning; i++) {
+    const tb_tuning_t *t = &st->tuning[i];
+    long points = 0;
+    for (int c = 0; c < st->configs[t->b].n; c++)
+      points += tb_backend_at(t->b)->runs(st->configs[t->b].cfg[c], t->v);
+    for (int k = 0; k < t->v->ntuning; k++)
+      points *= t->nval[k];
+    for (int pi = 0; pi < s->nprec; pi++)
+      per_problem += tb_sweep_selects(s, t->v, s->prec[pi]) ? points : 0;
   }
-  return rc;
+  return per_problem * problems;
 }
 
-int tb_sweep_run(const tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st, tb_results_t *res)
+int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
 {
-  tb_limit_cache_t *limits = calloc(1, sizeof *limits);
-  tb_progress_t pg = {s->progress, 0};
+  tb_progress_t pg = {s->progress, 0, tb_sweep_total(s, st)};
   int idx[TB_MAX_PARAMS];
   int rc = TB_OK;
   char what[256];
 
-  if (!limits)
-    return tb_fail(TB_ENOMEM, "out of memory");
   for (int pi = 0; pi < s->nprec && !rc; pi++)
     for (int si = 0; si < s->nsizes && !rc; si++) {
       memset(idx, 0, sizeof idx);
@@ -579,29 +648,24 @@ int tb_sweep_run(const tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st, tb_re
           rc = TB_EINTR;
           break;
         }
-        rc = tb_problem_init(&p, s, s->prec[pi], s->sizes[si], idx);
+        rc = tb_problem_init(&p, s, st->topo, s->prec[pi], s->sizes[si], idx);
         if (!rc)
           rc = tb_problem_fill(&p);
         if (rc) {
           tb_problem_text(&p, what, sizeof what);
           tb_fail(rc, "%s: %s", what, tb_error_detail());
         }
-        for (int b = 0; b < TB_NBACKENDS && !rc; b++) {
-          if (!s->use[b])
-            continue;
-          tb_stage_t g = {s, &p, topo, st, res, limits, &pg, b, -1, NULL, {0, 0, 0, 0}, 0};
-          rc = tb_run_backend(&g);
-        }
+        if (!rc)
+          rc = tb_run_problem(s, st, &p, res, &pg);
         tb_problem_destroy(&p);
-      } while (!rc && tb_next_point(s, idx));
+      } while (!rc && tb_odometer(idx, s->npv, s->algo->nparams));
     }
   tb_progress_end(&pg);
   if (!rc && !tb_stop)
-    rc = tb_limits_finish(limits, s, topo, res);
+    rc = tb_limits_finish(st, res);
   if (rc == TB_EINTR || tb_stop) {
     st->interrupted = 1;
     rc = tb_fail(TB_EINTR, "interrupted; %d results were measured before the stop", res->n);
   }
-  free(limits);
   return rc;
 }

@@ -2,15 +2,17 @@
  * verifies and records each configuration.
  *
  * Loop order: precision, size, parameter point (one problem each, generated
- * once), backend, CPU team (threads x placement, bound with hwloc), variant,
- * GPU launch configuration (block x grid). For each configuration: prepare,
- * poison the outputs, warm up, time `repeat` runs, collect, download, verify,
- * check the binding, release. */
+ * once), backend, backend configuration (entered once: the CPU binds its
+ * team), variant, tuning point. For each: prepare, poison the outputs, warm
+ * up, time `repeat` runs, collect, download, verify, record, release. The
+ * runner knows backends, configurations and tuning only through the
+ * interface of algo.h. */
 #ifndef TB_RUNNER_H
 #define TB_RUNNER_H
 
 #include "algo.h"
 #include "problem.h"
+#include "registry.h"
 #include "result.h"
 #include "topo.h"
 
@@ -18,61 +20,81 @@
 extern "C" {
 #endif
 
+#define TB_MAX_OPTIONS 8 /* options of one backend */
+
+/* A NAME=LIST setting of the command line that is no problem parameter and
+ * no backend option: a tuning parameter of some variants. */
+typedef struct tb_setting {
+  const char *name;
+  const char *list;
+} tb_setting_t;
+
 typedef struct tb_sweep {
   const tb_algo_t *algo;
-  int use[TB_NBACKENDS];   /* backends to run */
-  char **variants;         /* variant names to run; NULL for all */
+  int use[TB_MAX_BACKENDS]; /* backends to run */
+  char **variants;          /* variant names to run; NULL for all */
   int nvariants;
   tb_prec_t prec[TB_NPREC];
   int nprec;
   int64_t *sizes; /* TB_SIZE_AUTO: the STREAM rule for the precision */
   int nsizes;
-  tb_param_value_t *pv[TB_MAX_PARAMS]; /* the values of each parameter */
+  tb_param_value_t *pv[TB_MAX_PARAMS]; /* the values of each problem parameter */
   int npv[TB_MAX_PARAMS];
-  int *threads;
-  int nthreads;
-  int *placements;
-  int nplacements;
-  int *blocks;
-  int nblocks;
-  int *grids; /* 0 = auto */
-  int ngrids;
+  const char *option[TB_MAX_BACKENDS][TB_MAX_OPTIONS]; /* backend options (NULL: default) */
+  tb_setting_t *tuning; /* the tuning settings, as given */
+  int ntuning;
   int repeat, warmup;
   int verify;
   uint64_t seed;
   const char *input_path;
   const char *dump_path;
   int progress; /* a progress line on stderr */
-  int64_t limit_elems; /* CPU limit: elements per array; 0 for the STREAM rule */
-  int64_t llc_bytes;   /* the host's last-level caches (set by tb_sweep_check) */
 } tb_sweep_t;
 
-/* What the runner learned besides the rows. */
+/* One variant's tuning values: a list per tuning parameter. */
+typedef struct tb_tuning {
+  const tb_variant_t *v;
+  int b; /* its backend */
+  tb_param_value_t *val[TB_MAX_TUNING];
+  int nval[TB_MAX_TUNING];
+} tb_tuning_t;
+
+/* What the runner prepared and learned besides the rows. */
 typedef struct tb_run_state {
-  int gpu_ok;
-  tb_device_info_t gpu;
-  char gpu_reason[256]; /* why the GPU is not used */
-  int failures;         /* rows that failed verification */
+  tb_topo_t *topo;
+  int usable[TB_MAX_BACKENDS];        /* requested and available */
+  char reason[TB_MAX_BACKENDS][256];  /* why a backend is not usable */
+  tb_configs_t configs[TB_MAX_BACKENDS];
+  tb_tuning_t *tuning; /* one per variant that may run */
+  int ntuning;
+  double *limit[TB_MAX_BACKENDS]; /* per configuration and kind: GB/s, 0 = not measured */
+  int failures;      /* rows that failed verification */
+  int unverifiable;  /* rows whose bound could not tell */
   int interrupted;
   int dumped;
 } tb_run_state_t;
 
 /* Validate the sweep against the registry and the machine before anything
- * runs: variants and precisions exist, the GPU is there if asked for (a GPU
- * asked for together with the CPU is dropped with a note), every problem
- * fits in host and device memory. */
+ * runs and prepare the run: variants, precisions and tuning values exist,
+ * the requested backends are there (one missing beside others is dropped
+ * with a note), their configurations parse, every problem sets up and fits
+ * in host and device memory. Release st with tb_run_state_free. Its notes
+ * (a backend skipped, say) are held back when it succeeds: the caller
+ * releases them with tb_note_release once its own checks have passed, so
+ * that a refusal is one line. */
 int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st);
+void tb_run_state_free(tb_run_state_t *st);
 
 /* Run the sweep, appending a row per configuration to res. On an error or an
  * interrupt the rows already measured stay in res. */
-int tb_sweep_run(const tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st, tb_results_t *res);
+int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res);
 
 /* Ask a running sweep to stop after the current configuration
  * (async-signal-safe). */
 void tb_runner_interrupt(void);
 
-/* Bytes of each of the two buffers of the GPU's device-copy limit measurement. */
-#define TB_GPU_LIMIT_BYTES ((int64_t)1 << 30)
+/* Whether variant v is selected by the sweep (by name, for the precision). */
+int tb_sweep_selects(const tb_sweep_t *s, const tb_variant_t *v, tb_prec_t prec);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,64 @@ void tb_error_clear(void)
   tb_detail[0] = '\0';
 }
 
+static int tb_progress_shown;
+
+/* Notes held back while a check runs. */
+#define TB_HELD_NOTES 8
+static struct {
+  int on, n;
+  char line[TB_HELD_NOTES][512];
+} tb_held;
+
+void tb_note_progress(int shown)
+{
+  tb_progress_shown = shown;
+}
+
+static void tb_note_print(const char *line)
+{
+  fprintf(stderr, "%stwinbench: note: %s\n", tb_progress_shown ? "\r\033[K" : "", line);
+  tb_progress_shown = 0;
+}
+
+void tb_note(const char *fmt, ...)
+{
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (!tb_held.on)
+    tb_note_print(line);
+  else if (tb_held.n < TB_HELD_NOTES)
+    memcpy(tb_held.line[tb_held.n++], line, sizeof line);
+}
+
+void tb_note_hold(void)
+{
+  tb_held.on = 1;
+  tb_held.n = 0;
+}
+
+void tb_note_release(int print)
+{
+  for (int i = 0; print && i < tb_held.n; i++)
+    tb_note_print(tb_held.line[i]);
+  tb_held.on = 0;
+  tb_held.n = 0;
+}
+
+const char *tb_printable(const char *s, char *buf, size_t len)
+{
+  size_t k = 0;
+  for (; s && *s && k + 1 < len; s++)
+    buf[k++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
+  buf[k] = '\0';
+  if (s && *s && len > 4)
+    memcpy(buf + len - 4, "...", 4);
+  return buf;
+}
+
 size_t tb_kind_size(tb_kind_t k)
 {
   switch (k) {

@@ -6,6 +6,8 @@
 #ifndef TB_STATUS_H
 #define TB_STATUS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,6 +39,26 @@ const char *tb_error_detail(void);
 
 /* Forget the recorded explanation. */
 void tb_error_clear(void);
+
+/* Print "twinbench: note: ..." on stderr as one line, first clearing a
+ * progress line that tb_note_progress said is shown. */
+void tb_note(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void tb_note_progress(int shown);
+
+/* Hold notes back (on = 1) until a check has passed: tb_note_release(1)
+ * prints what was held, tb_note_release(0) drops it (the check failed, and
+ * its one-line error says all). */
+void tb_note_hold(void);
+void tb_note_release(int print);
+
+/* s as text that is safe to echo in a message: bytes outside printable
+ * ASCII become '?', and it is cut to len - 1 bytes (with "..." at the end
+ * when cut). Returns buf. */
+const char *tb_printable(const char *s, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

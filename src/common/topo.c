@@ -294,7 +294,8 @@ int tb_topo_bind_team(tb_topo_t *t, int policy, int threads, tb_binding_t *b)
   }
   b->ok = !bad;
   if (bad)
-    return tb_fail(TB_ETOPO, "%d of %d threads could not be bound to their PU", bad, threads);
+    snprintf(b->why, sizeof b->why, "%d of %d threads could not be bound to their PU", bad,
+             threads);
   return TB_OK;
 }
 

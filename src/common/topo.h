@@ -35,6 +35,7 @@ typedef struct tb_binding {
   int *seen;      /* OS index of the PU each thread was last seen running on */
   int ok;         /* every thread ran inside its PU, checked after binding and after the runs */
   int oversubscribed; /* more threads than PUs */
+  char why[128];      /* when the binding failed: why */
 } tb_binding_t;
 
 /* The topology of this machine. */
@@ -71,8 +72,9 @@ int tb_topo_thread_sweep(const tb_topo_t *t, int *list);
 
 /* Bind an OpenMP team of `threads` threads by policy; fills b (free with
  * tb_binding_free). Sets the team size for the following parallel regions.
- * When some thread cannot be bound (a restricted container, say), returns
- * TB_ETOPO with b filled and b->ok cleared: the team runs unbound. */
+ * When some thread cannot be bound (a restricted container, say), the team
+ * runs unbound: b->ok is cleared and b->why says what failed, and the call
+ * still succeeds. */
 int tb_topo_bind_team(tb_topo_t *t, int policy, int threads, tb_binding_t *b);
 
 /* Check, from inside a team of b->threads threads, that each still runs on

@@ -47,9 +47,6 @@ typedef enum tb_kind {
   TB_KIND_U8
 } tb_kind_t;
 
-/* The two backends every algorithm is twinned across. */
-enum { TB_CPU = 0, TB_GPU = 1, TB_NBACKENDS };
-
 /* Size in bytes of one element of kind k. */
 size_t tb_kind_size(tb_kind_t k);
 

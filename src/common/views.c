@@ -1,5 +1,5 @@
-/* twinbench: the views of a run's results: the CPU-vs-GPU speedup summary
- * and the pivot table. */
+/* twinbench: the views of a run's results: the speedup summary and the
+ * pivot table. */
 #include <config.h>
 
 #include <math.h>
@@ -12,6 +12,10 @@
 #include "report.h"
 #include "status.h"
 
+/* ---- Speedups ----------------------------------------------------------- */
+
+/* Rows of one problem: the same precision, size and problem parameters
+ * (tuning values and configurations are how it ran, not what it is). */
 static int tb_same_problem(const tb_result_t *x, const tb_result_t *y)
 {
   if (x->prec != y->prec || x->n != y->n)
@@ -25,89 +29,115 @@ static int tb_same_problem(const tb_result_t *x, const tb_result_t *y)
   return 1;
 }
 
+int tb__param_varies(const tb_results_t *res, int k)
+{
+  for (int i = 1; i < res->n; i++)
+    if (strcmp(res->r[i].param[k].s, res->r[0].param[k].s))
+      return 1;
+  return 0;
+}
+
+/* The best row of backend b for the problem of row p, by a time. */
+static const tb_result_t *tb_best(const tb_results_t *res, const tb_result_t *p, int b,
+                                  double (*time)(const tb_result_t *))
+{
+  const tb_result_t *best = NULL;
+  for (int i = 0; i < res->n; i++) {
+    const tb_result_t *r = &res->r[i];
+    if (r->bi == b && r->check.verdict != TB_FAIL && tb_same_problem(r, p) &&
+        (!best || time(r) < time(best)))
+      best = r;
+  }
+  return best;
+}
+
+static double tb_kernel_ms(const tb_result_t *r)
+{
+  return r->median_ms;
+}
+
 int tb__speedups(const tb_results_t *res, tb__speedup_t **out)
 {
   tb__speedup_t *sp = calloc((size_t)res->n + 1, sizeof *sp);
   int ns = 0;
+  *out = sp;
   if (!sp)
     return 0;
   for (int i = 0; i < res->n; i++) {
     const tb_result_t *r = &res->r[i];
-    if (r->check.verdict == TB_FAIL)
+    int seen = 0;
+    for (int j = 0; j < i && !seen; j++)
+      seen = tb_same_problem(&res->r[j], r);
+    if (seen)
       continue;
-    int g = 0;
-    while (g < ns && !tb_same_problem(sp[g].cpu ? sp[g].cpu : sp[g].gpu, r))
-      g++;
-    if (g == ns)
-      ns++;
-    tb__speedup_t *s = &sp[g];
-    if (r->backend == TB_CPU) {
-      if (!s->cpu || r->median_ms < s->cpu->median_ms)
-        s->cpu = r;
-    } else {
-      if (!s->gpu || r->median_ms < s->gpu->median_ms)
-        s->gpu = r;
-      if (!s->gpu_pinned || tb_result_e2e_ms(r) < tb_result_e2e_ms(s->gpu_pinned))
-        s->gpu_pinned = r;
-      if (!s->gpu_pageable || tb_result_e2e_pageable_ms(r) < tb_result_e2e_pageable_ms(s->gpu_pageable))
-        s->gpu_pageable = r;
+    /* The reference is the first backend with rows of this problem. */
+    const tb_result_t *ref = NULL;
+    for (int b = 0; b < tb_backend_count() && !ref; b++)
+      ref = tb_best(res, r, b, tb_kernel_ms);
+    for (int b = ref ? ref->bi + 1 : TB_MAX_BACKENDS; b < tb_backend_count(); b++) {
+      const tb_result_t *other = tb_best(res, r, b, tb_kernel_ms);
+      if (!other)
+        continue;
+      tb__speedup_t *s = &sp[ns++];
+      s->ref = ref;
+      s->other = other;
+      s->other_pinned = tb_best(res, r, b, tb_result_e2e_ms);
+      s->other_pageable = tb_best(res, r, b, tb_result_e2e_pageable_ms);
+      s->kernel = ref->median_ms / other->median_ms;
+      s->pinned = ref->median_ms / tb_result_e2e_ms(s->other_pinned);
+      s->pageable = ref->median_ms / tb_result_e2e_pageable_ms(s->other_pageable);
     }
   }
-  int k = 0;
-  for (int g = 0; g < ns; g++)
-    if (sp[g].cpu && sp[g].gpu) {
-      tb__speedup_t *s = &sp[k++];
-      *s = sp[g];
-      s->kernel = s->cpu->median_ms / s->gpu->median_ms;
-      s->pinned = s->cpu->median_ms / tb_result_e2e_ms(s->gpu_pinned);
-      s->pageable = s->cpu->median_ms / tb_result_e2e_pageable_ms(s->gpu_pageable);
-    }
-  *out = sp;
-  return k;
+  return ns;
 }
 
-void tb__config_text(const tb_result_t *r, char *buf, size_t len)
+/* The problem parameters that vary among the rows, as "name=value ...". */
+static void tb_problem_params(const tb_results_t *res, const tb_result_t *r, char *buf,
+                              size_t len)
 {
-  if (r->backend == TB_CPU)
-    snprintf(buf, len, "%s t=%d %s", r->variant->name, r->threads, tb_placement_name(r->placement));
-  else if (r->block)
-    snprintf(buf, len, "%s b=%d g=%d", r->variant->name, r->block, r->grid);
-  else
-    snprintf(buf, len, "%s", r->variant->name);
+  size_t k = 0;
+  buf[0] = '\0';
+  for (int p = 0; p < r->algo->nparams && k < len; p++)
+    if (tb__param_varies(res, p))
+      k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", k ? " " : "", r->algo->params[p].name,
+                            r->param[p].s);
 }
 
 void tb_report_speedups(FILE *f, const tb_results_t *res)
 {
   tb__speedup_t *sp = NULL;
   int ns = tb__speedups(res, &sp);
-  char params[256], cpu[96], gpu[96];
+  char params[256], ref[160], other[160];
   if (ns > 0) {
-    fprintf(f, "\n# CPU-vs-GPU speedup: best GPU over best CPU (median times); 'kernel' leaves "
-               "transfers out, '+pinned' and '+pageable' add the GPU's H2D and D2H copies\n");
-    fprintf(f, "%-7s %12s %-18s %-28s %10s %-28s %10s %9s %9s %9s\n", "prec", "size", "params",
-            "best CPU", "ms", "best GPU", "ms", "kernel", "+pinned", "+pageable");
+    const tb_algo_t *a = sp[0].ref->algo;
+    fprintf(f, "\n# speedup: the best of each backend (median times) and the first's time over "
+               "the other's; 'kernel' leaves transfers out, '+pinned' and '+pageable' add the "
+               "other backend's host-device copies");
+    for (int p = 0, first = 1; p < a->nparams; p++)
+      if (!tb__param_varies(res, p)) {
+        fprintf(f, "%s%s=%s", first ? "; every problem: " : " ", a->params[p].name,
+                sp[0].ref->param[p].s);
+        first = 0;
+      }
+    fprintf(f, "\n%-7s %12s %-20s %-40s %10s %-40s %10s %9s %9s %9s\n", "prec", "size", "problem",
+            "best (reference)", "ms", "best (other)", "ms", "kernel", "+pinned", "+pageable");
   }
   for (int g = 0; g < ns; g++) {
     const tb__speedup_t *s = &sp[g];
-    tb_params_format(s->cpu->algo, s->cpu->param, params, sizeof params);
-    tb__config_text(s->cpu, cpu, sizeof cpu);
-    tb__config_text(s->gpu, gpu, sizeof gpu);
-    fprintf(f, "%-7s %12lld %-18s %-28s %10.4g %-28s %10.4g %8.2fx %8.2fx %8.2fx\n",
-            tb_prec_name(s->cpu->prec), (long long)s->cpu->n, params, cpu, s->cpu->median_ms, gpu,
-            s->gpu->median_ms, s->kernel, s->pinned, s->pageable);
+    char rt[140], ot[140];
+    tb_problem_params(res, s->ref, params, sizeof params);
+    tb_result_config_text(s->ref, rt, sizeof rt);
+    tb_result_config_text(s->other, ot, sizeof ot);
+    snprintf(ref, sizeof ref, "%s %s", s->ref->backend->name, rt);
+    snprintf(other, sizeof other, "%s %s", s->other->backend->name, ot);
+    fprintf(f, "%-7s %12lld %-20s %-40s %10.4g %-40s %10.4g %8.2fx %8.2fx %8.2fx\n",
+            tb_prec_name(s->ref->prec), (long long)s->ref->n, params[0] ? params : "-", ref,
+            s->ref->median_ms, other, s->other->median_ms, s->kernel, s->pinned, s->pageable);
   }
   free(sp);
 }
 
 /* ---- Pivot view --------------------------------------------------------- */
-
-static int tb_col_index(const tb_algo_t *a, const char *name)
-{
-  for (int c = 0; c < tb__ncols(a); c++)
-    if (!strcmp(tb__col_name(a, c, 0), name))
-      return c;
-  return -1;
-}
 
 typedef struct tb_pivot {
   int rows[8];
@@ -116,38 +146,46 @@ typedef struct tb_pivot {
   int lower_better;
 } tb_pivot_t;
 
-static int tb_pivot_parse(const tb_algo_t *a, const char *spec, tb_pivot_t *pv)
+static int tb_pivot_column(const tb_colset_t *cs, const char *name, int *c)
 {
-  char buf[256], *parts[3] = {NULL, NULL, NULL};
-  int np = 0;
+  char shown[64];
+  if ((*c = tb_colset_find(cs, name)) < 0)
+    return tb_fail(TB_EINVAL, "--pivot: unknown column '%s' for %s",
+                   tb_printable(name, shown, sizeof shown), cs->algo->name);
+  return TB_OK;
+}
+
+static int tb_pivot_parse(const tb_colset_t *cs, const char *spec, tb_pivot_t *pv)
+{
+  char buf[256], shown[64], *parts[3] = {NULL, NULL, NULL};
+  int np = 0, rc;
   if (strlen(spec) >= sizeof buf)
-    return tb_fail(TB_EINVAL, "--pivot '%s' is too long", spec);
+    return tb_fail(TB_EINVAL, "--pivot '%s' is too long", tb_printable(spec, shown, sizeof shown));
   strcpy(buf, spec);
   for (char *t = buf, *save = NULL; np < 3 && (t = strtok_r(np ? NULL : t, ":", &save)); np++)
     parts[np] = t;
   if (np < 2 || strchr(spec, ':') == spec)
-    return tb_fail(TB_EINVAL, "--pivot takes ROWS:COL[:CELL], not '%s'", spec);
+    return tb_fail(TB_EINVAL, "--pivot takes ROWS:COL[:CELL], not '%s'",
+                   tb_printable(spec, shown, sizeof shown));
   memset(pv, 0, sizeof *pv);
   for (char *t = parts[0], *save = NULL; (t = strtok_r(pv->nrows ? NULL : t, "+", &save));) {
     if (pv->nrows == 8)
       return tb_fail(TB_EINVAL, "--pivot: at most 8 row columns");
-    if ((pv->rows[pv->nrows++] = tb_col_index(a, t)) < 0)
-      return tb_fail(TB_EINVAL, "--pivot: unknown column '%s' for %s", t, a->name);
+    if ((rc = tb_pivot_column(cs, t, &pv->rows[pv->nrows++])))
+      return rc;
   }
-  if ((pv->col = tb_col_index(a, parts[1])) < 0)
-    return tb_fail(TB_EINVAL, "--pivot: unknown column '%s' for %s", parts[1], a->name);
   const char *cell = parts[2] ? parts[2] : "gbs";
-  if ((pv->cell = tb_col_index(a, cell)) < 0)
-    return tb_fail(TB_EINVAL, "--pivot: unknown column '%s' for %s", cell, a->name);
+  if ((rc = tb_pivot_column(cs, parts[1], &pv->col)) || (rc = tb_pivot_column(cs, cell, &pv->cell)))
+    return rc;
   size_t len = strlen(cell);
   pv->lower_better = !strcmp(cell, "error") || (len > 3 && !strcmp(cell + len - 3, "_ms"));
   return TB_OK;
 }
 
-int tb_pivot_check(const tb_algo_t *a, const char *spec)
+int tb_pivot_check(const tb_colset_t *cs, const char *spec)
 {
   tb_pivot_t pv;
-  return tb_pivot_parse(a, spec, &pv);
+  return tb_pivot_parse(cs, spec, &pv);
 }
 
 static int tb_is_number(const char *s)
@@ -175,112 +213,141 @@ static int tb_key_cmp(const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
-int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_algo_t *a, const char *spec)
+/* The pivot's data: the row and column labels and the best cell of each. */
+typedef struct tb_pivot_grid {
+  int nr, nc;
+  char (*rkeys)[96], (*ckeys)[96];
+  int *ri;
+  double *cell;
+} tb_pivot_grid_t;
+
+/* The column label of a row: its value, or its backend's name when it has
+ * none (threads of a GPU row). */
+static void tb_pivot_ckey(const tb_colset_t *cs, const tb_pivot_t *pv, const tb_result_t *r,
+                          char *key)
 {
-  tb_pivot_t pv;
-  int rc = tb_pivot_parse(a, spec, &pv);
-  if (rc || res->n == 0)
-    return rc;
-  int n = res->n, nr = 0, nc = 0;
-  char (*rkeys)[96] = calloc((size_t)n, sizeof *rkeys);
-  char (*ckeys)[96] = calloc((size_t)n, sizeof *ckeys);
-  double *cell = NULL;
-  int *ri = malloc((size_t)n * sizeof *ri);
+  char buf[64];
+  tb_val_t v;
+  tb_colset_value(cs, r, pv->col, &v);
+  snprintf(key, 96, "%.95s", v.kind ? tb__plain(&v, buf, sizeof buf) : r->backend->name);
+}
+
+/* The labels: every row's key, the column labels with the numbers in order
+ * and the backend labels after them. */
+static void tb_pivot_labels(const tb_results_t *res, const tb_colset_t *cs, const tb_pivot_t *pv,
+                            tb_pivot_grid_t *g)
+{
   char buf[64], key[96];
   tb_val_t v;
-  if (!rkeys || !ckeys || !ri) {
-    rc = tb_fail(TB_ENOMEM, "out of memory");
-    goto out;
-  }
-  /* The keys of every row; an empty column value (threads of a GPU row) is
-   * labelled with the row's backend. */
-  for (int i = 0; i < n; i++) {
-    const tb_result_t *r = &res->r[i];
+  for (int i = 0; i < res->n; i++) {
     size_t k = 0;
     key[0] = '\0';
-    for (int j = 0; j < pv.nrows; j++) {
-      tb__value(r, pv.rows[j], &v);
-      k += (size_t)snprintf(key + k, sizeof key - (k < sizeof key ? k : sizeof key), "%s%s",
-                            j ? " " : "", v.kind ? tb__plain(&v, buf, sizeof buf) : "-");
-      if (k >= sizeof key)
-        k = sizeof key - 1;
+    for (int j = 0; j < pv->nrows && k < sizeof key; j++) {
+      tb_colset_value(cs, &res->r[i], pv->rows[j], &v);
+      k += (size_t)snprintf(key + k, sizeof key - k, "%s%s", j ? " " : "",
+                            v.kind ? tb__plain(&v, buf, sizeof buf) : "-");
     }
-    ri[i] = tb_key_index(rkeys, &nr, key);
-    tb__value(r, pv.col, &v);
-    snprintf(key, sizeof key, "%.95s", v.kind ? tb__plain(&v, buf, sizeof buf) : tb_backends[r->backend]->name);
-    tb_key_index(ckeys, &nc, key);
+    g->ri[i] = tb_key_index(g->rkeys, &g->nr, key);
+    tb_pivot_ckey(cs, pv, &res->r[i], key);
+    tb_key_index(g->ckeys, &g->nc, key);
   }
-  /* Numeric column labels in order, backend labels after them. */
   int nnum = 0;
-  for (int c = 0; c < nc; c++)
-    if (tb_is_number(ckeys[c])) {
+  for (int c = 0; c < g->nc; c++)
+    if (tb_is_number(g->ckeys[c])) {
       char t[96];
-      memcpy(t, ckeys[c], sizeof t);
-      memmove(ckeys[nnum + 1], ckeys[nnum], (size_t)(c - nnum) * sizeof *ckeys);
-      memcpy(ckeys[nnum++], t, sizeof t);
+      memcpy(t, g->ckeys[c], sizeof t);
+      memmove(g->ckeys[nnum + 1], g->ckeys[nnum], (size_t)(c - nnum) * sizeof *g->ckeys);
+      memcpy(g->ckeys[nnum++], t, sizeof t);
     }
-  qsort(ckeys, (size_t)nnum, sizeof *ckeys, tb_key_cmp);
-  if (!(cell = malloc((size_t)nr * (size_t)nc * sizeof *cell))) {
-    rc = tb_fail(TB_ENOMEM, "out of memory");
-    goto out;
-  }
-  for (int i = 0; i < nr * nc; i++)
-    cell[i] = NAN;
-  for (int i = 0; i < n; i++) {
+  qsort(g->ckeys, (size_t)nnum, sizeof *g->ckeys, tb_key_cmp);
+}
+
+/* The best value of every cell, from the rows that did not fail. */
+static void tb_pivot_cells(const tb_results_t *res, const tb_colset_t *cs, const tb_pivot_t *pv,
+                           tb_pivot_grid_t *g)
+{
+  char key[96];
+  tb_val_t v;
+  for (int i = 0; i < g->nr * g->nc; i++)
+    g->cell[i] = NAN;
+  for (int i = 0; i < res->n; i++) {
     const tb_result_t *r = &res->r[i];
     if (r->check.verdict == TB_FAIL)
       continue;
-    tb__value(r, pv.col, &v);
-    snprintf(key, sizeof key, "%.95s", v.kind ? tb__plain(&v, buf, sizeof buf) : tb_backends[r->backend]->name);
-    int c = tb_key_index(ckeys, &nc, key);
-    tb__value(r, pv.cell, &v);
+    tb_pivot_ckey(cs, pv, r, key);
+    int c = tb_key_index(g->ckeys, &g->nc, key);
+    tb_colset_value(cs, r, pv->cell, &v);
     if (v.kind != 2)
       continue;
-    double *x = &cell[ri[i] * nc + c];
-    if (isnan(*x) || (pv.lower_better ? v.num < *x : v.num > *x))
+    double *x = &g->cell[g->ri[i] * g->nc + c];
+    if (isnan(*x) || (pv->lower_better ? v.num < *x : v.num > *x))
       *x = v.num;
   }
+}
+
+static void tb_pivot_print(FILE *f, const tb_colset_t *cs, const tb_pivot_t *pv,
+                           const tb_pivot_grid_t *g)
+{
   int wr = 4;
-  for (int r = 0; r < nr; r++)
-    wr = (int)strlen(rkeys[r]) > wr ? (int)strlen(rkeys[r]) : wr;
-  const char *cellname = tb__col_name(a, pv.cell, 0);
-  fprintf(f, "\n# %s by", cellname);
-  for (int j = 0; j < pv.nrows; j++)
-    fprintf(f, "%s%s", j ? " + " : " ", tb__col_name(a, pv.rows[j], 0));
+  for (int r = 0; r < g->nr; r++)
+    wr = (int)strlen(g->rkeys[r]) > wr ? (int)strlen(g->rkeys[r]) : wr;
+  fprintf(f, "\n# %s by", cs->col[pv->cell].name);
+  for (int j = 0; j < pv->nrows; j++)
+    fprintf(f, "%s%s", j ? " + " : " ", cs->col[pv->rows[j]].name);
   fprintf(f, " (rows) and %s (columns): the %s of each cell; 'ratio' is the row's best over the "
              "first row's best (%s)\n",
-          tb__col_name(a, pv.col, 0), pv.lower_better ? "lowest" : "highest",
-          pv.lower_better ? "first / row" : "row / first");
+          cs->col[pv->col].name, pv->lower_better ? "lowest" : "highest",
+          pv->lower_better ? "first / row" : "row / first");
   fprintf(f, "%-*s", wr, "");
-  for (int c = 0; c < nc; c++)
-    fprintf(f, " %10s", ckeys[c]);
+  for (int c = 0; c < g->nc; c++)
+    fprintf(f, " %10s", g->ckeys[c]);
   fprintf(f, " %10s %10s %8s\n", "best", "at", "ratio");
   double first = NAN;
-  for (int r = 0; r < nr; r++) {
+  for (int r = 0; r < g->nr; r++) {
     double best = NAN;
     int at = -1;
-    fprintf(f, "%-*s", wr, rkeys[r]);
-    for (int c = 0; c < nc; c++) {
-      double x = cell[r * nc + c];
+    fprintf(f, "%-*s", wr, g->rkeys[r]);
+    for (int c = 0; c < g->nc; c++) {
+      double x = g->cell[r * g->nc + c];
       if (isnan(x))
         fprintf(f, " %10s", "-");
       else
         fprintf(f, " %10.4g", x);
-      if (!isnan(x) && (isnan(best) || (pv.lower_better ? x < best : x > best))) {
+      if (!isnan(x) && (isnan(best) || (pv->lower_better ? x < best : x > best))) {
         best = x;
         at = c;
       }
     }
     if (r == 0)
       first = best;
-    double ratio = pv.lower_better ? first / best : best / first;
-    fprintf(f, " %10.4g %10s %7.2fx\n", best, at >= 0 ? ckeys[at] : "-", ratio);
+    double ratio = pv->lower_better ? first / best : best / first;
+    fprintf(f, " %10.4g %10s %7.2fx\n", best, at >= 0 ? g->ckeys[at] : "-", ratio);
   }
-out:
-  free(rkeys);
-  free(ckeys);
-  free(cell);
-  free(ri);
-  return rc;
 }
 
+int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_colset_t *cs, const char *spec)
+{
+  tb_pivot_t pv;
+  tb_pivot_grid_t g;
+  int rc = tb_pivot_parse(cs, spec, &pv);
+  if (rc || res->n == 0)
+    return rc;
+  memset(&g, 0, sizeof g);
+  g.rkeys = calloc((size_t)res->n, sizeof *g.rkeys);
+  g.ckeys = calloc((size_t)res->n, sizeof *g.ckeys);
+  g.ri = malloc((size_t)res->n * sizeof *g.ri);
+  if (g.rkeys && g.ckeys && g.ri) {
+    tb_pivot_labels(res, cs, &pv, &g);
+    g.cell = malloc((size_t)g.nr * (size_t)g.nc * sizeof *g.cell);
+  }
+  if (g.cell) {
+    tb_pivot_cells(res, cs, &pv, &g);
+    tb_pivot_print(f, cs, &pv, &g);
+  } else
+    rc = tb_fail(TB_ENOMEM, "out of memory");
+  free(g.rkeys);
+  free(g.ckeys);
+  free(g.cell);
+  free(g.ri);
+  return rc;
+}

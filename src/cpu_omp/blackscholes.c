@@ -4,6 +4,7 @@
  * expf/exp2f/logf/erfcf (vecmath.h). */
 #include <config.h>
 
+#include "cpu.h"
 #include "vecmath.h"
 
 #include "../families/options.h"
@@ -48,19 +49,15 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
   const tb_bs_t *b = ctx->p->priv;
   const int k = 4 * (b->in.r >= 0) + 2 * b->exact + b->fast;
   if (ctx->p->prec == TB_FLOAT)
-    tb_bs_omp_f32[k](b, ctx->buf, ctx->p->n, ctx->threads);
+    tb_bs_omp_f32[k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
   else
-    tb_bs_omp_f64[k](b, ctx->buf, ctx->p->n, ctx->threads);
+    tb_bs_omp_f64[k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
   return TB_OK;
 }
 
-const tb_variant_t tb_bs_cpu_omp = {
-    .name = "omp",
-    .summary = "OpenMP parallel for simd over the options (libmvec vector math), static schedule",
-    .algo = &tb_algo_blackscholes,
-    .backend = TB_CPU,
-    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    .flags = TB_V_THREADS,
-    .run = tb_bs_omp_run,
-};
+TB_VARIANT(tb_bs_omp, "omp", &tb_algo_blackscholes, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+           0, NULL, 0, NULL, tb_bs_omp_run, NULL, NULL,
+           "OpenMP parallel for simd over the options (libmvec vector math), static schedule");
+
+TB_VARIANT_LIST(blackscholes, cpu, &tb_bs_omp);
 

@@ -156,7 +156,7 @@ static int tb_bridge_cpu_prepare(tb_ctx_t *ctx, int whole_tile)
   st->w = malloc((size_t)st->plan.nsteps * TB_BRIDGE_NW * e);
   st->c = malloc((size_t)(b->dim * b->dim) * e);
   st->inv = malloc((size_t)b->steps * e);
-  st->scratch = tb_alloc((int64_t)st->stride * ctx->threads);
+  st->scratch = tb_alloc((int64_t)st->stride * tb_cpu_threads(ctx));
   if (!st->w || !st->c || !st->inv || !st->scratch)
     return tb_fail(TB_ENOMEM, "out of memory");
   if (ctx->p->prec == TB_FLOAT)
@@ -186,26 +186,12 @@ static int tb_bridge_cpu_run(tb_ctx_t *ctx)
   return TB_OK;
 }
 
-const tb_variant_t tb_bridge_cpu_omp = {
-    .name = "omp",
-    .summary = "each thread builds whole tiles of 32 paths, the lanes as SIMD, stack in L1",
-    .algo = &tb_algo_bridge,
-    .backend = TB_CPU,
-    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    .flags = TB_V_THREADS,
-    .prepare = tb_bridge_omp_prepare,
-    .run = tb_bridge_cpu_run,
-    .release = tb_bridge_cpu_release,
-};
+TB_VARIANT(tb_bridge_cpu_omp, "omp", &tb_algo_bridge, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+           0, NULL, 0, tb_bridge_omp_prepare, tb_bridge_cpu_run, NULL, tb_bridge_cpu_release,
+           "each thread builds whole tiles of 32 paths, the lanes as SIMD, stack in L1");
+TB_VARIANT(tb_bridge_cpu_path, "path", &tb_algo_bridge,
+           TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE), 0, NULL, 0, tb_bridge_path_prepare,
+           tb_bridge_cpu_run, NULL, tb_bridge_cpu_release,
+           "each thread builds its tiles' paths one at a time, scalar (the report's CPU code)");
 
-const tb_variant_t tb_bridge_cpu_path = {
-    .name = "path",
-    .summary = "each thread builds its tiles' paths one at a time, scalar (the report's CPU code)",
-    .algo = &tb_algo_bridge,
-    .backend = TB_CPU,
-    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    .flags = TB_V_THREADS,
-    .prepare = tb_bridge_path_prepare,
-    .run = tb_bridge_cpu_run,
-    .release = tb_bridge_cpu_release,
-};
+TB_VARIANT_LIST(bridge, cpu, &tb_bridge_cpu_omp, &tb_bridge_cpu_path);

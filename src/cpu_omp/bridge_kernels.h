@@ -143,7 +143,7 @@ static void TB_NAME(tb_bridge_run)(tb_ctx_t *ctx)
   const int64_t per_tile = (int64_t)b->steps * b->dim * TB_BRIDGE_LANES;
   const T *z = ctx->buf[b->z];
   T *x = ctx->buf[b->x];
-#pragma omp parallel num_threads(ctx->threads)
+#pragma omp parallel num_threads(tb_cpu_threads(ctx))
   {
     int64_t lo, hi;
     char *mine = (char *)st->scratch + (size_t)omp_get_thread_num() * st->stride;

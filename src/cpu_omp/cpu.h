@@ -5,6 +5,25 @@
 #include <stdint.h>
 
 #include "../common/algo.h"
+#include "../common/topo.h"
+
+/* A configuration of the CPU backend: a team of threads placed by a policy
+ * (tests may make one with just threads set, to run a twin by hand). */
+typedef struct tb_cpu_config {
+  int threads;         /* the team's size */
+  int placement;       /* tb_placement_t */
+  int team;            /* from the user's thread list: the team variants run in it */
+  int serial;          /* the serial variants (TB_V_SERIAL) run in it */
+  int64_t limit_elems; /* elements per array of the limit measurement */
+  tb_topo_t *topo;
+  tb_binding_t binding; /* while entered */
+} tb_cpu_config_t;
+
+/* The team a CPU twin runs with. */
+static inline int tb_cpu_threads(const tb_ctx_t *ctx)
+{
+  return ((const tb_cpu_config_t *)ctx->cfg)->threads;
+}
 
 /* Thread t's share [lo, hi) of n iterations under schedule(static) with
  * `threads` threads: the first n % threads threads take one more. The

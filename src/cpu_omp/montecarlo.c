@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "cpu.h"
 #include "vecmath.h"
 
 #include "../families/options.h"
@@ -120,7 +121,7 @@ static int tb_mc_omp_run(tb_ctx_t *ctx)
   const int64_t n = ctx->p->n, chunks = st->chunks, items = n * chunks;
   const int single = ctx->p->prec == TB_FLOAT;
   double *part = st->part;
-#pragma omp parallel num_threads(ctx->threads)
+#pragma omp parallel num_threads(tb_cpu_threads(ctx))
   {
 #pragma omp for schedule(static)
     for (int64_t it = 0; it < items; it++) {
@@ -149,14 +150,8 @@ static void tb_mc_omp_release(tb_ctx_t *ctx)
   ctx->state = NULL;
 }
 
-const tb_variant_t tb_mc_cpu_omp = {
-    .name = "omp",
-    .summary = "OpenMP over (option, chunk of paths) items, simd paths, fixed-order double sums",
-    .algo = &tb_algo_montecarlo,
-    .backend = TB_CPU,
-    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    .flags = TB_V_THREADS,
-    .prepare = tb_mc_omp_prepare,
-    .run = tb_mc_omp_run,
-    .release = tb_mc_omp_release,
-};
+TB_VARIANT(tb_mc_omp, "omp", &tb_algo_montecarlo, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+           0, NULL, 0, tb_mc_omp_prepare, tb_mc_omp_run, NULL, tb_mc_omp_release,
+           "OpenMP over (option, chunk of paths) items, simd paths, fixed-order double sums");
+
+TB_VARIANT_LIST(montecarlo, cpu, &tb_mc_omp);

@@ -176,20 +176,21 @@ static int64_t tb_reduce_cpu_depth(int kind, int64_t n, int threads)
 static int tb_reduce_cpu_prepare(tb_ctx_t *ctx, int kind)
 {
   if (kind == TB_RV_PADDED || kind == TB_RV_PAIRWISE) {
-    ctx->state = aligned_alloc(sizeof(tb_reduce_slot_t),
-                               (size_t)ctx->threads * sizeof(tb_reduce_slot_t));
+    ctx->state =
+        aligned_alloc(sizeof(tb_reduce_slot_t), (size_t)tb_cpu_threads(ctx) * sizeof(tb_reduce_slot_t));
     if (!ctx->state)
       return tb_fail(TB_ENOMEM, "out of memory");
   }
-  ctx->extra[TB_REDUCE_DEPTH] = (double)tb_reduce_cpu_depth(kind, ctx->p->n, ctx->threads);
+  ctx->extra[TB_REDUCE_DEPTH] =
+      (double)tb_reduce_cpu_depth(kind, ctx->p->n, tb_cpu_threads(ctx));
   return TB_OK;
 }
 
 static int tb_reduce_cpu_run(tb_ctx_t *ctx, int kind)
 {
   const tb_reduce_t *r = ctx->p->priv;
-  tb_reduce_cpu_fns[kind][ctx->p->prec](ctx->buf[r->x], ctx->p->n, ctx->threads, ctx->state,
-                                        ctx->buf[r->sum]);
+  tb_reduce_cpu_fns[kind][ctx->p->prec](ctx->buf[r->x], ctx->p->n, tb_cpu_threads(ctx),
+                                        ctx->state, ctx->buf[r->sum]);
   return TB_OK;
 }
 
@@ -211,15 +212,16 @@ static void tb_reduce_cpu_release(tb_ctx_t *ctx)
   {                                                                                             \
     return tb_reduce_cpu_run(ctx, KIND);                                                        \
   }                                                                                             \
-  const tb_variant_t tb_reduce_cpu_##NAME = {                                                   \
-      #NAME, SUMMARY, &tb_algo_reduce, TB_CPU, TB_REDUCE_ALL, FLAGS, tb_reduce_prepare_##NAME,  \
-      tb_reduce_run_##NAME, NULL, tb_reduce_cpu_release};
+  TB_VARIANT(tb_reduce_cpu_##NAME, #NAME, &tb_algo_reduce, TB_REDUCE_ALL, FLAGS, NULL, 0,       \
+             tb_reduce_prepare_##NAME, tb_reduce_run_##NAME, NULL, tb_reduce_cpu_release, SUMMARY);
 
-TB_REDUCE_CPU_VARIANT(serial, TB_RV_SERIAL, 0, "one thread, one running sum (depth n)")
-TB_REDUCE_CPU_VARIANT(omp, TB_RV_OMP, TB_V_THREADS, "parallel for reduction(+), static schedule")
-TB_REDUCE_CPU_VARIANT(simd, TB_RV_SIMD, TB_V_THREADS,
-                      "parallel for simd reduction(+), static schedule")
-TB_REDUCE_CPU_VARIANT(padded, TB_RV_PADDED, TB_V_THREADS,
+TB_REDUCE_CPU_VARIANT(serial, TB_RV_SERIAL, TB_V_SERIAL, "one thread, one running sum (depth n)")
+TB_REDUCE_CPU_VARIANT(omp, TB_RV_OMP, 0, "parallel for reduction(+), static schedule")
+TB_REDUCE_CPU_VARIANT(simd, TB_RV_SIMD, 0, "parallel for simd reduction(+), static schedule")
+TB_REDUCE_CPU_VARIANT(padded, TB_RV_PADDED, 0,
                       "per-thread partial sums in cache-line padded slots, added in order")
-TB_REDUCE_CPU_VARIANT(pairwise, TB_RV_PAIRWISE, TB_V_THREADS,
+TB_REDUCE_CPU_VARIANT(pairwise, TB_RV_PAIRWISE, 0,
                       "pairwise (recursive halving) per thread and across threads: depth O(log n)")
+
+TB_VARIANT_LIST(reduce, cpu, &tb_reduce_cpu_serial, &tb_reduce_cpu_omp, &tb_reduce_cpu_simd,
+                &tb_reduce_cpu_padded, &tb_reduce_cpu_pairwise);

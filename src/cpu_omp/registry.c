@@ -1,25 +1,15 @@
-/* twinbench: the OpenMP backend's variants. */
+/* twinbench: the OpenMP backend's variants, a list per family. */
 #include <config.h>
 
 #include "../common/algo.h"
 
-extern const tb_variant_t tb_stream_cpu_omp;
-extern const tb_variant_t tb_reduce_cpu_serial, tb_reduce_cpu_omp, tb_reduce_cpu_simd,
-    tb_reduce_cpu_padded, tb_reduce_cpu_pairwise;
-extern const tb_variant_t tb_bs_cpu_omp;
-extern const tb_variant_t tb_mc_cpu_omp;
-extern const tb_variant_t tb_bridge_cpu_omp, tb_bridge_cpu_path;
+#define TB_FAMILY(F) extern const tb_variant_t *const tb_##F##_cpu_variants[];
+#include "../families/families.def"
+#undef TB_FAMILY
 
-const tb_variant_t *const tb_cpu_variants[] = {
-    &tb_stream_cpu_omp,
-    &tb_reduce_cpu_serial,
-    &tb_reduce_cpu_omp,
-    &tb_reduce_cpu_simd,
-    &tb_reduce_cpu_padded,
-    &tb_reduce_cpu_pairwise,
-    &tb_bs_cpu_omp,
-    &tb_mc_cpu_omp,
-    &tb_bridge_cpu_omp,
-    &tb_bridge_cpu_path,
+const tb_variant_t *const *const tb_cpu_variants[] = {
+#define TB_FAMILY(F) tb_##F##_cpu_variants,
+#include "../families/families.def"
+#undef TB_FAMILY
     NULL,
 };

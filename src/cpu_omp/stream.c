@@ -57,18 +57,14 @@ static int tb_stream_omp_run(tb_ctx_t *ctx)
   const tb_stream_t *s = ctx->p->priv;
   void *b = s->b >= 0 ? ctx->buf[s->b] : NULL;
   if (ctx->p->prec == TB_FLOAT)
-    tb_stream_f32(s->op, ctx->buf[s->c], ctx->buf[s->a], b, ctx->p->n, ctx->threads);
+    tb_stream_f32(s->op, ctx->buf[s->c], ctx->buf[s->a], b, ctx->p->n, tb_cpu_threads(ctx));
   else
-    tb_stream_f64(s->op, ctx->buf[s->c], ctx->buf[s->a], b, ctx->p->n, ctx->threads);
+    tb_stream_f64(s->op, ctx->buf[s->c], ctx->buf[s->a], b, ctx->p->n, tb_cpu_threads(ctx));
   return TB_OK;
 }
 
-const tb_variant_t tb_stream_cpu_omp = {
-    .name = "omp",
-    .summary = "OpenMP parallel for simd, static schedule, first-touched arrays",
-    .algo = &tb_algo_stream,
-    .backend = TB_CPU,
-    .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    .flags = TB_V_THREADS,
-    .run = tb_stream_omp_run,
-};
+TB_VARIANT(tb_stream_omp, "omp", &tb_algo_stream, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+           0, NULL, 0, NULL, tb_stream_omp_run, NULL, NULL,
+           "OpenMP parallel for simd, static schedule, first-touched arrays");
+
+TB_VARIANT_LIST(stream, cpu, &tb_stream_omp);

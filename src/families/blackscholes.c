@@ -14,10 +14,10 @@ static const char *const tb_bs_maths[] = {"libm", "fast", NULL};
 
 static const tb_param_def_t tb_bs_params[] = {
     {"cnd", "the normal CDF: the published 5-term polynomial, or erfc (exact to rounding)",
-     TB_PARAM_CHOICE, "poly", 0, 0, tb_bs_cnds},
+     TB_PARAM_CHOICE, "poly", 0, 0, tb_bs_cnds, 0, NULL},
     {"math", "the formula as written (IEEE divisions, expf, sqrtf), or rearranged around one "
              "reciprocal square root and pre-scaled exp2 (hardware approximations on the GPU)",
-     TB_PARAM_CHOICE, "libm", 0, 0, tb_bs_maths},
+     TB_PARAM_CHOICE, "libm", 0, 0, tb_bs_maths, 0, NULL},
 };
 
 enum { TB_BS_CND, TB_BS_MATH };
@@ -29,10 +29,10 @@ static const tb_preset_t tb_bs_presets[] = {
 enum { TB_BS_RATE, TB_BS_L1, TB_BS_MAXABS, TB_BS_PARITY };
 
 static const tb_column_def_t tb_bs_columns[] = {
-    {"options_per_s", "%.4g", "options priced per second of the median time"},
-    {"l1", "%.3g", "L1 norm of the error over calls and puts: sum|x - ref| / sum|ref|"},
-    {"max_abs", "%.3g", "largest |x - ref| over calls and puts"},
-    {"parity", "%.3g", "largest |call - put - (S - X exp(-rT))|"},
+    {"options_per_s", "%.4g", "options priced per second of the median time", 0},
+    {"l1", "%.3g", "L1 norm of the error over calls and puts: sum|x - ref| / sum|ref|", 0},
+    {"max_abs", "%.3g", "largest |x - ref| over calls and puts", 0},
+    {"parity", "%.3g", "largest |call - put - (S - X exp(-rT))|", 0},
 };
 
 /* The options_per_s column counts the options of a run. */
@@ -68,7 +68,7 @@ static int tb_bs_setup(tb_problem_t *p)
   b->put = tb_problem_add_array(p, "put", k, TB_OUT, p->n);
   b->exact = (int)p->param[TB_BS_CND].i;
   b->fast = (int)p->param[TB_BS_MATH].i;
-  p->extra_host_bytes = p->n * (int64_t)sizeof(tb_bs_ref_t); /* the reference */
+  p->extra_host_bytes = tb_count_mul(p, p->n, (int64_t)sizeof(tb_bs_ref_t)); /* the reference */
   return TB_OK;
 }
 

@@ -31,49 +31,38 @@
 #include "../common/refmath.h"
 
 static const char *const tb_bridge_modes[] = {"paths", "increments", NULL};
-static const char *const tb_bridge_caches[] = {"stream", "plain", NULL};
 
-enum { P_STEPS, P_DIM, P_MODE, P_ORDER, P_TIMES, P_T0, P_X0, P_COV, P_CHOL, P_NORMALS,
-       P_PREFETCH, P_WIDTH, P_CACHE, P_COUNT };
+enum { P_STEPS, P_DIM, P_MODE, P_ORDER, P_TIMES, P_T0, P_X0, P_COV, P_CHOL, P_NORMALS, P_COUNT };
 
 static const tb_param_def_t tb_bridge_params[P_COUNT] = {
-    {"steps", "time steps N", TB_PARAM_INT, "64", 1, TB_BRIDGE_MAX_STEPS, NULL},
-    {"dim", "dimensions d of the motion", TB_PARAM_INT, "1", 1, TB_BRIDGE_MAX_DIM, NULL},
+    {"steps", "time steps N", TB_PARAM_INT, "64", 1, TB_BRIDGE_MAX_STEPS, NULL, 0, NULL},
+    {"dim", "dimensions d of the motion", TB_PARAM_INT, "1", 1, TB_BRIDGE_MAX_DIM, NULL, 0, NULL},
     {"mode", "the output: sample paths (X at t_1..t_N) or scaled increments "
              "(X_i - X_{i-1}) / (t_i - t_{i-1})",
-     TB_PARAM_CHOICE, "paths", 0, 0, tb_bridge_modes},
+     TB_PARAM_CHOICE, "paths", 0, 0, tb_bridge_modes, 0, NULL},
     {"order", "construction order: bisection, sequential, random (drawn from --seed), or a "
               "FILE of 1-based time indices, one per line, a permutation of 1..N starting "
               "with N",
-     TB_PARAM_TEXT, "bisection", 0, 0, NULL},
+     TB_PARAM_TEXT, "bisection", 0, 0, NULL, 0, NULL},
     {"times", "the times t_1..t_N: uniform (t_i = t0 + i/N) or a FILE, one time per line, "
               "increasing, the last is T",
-     TB_PARAM_TEXT, "uniform", 0, 0, NULL},
-    {"t0", "the start time", TB_PARAM_REAL, "0", -1e300, 1e300, NULL},
-    {"x0", "the start value (of every dimension)", TB_PARAM_REAL, "0", -1e300, 1e300, NULL},
+     TB_PARAM_TEXT, "uniform", 0, 0, NULL, 0, NULL},
+    {"t0", "the start time", TB_PARAM_REAL, "0", -1e300, 1e300, NULL, 0, NULL},
+    {"x0", "the start value (of every dimension)", TB_PARAM_REAL, "0", -1e300, 1e300, NULL, 0, NULL},
     {"cov", "Sigma: identity, a FILE (a row per line) or inline rows separated by ';' "
             "('1 0.5; 0.5 2'); the tool takes its Cholesky factor",
-     TB_PARAM_TEXT, "identity", 0, 0, NULL},
+     TB_PARAM_TEXT, "identity", 0, 0, NULL, 0, NULL},
     {"chol", "C with Sigma = C C', instead of cov: identity, a FILE or inline rows",
-     TB_PARAM_TEXT, "identity", 0, 0, NULL},
+     TB_PARAM_TEXT, "identity", 0, 0, NULL, 0, NULL},
     {"normals", "philox (generated outside the timed region), or a FILE of raw little-endian "
                 "normals in the run's precision, path after path, Z_0..Z_{N-1} per path, d "
                 "values per Z",
-     TB_PARAM_TEXT, "philox", 0, 0, NULL},
-    {"prefetch", "P, the normals the GPU variants prefetch, reuse, wide and smem hold in "
-                 "registers (1, 2, 4, 8 or 16)",
-     TB_PARAM_INT, "8", 1, 16, NULL},
-    {"width", "V, adjacent paths per thread of the GPU variants wide and smem, loaded and "
-              "stored in vector accesses (1, 2, 4 or 8)",
-     TB_PARAM_INT, "4", 1, 8, NULL},
-    {"cache", "the GPU variant wide's loads and stores: stream (evict-first, __ldcs and "
-              "__stcs: the data is touched once) or plain",
-     TB_PARAM_CHOICE, "stream", 0, 0, tb_bridge_caches},
+     TB_PARAM_TEXT, "philox", 0, 0, NULL, 0, NULL},
 };
 
 static const tb_column_def_t tb_bridge_columns[] = {
-    {"init_ms", "%.3g", "host time of the initialisation (order -> least-stack plan)"},
-    {"stack", "%.0f", "local-stack slots per path (points of one dimension) of the plan"},
+    {"init_ms", "%.3g", "host time of the initialisation (order -> least-stack plan)", 0},
+    {"stack", "%.0f", "local-stack slots per path (points of one dimension) of the plan", 0},
 };
 
 static const tb_preset_t tb_bridge_presets[] = {
@@ -131,20 +120,10 @@ static int tb_bridge_setup(tb_problem_t *p)
   p->priv = b;
   const int n = b->steps = (int)v[P_STEPS].i, d = b->dim = (int)v[P_DIM].i;
   b->mode = (int)v[P_MODE].i;
-  b->prefetch = (int)v[P_PREFETCH].i;
-  b->width = (int)v[P_WIDTH].i;
-  b->cache = (int)v[P_CACHE].i;
   b->t0 = v[P_T0].r;
   b->x0 = v[P_X0].r;
   b->paths = p->n;
-  b->tiles = (p->n + TB_BRIDGE_LANES - 1) / TB_BRIDGE_LANES;
-  if (b->prefetch & (b->prefetch - 1))
-    return tb_fail(TB_EINVAL, "parameter prefetch: %d is not 1, 2, 4, 8 or 16", b->prefetch);
-  if (b->width & (b->width - 1))
-    return tb_fail(TB_EINVAL, "parameter width: %d is not 1, 2, 4 or 8", b->width);
-  if (b->tiles > (INT64_MAX / 16) / ((int64_t)TB_BRIDGE_LANES * n * d))
-    return tb_fail(TB_ENOMEM, "%lld paths of %d steps x %d dimensions do not fit in memory",
-                   (long long)p->n, n, d);
+  b->tiles = p->n / TB_BRIDGE_LANES + (p->n % TB_BRIDGE_LANES != 0);
 
   b->t = malloc((size_t)(n + 1) * sizeof *b->t);
   b->order = malloc((size_t)n * sizeof *b->order);
@@ -191,7 +170,7 @@ static int tb_bridge_setup(tb_problem_t *p)
     }
   }
 
-  int64_t count = b->tiles * TB_BRIDGE_LANES * n * d;
+  int64_t count = tb_count_mul(p, tb_count_mul(p, b->tiles, TB_BRIDGE_LANES), (int64_t)n * d);
   tb_kind_t k = tb_prec_kind(p->prec);
   b->z = tb_problem_add_array(p, "z", k, TB_IN, count);
   b->x = tb_problem_add_array(p, "x", k, TB_OUT, count);

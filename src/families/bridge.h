@@ -41,8 +41,6 @@ extern "C" {
 #define TB_BRIDGE_MAX_STEPS 16384
 
 enum { TB_BRIDGE_PATHS = 0, TB_BRIDGE_INCREMENTS = 1 };
-/* The GPU's wide variant: evict-first loads and stores, or plain ones. */
-enum { TB_BRIDGE_CACHE_STREAM = 0, TB_BRIDGE_CACHE_PLAIN = 1 };
 
 /* Stack slots: slot 0 holds the start value x0 (the left neighbour t0),
  * slot 1 is a sink for points no later step reads (so that every step can
@@ -89,9 +87,6 @@ typedef struct tb_bridge {
   int steps; /* N */
   int dim;   /* d */
   int mode;  /* TB_BRIDGE_PATHS or TB_BRIDGE_INCREMENTS */
-  int prefetch; /* P: normals the prefetching GPU variants hold in registers */
-  int width;    /* V: adjacent paths per thread of the GPU's wide and smem (1, 2, 4, 8) */
-  int cache;    /* TB_BRIDGE_CACHE_*: the wide variant's cache hints */
   int64_t paths, tiles;
   double t0, x0;
   double *t;         /* t[0] = t0, t[1..N] */

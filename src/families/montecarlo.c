@@ -77,13 +77,13 @@ static const char *const tb_mc_maths[] = {"libm", "fast", NULL};
 
 static const tb_param_def_t tb_mc_params[] = {
     {"paths", "simulated paths (terminal prices) per option", TB_PARAM_INT, "2^18", 2,
-     4294967296.0, NULL},
+     4294967296.0, NULL, 0, NULL},
     {"antithetic", "antithetic variates: paths in pairs (z, -z), one normal per pair",
-     TB_PARAM_CHOICE, "no", 0, 0, tb_mc_noyes},
-    {"payoff", "the European option priced", TB_PARAM_CHOICE, "call", 0, 0, tb_mc_payoffs},
+     TB_PARAM_CHOICE, "no", 0, 0, tb_mc_noyes, 0, NULL},
+    {"payoff", "the European option priced", TB_PARAM_CHOICE, "call", 0, 0, tb_mc_payoffs, 0, NULL},
     {"math", "the formulas with the library's exp and sqrt, or with pre-scaled exp2 and a "
              "reciprocal square root (hardware approximations and float partial sums on the GPU)",
-     TB_PARAM_CHOICE, "libm", 0, 0, tb_mc_maths},
+     TB_PARAM_CHOICE, "libm", 0, 0, tb_mc_maths, 0, NULL},
 };
 
 enum { TB_MC_PATHS, TB_MC_ANTI, TB_MC_PAYOFF, TB_MC_MATH };
@@ -91,12 +91,12 @@ enum { TB_MC_PATHS, TB_MC_ANTI, TB_MC_PAYOFF, TB_MC_MATH };
 enum { TB_MC_RATE, TB_MC_SRATE, TB_MC_ZMAX, TB_MC_K, TB_MC_SEMEAN, TB_MC_SERATIO };
 
 static const tb_column_def_t tb_mc_columns[] = {
-    {"options_per_s", "%.4g", "options priced per second of the median time"},
-    {"samples_per_s", "%.4g", "paths simulated per second of the median time (options x paths)"},
-    {"z_max", "%.3g", "largest |price - Black-Scholes| in exact standard errors"},
-    {"k", "%.3g", "the normal quantile the prices were held to (family-wise rate 1e-6)"},
-    {"se_mean", "%.4g", "the mean reported standard error over the options"},
-    {"se_ratio", "%.4g", "mean of reported over exact standard error (normal-regime options)"},
+    {"options_per_s", "%.4g", "options priced per second of the median time", 0},
+    {"samples_per_s", "%.4g", "paths simulated per second of the median time (options x paths)", 0},
+    {"z_max", "%.3g", "largest |price - Black-Scholes| in exact standard errors", 0},
+    {"k", "%.3g", "the normal quantile the prices were held to (family-wise rate 1e-6)", 0},
+    {"se_mean", "%.4g", "the mean reported standard error over the options", 0},
+    {"se_ratio", "%.4g", "mean of reported over exact standard error (normal-regime options)", 0},
 };
 
 /* The rate columns count the options, and the paths, of a run. */
@@ -145,11 +145,14 @@ static int tb_mc_setup(tb_problem_t *p)
   m->se = tb_problem_add_array(p, "stderr", k, TB_OUT, p->n);
   const int64_t chunks = tb_mc_chunks(p->prec, m->samples);
   /* The reference, and the OpenMP twin's per-chunk sums. */
-  p->extra_host_bytes = p->n * (int64_t)sizeof(tb_mc_ref_t) + p->n * chunks * 16;
+  p->extra_host_bytes = tb_count_add(p, tb_count_mul(p, p->n, (int64_t)sizeof(tb_mc_ref_t)),
+                                     tb_count_mul(p, tb_count_mul(p, p->n, chunks), 16));
   /* The two-step pipeline's normals (an even count, as cuRAND asks), and the
    * per-block sums of the many-blocks kernels. */
-  p->extra_device_bytes = (p->n * m->samples + 1) * (int64_t)tb_kind_size(k) +
-                          (p->n + ((int64_t)1 << 20)) * 16;
+  const int64_t normals = tb_count_add(p, tb_count_mul(p, p->n, m->samples), 1);
+  p->extra_device_bytes =
+      tb_count_add(p, tb_count_mul(p, normals, (int64_t)tb_kind_size(k)),
+                   tb_count_mul(p, tb_count_add(p, p->n, (int64_t)1 << 20), 16));
   return TB_OK;
 }
 

@@ -16,14 +16,14 @@ static const tb_preset_t tb_reduce_presets[] = {
 };
 
 static const tb_column_def_t tb_reduce_columns[] = {
-    [TB_REDUCE_RESULT] = {"result", "%.10g", "the sum the variant computed"},
+    [TB_REDUCE_RESULT] = {"result", "%.10g", "the sum the variant computed", 0},
     [TB_REDUCE_DEPTH] = {"depth", "%.0f",
-                         "the longest chain of additions of the variant's order (h of the bound)"},
-    [TB_REDUCE_LAUNCHES] = {"launches", "%.0f", "GPU: kernel launches per reduction"},
-    [TB_REDUCE_REGS] = {"regs", "%.0f", "GPU: registers per thread of the first kernel"},
+                         "the longest chain of additions of the variant's order (h of the bound)", 0},
+    [TB_REDUCE_LAUNCHES] = {"launches", "%.0f", "GPU: kernel launches per reduction", 0},
+    [TB_REDUCE_REGS] = {"regs", "%.0f", "GPU: registers per thread of the first kernel", 0},
     [TB_REDUCE_OCCUPANCY] = {"occupancy", "%.3f",
                              "GPU: resident threads per SM over the maximum, first kernel "
-                             "(theoretical, from the occupancy calculator)"},
+                             "(theoretical, from the occupancy calculator)", 0},
 };
 
 /* The problem's private state: what variants see, and the cached reference. */

@@ -12,11 +12,11 @@ static const char *const tb_stream_ops[] = {"copy", "scale", "add", "triad", "do
 
 static const tb_param_def_t tb_stream_params[] = {
     {"op", "the STREAM operation", TB_PARAM_CHOICE, "copy,scale,add,triad,dot", 0, 0,
-     tb_stream_ops},
+     tb_stream_ops, 0, NULL},
 };
 
 static const tb_column_def_t tb_stream_columns[] = {
-    {"result", "%.10g", "dot: the sum the variant computed"},
+    {"result", "%.10g", "dot: the sum the variant computed", 0},
 };
 
 /* The problem's private state: what variants see, and the cached dot reference. */

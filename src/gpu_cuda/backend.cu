@@ -11,15 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/json.h"
 #include "../common/mem.h"
 #include "../common/runner.h"
 #include "cuda_util.h"
 
-extern "C" const tb_variant_t *const tb_gpu_variants[];
+extern "C" const tb_variant_t *const *const tb_gpu_variants[];
 
 namespace {
 
+/* Bytes of each of the two buffers of the device-copy limit measurement. */
+const int64_t tb_gpu_limit_bytes = (int64_t)1 << 30;
+
+const tb_param_def_t tb_gpu_tuning[] = {
+    TB_GPU_BLOCK("256"),
+    TB_GPU_GRID("the variant's rule (twinbench list ALGO)"),
+};
+
 struct tb_gpu_state {
+  tb_gpu_attached_t pub; /* first: what the twins read (cuda_util.h) */
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
   void *pristine[TB_MAX_ARRAYS]; /* device copies of INOUT inputs */
@@ -69,7 +79,7 @@ int tb_gpu_probe_once(void)
   return TB_OK;
 }
 
-int tb_gpu_probe(tb_device_info_t *info)
+int tb_gpu_probe(void)
 {
   if (!tb_gpu_have_probe) {
     tb_gpu_probe_rc = tb_gpu_probe_once();
@@ -78,7 +88,139 @@ int tb_gpu_probe(tb_device_info_t *info)
   }
   if (tb_gpu_probe_rc)
     return tb_fail(tb_gpu_probe_rc, "%s", tb_gpu_probe_msg);
-  *info = tb_gpu_info;
+  return TB_OK;
+}
+
+void tb_gpu_info_print(FILE *f)
+{
+  const tb_device_info_t *g = &tb_gpu_info;
+  char b1[32], b2[32];
+  if (tb_gpu_probe()) {
+    fprintf(f, "GPU: none (%s)\n", tb_error_detail());
+    return;
+  }
+  fprintf(f, "GPU 0: %s (PCI %s)\n", g->name, g->pci_bus);
+  fprintf(f, "  compute capability %d.%d   SMs: %d   memory: %s   L2: %s\n", g->cc_major,
+          g->cc_minor, g->sms, tb_format_bytes((double)g->global_mem, b1),
+          tb_format_bytes((double)g->l2_bytes, b2));
+  fprintf(f, "  SM clock %d MHz   memory clock %d MHz   bus %d bits   threads/block %d   "
+             "threads/SM %d\n",
+          g->clock_khz / 1000, g->mem_clock_khz / 1000, g->bus_width_bits,
+          g->max_threads_per_block, g->max_threads_per_sm);
+  fprintf(f, "  driver %d.%d   runtime %d.%d   device code: %s\n", g->driver_version / 1000,
+          (g->driver_version % 1000) / 10, g->runtime_version / 1000,
+          (g->runtime_version % 1000) / 10, g->compiler);
+}
+
+void tb_gpu_env_json(FILE *f)
+{
+  const tb_device_info_t *g = &tb_gpu_info;
+  char buf[32];
+  if (tb_gpu_probe()) {
+    fprintf(f, "{\"absent\": ");
+    tb_json_string(f, tb_error_detail());
+    fputc('}', f);
+    return;
+  }
+  fprintf(f, "{\"name\": ");
+  tb_json_string(f, g->name);
+  fprintf(f, ", \"pci_bus\": ");
+  tb_json_string(f, g->pci_bus);
+  fprintf(f, ", \"compute_capability\": \"%d.%d\", \"sms\": %d, \"memory\": ", g->cc_major,
+          g->cc_minor, g->sms);
+  tb_json_string(f, tb_format_bytes((double)g->global_mem, buf));
+  fprintf(f, ", \"memory_bytes\": %lld, \"l2_bytes\": %lld, \"clock_mhz\": %d, "
+             "\"memory_clock_mhz\": %d, \"bus_width_bits\": %d, \"driver_version\": \"%d.%d\", "
+             "\"runtime_version\": \"%d.%d\", \"device_compiler\": ",
+          (long long)g->global_mem, (long long)g->l2_bytes, g->clock_khz / 1000,
+          g->mem_clock_khz / 1000, g->bus_width_bits, g->driver_version / 1000,
+          (g->driver_version % 1000) / 10, g->runtime_version / 1000,
+          (g->runtime_version % 1000) / 10);
+  tb_json_string(f, g->compiler);
+  fputc('}', f);
+}
+
+/* One configuration: device 0, the one the probe described. */
+int tb_gpu_configs(tb_topo *topo, const char *const *text, tb_configs_t *out)
+{
+  (void)topo;
+  (void)text;
+  memset(out, 0, sizeof *out);
+  int rc = tb_gpu_probe();
+  if (rc)
+    return rc;
+  tb_gpu_config_t *cfg = (tb_gpu_config_t *)calloc(1, sizeof *cfg);
+  out->cfg = (void **)calloc(1, sizeof *out->cfg);
+  if (!cfg || !out->cfg) {
+    free(cfg);
+    free(out->cfg);
+    out->cfg = NULL;
+    return tb_fail(TB_ENOMEM, "out of memory");
+  }
+  cfg->device = 0;
+  cfg->dev = tb_gpu_info;
+  out->cfg[0] = cfg;
+  out->n = 1;
+  return TB_OK;
+}
+
+void tb_gpu_configs_free(tb_configs_t *c)
+{
+  for (int i = 0; i < c->n; i++)
+    free(c->cfg[i]);
+  free(c->cfg);
+  c->cfg = NULL;
+  c->n = 0;
+}
+
+int tb_gpu_runs(const void *cfg, const tb_variant_t *v)
+{
+  (void)cfg;
+  (void)v;
+  return 1;
+}
+
+/* Host: the outputs' download buffers and the pinned staging buffer (the
+ * largest array). Device: the arrays, a pristine copy of INOUT arrays, the
+ * variants' scratch, and at least the limit measurement's two buffers. */
+void tb_gpu_needs(const void *cfg, const tb_problem_t *p, int64_t *host, int64_t *own)
+{
+  int64_t in = 0, out = 0, inout = 0, largest = 0;
+  (void)cfg;
+  for (int i = 0; i < p->narrays; i++) {
+    int64_t b = tb_array_bytes(&p->array[i]);
+    if (p->array[i].role == TB_IN)
+      in = tb_count_add(NULL, in, b);
+    else if (p->array[i].role == TB_OUT)
+      out = tb_count_add(NULL, out, b);
+    else
+      inout = tb_count_add(NULL, inout, b);
+    if (b > largest)
+      largest = b;
+  }
+  *host = tb_count_add(NULL, tb_count_add(NULL, out, inout), largest);
+  *own = tb_count_add(NULL, tb_count_add(NULL, in, out), tb_count_mul(NULL, 2, inout));
+  *own = tb_count_add(NULL, *own, p->extra_device_bytes);
+  if (*own < 2 * tb_gpu_limit_bytes)
+    *own = 2 * tb_gpu_limit_bytes;
+}
+
+int tb_gpu_enter(void *cfg)
+{
+  TB_CUDA(cudaSetDevice(((tb_gpu_config_t *)cfg)->device));
+  return TB_OK;
+}
+
+void tb_gpu_leave(void *cfg)
+{
+  (void)cfg;
+}
+
+int tb_gpu_record(void *cfg, const tb_ctx_t *ctx, tb_cell_t *cells)
+{
+  (void)cfg;
+  (void)ctx;
+  (void)cells;
   return TB_OK;
 }
 
@@ -114,7 +256,7 @@ int tb_gpu_measure_limit_impl(double *gbs, void **x, void **y, cudaEvent_t *e)
 {
   size_t free_b = 0, total = 0;
   TB_CUDA(cudaMemGetInfo(&free_b, &total));
-  int64_t bytes = TB_GPU_LIMIT_BYTES;
+  int64_t bytes = tb_gpu_limit_bytes;
   while (bytes > ((int64_t)1 << 24) && 2 * bytes > (int64_t)free_b / 2)
     bytes /= 2;
   TB_CUDA(cudaMalloc(x, (size_t)bytes));
@@ -135,9 +277,9 @@ int tb_gpu_measure_limit_impl(double *gbs, void **x, void **y, cudaEvent_t *e)
   return TB_OK;
 }
 
-int tb_gpu_measure_limit(tb_ctx_t *ctx, int kind, double *gbs)
+int tb_gpu_measure_limit(void *cfg, int kind, double *gbs)
 {
-  (void)ctx;
+  (void)cfg;
   (void)kind; /* every kind is a device-to-device copy on the GPU */
   void *x = NULL, *y = NULL;
   cudaEvent_t e[2] = {NULL, NULL};
@@ -160,7 +302,7 @@ int tb_gpu_attach_impl(tb_ctx_t *ctx, tb_gpu_state *st, tb_xfer_t *xfer)
   TB_CUDA(cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking));
   TB_CUDA(cudaEventCreate(&st->ev0));
   TB_CUDA(cudaEventCreate(&st->ev1));
-  ctx->stream = st->stream;
+  st->pub.stream = st->stream;
   for (int i = 0; i < p->narrays; i++) {
     const tb_array_t *a = &p->array[i];
     int64_t bytes = tb_array_bytes(a);
@@ -309,17 +451,32 @@ void tb_gpu_detach(tb_ctx_t *ctx)
     cudaStreamDestroy(st->stream);
   free(st);
   ctx->bstate = NULL;
-  ctx->stream = NULL;
 }
 
 } /* namespace */
 
 extern "C" const tb_backend_t tb_backend_gpu = {
     "gpu",
+    "CUDA twins on one device, timed with CUDA events",
+    TB_BACKEND_OFFLOAD,
     {"device-to-device copy", "device-to-device copy"},
     tb_gpu_variants,
+    NULL,
+    0,
+    tb_gpu_tuning,
+    TB_COUNT(tb_gpu_tuning),
+    NULL,
+    0,
     tb_gpu_probe,
+    tb_gpu_info_print,
+    tb_gpu_env_json,
     tb_gpu_mem_available,
+    tb_gpu_configs,
+    tb_gpu_configs_free,
+    tb_gpu_runs,
+    tb_gpu_needs,
+    tb_gpu_enter,
+    tb_gpu_leave,
     tb_gpu_measure_limit,
     tb_gpu_attach,
     tb_gpu_reset,
@@ -327,4 +484,5 @@ extern "C" const tb_backend_t tb_backend_gpu = {
     tb_gpu_timer_stop,
     tb_gpu_download,
     tb_gpu_detach,
+    tb_gpu_record,
 };

@@ -140,7 +140,7 @@ template <typename T, int KIND> int tb_bs_prepare_t(tb_ctx_t *ctx)
 template <typename T, int KIND> int tb_bs_run_t(tb_ctx_t *ctx)
 {
   const tb_bs_t *b = (const tb_bs_t *)ctx->p->priv;
-  tb_bs_kernel<T, KIND>(b)<<<ctx->grid_used, ctx->block, 0, (cudaStream_t)ctx->stream>>>(
+  tb_bs_kernel<T, KIND>(b)<<<tb_gpu_grid_chosen(ctx), tb_gpu_block(ctx), 0, tb_gpu_stream(ctx)>>>(
       tb_opt_in_of<T>(ctx, &b->in), (T *)ctx->buf[b->call], (T *)ctx->buf[b->put], ctx->p->n);
   TB_CUDA_LAUNCH("black-scholes");
   return TB_OK;
@@ -166,41 +166,26 @@ template <int KIND> int tb_bs_run(tb_ctx_t *ctx)
   return tb_bs_typed<KIND>(ctx, [ctx](auto t) { return tb_bs_run_t<decltype(t), KIND>(ctx); });
 }
 
+const tb_param_def_t tb_bs_gpu_tuning[] = {
+    TB_GPU_BLOCK("256"),
+    TB_GPU_GRID(TB_GPU_GRID_WAVES),
+};
+
+const unsigned tb_bs_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
+
+TB_VARIANT(tb_bs_gridstride, "gridstride", &tb_algo_blackscholes, tb_bs_precs, 0,
+           tb_bs_gpu_tuning, TB_COUNT(tb_bs_gpu_tuning), tb_bs_prepare<TB_BS_GRIDSTRIDE>,
+           tb_bs_run<TB_BS_GRIDSTRIDE>, NULL, NULL,
+           "grid-stride loop, one option per thread per step");
+TB_VARIANT(tb_bs_pair, "pair", &tb_algo_blackscholes, tb_bs_precs, 0, tb_bs_gpu_tuning,
+           TB_COUNT(tb_bs_gpu_tuning), tb_bs_prepare<TB_BS_PAIR>, tb_bs_run<TB_BS_PAIR>, NULL,
+           NULL, "grid-stride loop, two options per thread per step (float2 / double2 accesses)");
+TB_VARIANT(tb_bs_quad, "quad", &tb_algo_blackscholes, TB_PREC_BIT(TB_FLOAT), 0,
+           tb_bs_gpu_tuning, TB_COUNT(tb_bs_gpu_tuning), tb_bs_prepare<TB_BS_QUAD>,
+           tb_bs_run<TB_BS_QUAD>, NULL, NULL,
+           "grid-stride loop, four options per thread per step (float4 accesses, streaming cache "
+           "hints)");
+
 } /* namespace */
 
-extern "C" const tb_variant_t tb_bs_gpu_gridstride = {
-    "gridstride",
-    "grid-stride loop, one option per thread per step",
-    &tb_algo_blackscholes,
-    TB_GPU,
-    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    TB_V_BLOCK | TB_V_GRID,
-    tb_bs_prepare<TB_BS_GRIDSTRIDE>,
-    tb_bs_run<TB_BS_GRIDSTRIDE>,
-    NULL,
-    NULL,
-};
-extern "C" const tb_variant_t tb_bs_gpu_pair = {
-    "pair",
-    "grid-stride loop, two options per thread per step (float2 / double2 accesses)",
-    &tb_algo_blackscholes,
-    TB_GPU,
-    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    TB_V_BLOCK | TB_V_GRID,
-    tb_bs_prepare<TB_BS_PAIR>,
-    tb_bs_run<TB_BS_PAIR>,
-    NULL,
-    NULL,
-};
-extern "C" const tb_variant_t tb_bs_gpu_quad = {
-    "quad",
-    "grid-stride loop, four options per thread per step (float4 accesses, streaming cache hints)",
-    &tb_algo_blackscholes,
-    TB_GPU,
-    TB_PREC_BIT(TB_FLOAT),
-    TB_V_BLOCK | TB_V_GRID,
-    tb_bs_prepare<TB_BS_QUAD>,
-    tb_bs_run<TB_BS_QUAD>,
-    NULL,
-    NULL,
-};
+TB_VARIANT_LIST(blackscholes, gpu, &tb_bs_gridstride, &tb_bs_pair, &tb_bs_quad);

@@ -48,6 +48,9 @@
 
 namespace {
 
+/* wide's loads and stores (its tuning parameter cache): evict-first or plain. */
+enum { TB_BRIDGE_CACHE_STREAM, TB_BRIDGE_CACHE_PLAIN };
+
 /* Stack slots a GPU thread holds (x0 and the sink included). */
 const int TB_BRIDGE_GPU_SLOTS = 32;
 /* Steps of the plan in constant memory (indices 12 KiB, weights 40 KiB in double). */
@@ -809,7 +812,7 @@ int tb_bridge_upload(const tb_ctx_t *ctx, tb_bridge_gpu *st, const T *chol, int 
     return tb_fail(TB_ENOMEM, "out of memory");
   }
   if (K == TB_KSMEM)
-    tb_srec_fill<T>(&st->plan, b->dim, ctx->block, v, rec, w);
+    tb_srec_fill<T>(&st->plan, b->dim, tb_gpu_block(ctx), v, rec, w);
   else
     for (int i = 0; i < n * TB_BRIDGE_NW; i++)
       w[i] = (T)st->plan.w[i];
@@ -844,7 +847,8 @@ int tb_bridge_smem(const tb_ctx_t *ctx, const tb_bridge_gpu *st, tb_kernel_t<T> 
 {
   const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
   const int cap = st->plan.nsteps < TB_BRIDGE_CHUNK ? st->plan.nsteps : TB_BRIDGE_CHUNK;
-  const size_t stack = (size_t)st->plan.slots * b->dim * ctx->block * v * sizeof(T);
+  const int block = tb_gpu_block(ctx);
+  const size_t stack = (size_t)st->plan.slots * b->dim * block * v * sizeof(T);
   int dev = 0, optin = 0;
   *bytes = (size_t)(cap + p) * 2 * sizeof(int4) + (size_t)cap * TB_BRIDGE_SW * sizeof(T) + stack;
   TB_CUDA(cudaGetDevice(&dev));
@@ -852,7 +856,7 @@ int tb_bridge_smem(const tb_ctx_t *ctx, const tb_bridge_gpu *st, tb_kernel_t<T> 
   if (*bytes > (size_t)optin)
     return tb_fail(TB_EUNSUP, "a stack of %d slots x dim %d x width %d x block %d and the plan "
                               "need %zu bytes of shared memory; a block may have %d",
-                   st->plan.slots, b->dim, v, ctx->block, *bytes, optin);
+                   st->plan.slots, b->dim, v, block, *bytes, optin);
   TB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes));
   return TB_OK;
 }
@@ -860,9 +864,10 @@ int tb_bridge_smem(const tb_ctx_t *ctx, const tb_bridge_gpu *st, tb_kernel_t<T> 
 template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gpu *st)
 {
   const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
-  const int p =
-      (K == TB_KPREFETCH || K == TB_KREUSE || K == TB_KWIDE || K == TB_KSMEM) ? b->prefetch : 1;
-  const int v = K == TB_KWIDE || K == TB_KSMEM ? b->width : 1;
+  const tb_param_value_t *tp = tb_tune(ctx, "prefetch"), *tw = tb_tune(ctx, "width");
+  const tb_param_value_t *tc = tb_tune(ctx, "cache");
+  const int p = tp ? (int)tp->i : 1, v = tw ? (int)tw->i : 1;
+  const bool cs = tc && tc->i == TB_BRIDGE_CACHE_STREAM;
   int rc = tb_bridge_plan_timed(ctx, &st->plan);
   if (rc)
     return rc;
@@ -886,7 +891,7 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
                               "registers a thread may hold for them",
                    p, v, b->dim, TB_BRIDGE_MAX_PREFETCH);
   }
-  tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p, v, b->cache == TB_BRIDGE_CACHE_STREAM);
+  tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p, v, cs);
   if (K == TB_KSMEM && (rc = tb_bridge_smem<T>(ctx, st, kernel, p, v, &st->smem)))
     return rc;
   if ((rc = tb_gpu_fit(ctx, kernel, st->smem, NULL, NULL)))
@@ -909,11 +914,11 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
   a.rec = (const int4 *)st->step;
   memcpy(st->args, &a, sizeof a);
   st->kernel = (void *)kernel;
-  int64_t grid = (a.npad / v + ctx->block - 1) / ctx->block;
+  const int block = tb_gpu_block(ctx);
+  int64_t grid = (a.npad / v + block - 1) / block;
   if (grid > 0x7fffffff)
     return tb_fail(TB_EUNSUP, "%lld blocks are more than a grid holds", (long long)grid);
   st->grid = (int)grid;
-  ctx->grid_used = st->grid;
   return TB_OK;
 }
 
@@ -932,7 +937,7 @@ template <typename T> int tb_bridge_run_t(tb_ctx_t *ctx)
   const tb_bridge_gpu *st = (const tb_bridge_gpu *)ctx->state;
   tb_kargs<T> a;
   memcpy(&a, st->args, sizeof a);
-  ((tb_kernel_t<T>)st->kernel)<<<st->grid, ctx->block, st->smem, (cudaStream_t)ctx->stream>>>(a);
+  ((tb_kernel_t<T>)st->kernel)<<<st->grid, tb_gpu_block(ctx), st->smem, tb_gpu_stream(ctx)>>>(a);
   TB_CUDA_LAUNCH("bridge");
   return TB_OK;
 }
@@ -954,34 +959,53 @@ void tb_bridge_release(tb_ctx_t *ctx)
   ctx->state = NULL;
 }
 
-} /* namespace */
+/* The tuning parameters: every variant's block, the prefetching ones' P,
+ * wide's and smem's V, and wide's cache hints. */
+const char *const tb_bridge_caches[] = {"stream", "plain", NULL};
 
-#define TB_BRIDGE_VARIANT(NAME, K, FLAGS, SUMMARY)                                             \
-  extern "C" const tb_variant_t tb_bridge_gpu_##NAME = {                                      \
-      #NAME,                                                                                   \
-      SUMMARY,                                                                                 \
-      &tb_algo_bridge,                                                                         \
-      TB_GPU,                                                                                  \
-      TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),                                          \
-      FLAGS,                                                                                   \
-      tb_bridge_prepare<K>,                                                                    \
-      tb_bridge_run,                                                                           \
-      NULL,                                                                                    \
-      tb_bridge_release,                                                                       \
-  };
+#define TB_BRIDGE_PREFETCH                                                                       \
+  {"prefetch", "P, the normals a thread holds in registers ahead of the steps that use them",    \
+   TB_PARAM_INT, "8", 1, 16, NULL, TB_PARAM_POW2, NULL}
+#define TB_BRIDGE_WIDTH                                                                          \
+  {"width", "V, adjacent paths per thread, loaded and stored in vector accesses", TB_PARAM_INT,  \
+   "4", 1, 8, NULL, TB_PARAM_POW2, NULL}
 
-TB_BRIDGE_VARIANT(const, TB_KCONST, TB_V_BLOCK, "(1) plan in constant memory, local stack per thread")
-TB_BRIDGE_VARIANT(prefetch, TB_KPREFETCH, TB_V_BLOCK,
+const tb_param_def_t tb_bridge_tuning_block[] = {TB_GPU_BLOCK("256")};
+const tb_param_def_t tb_bridge_tuning_prefetch[] = {TB_GPU_BLOCK("256"), TB_BRIDGE_PREFETCH};
+const tb_param_def_t tb_bridge_tuning_wide[] = {
+    TB_GPU_BLOCK("256"),
+    TB_BRIDGE_PREFETCH,
+    TB_BRIDGE_WIDTH,
+    {"cache", "the loads and stores: stream (evict-first, __ldcs and __stcs: the data is touched "
+              "once) or plain",
+     TB_PARAM_CHOICE, "stream", 0, 0, tb_bridge_caches, 0, NULL},
+};
+const tb_param_def_t tb_bridge_tuning_smem[] = {TB_GPU_BLOCK("256"), TB_BRIDGE_PREFETCH,
+                                                TB_BRIDGE_WIDTH};
+
+#define TB_BRIDGE_VARIANT(NAME, K, TUNING, SUMMARY)                                             \
+  TB_VARIANT(tb_bridge_gpu_##NAME, #NAME, &tb_algo_bridge,                                      \
+             TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE), 0, TUNING, TB_COUNT(TUNING),       \
+             tb_bridge_prepare<K>, tb_bridge_run, NULL, tb_bridge_release, SUMMARY);
+
+TB_BRIDGE_VARIANT(const, TB_KCONST, tb_bridge_tuning_block,
+                  "(1) plan in constant memory, local stack per thread")
+TB_BRIDGE_VARIANT(prefetch, TB_KPREFETCH, tb_bridge_tuning_prefetch,
                   "(3) as const, the normals of P steps prefetched into registers (prefetch)")
-TB_BRIDGE_VARIANT(shared, TB_KSHARED, TB_V_BLOCK,
+TB_BRIDGE_VARIANT(shared, TB_KSHARED, tb_bridge_tuning_block,
                   "(4) C in registers, plan streamed through shared memory, next indices and "
                   "normals loaded ahead")
-TB_BRIDGE_VARIANT(reuse, TB_KREUSE, TB_V_BLOCK,
+TB_BRIDGE_VARIANT(reuse, TB_KREUSE, tb_bridge_tuning_prefetch,
                   "(5) as shared, the previous step's points reused from registers, P normals "
                   "prefetched (prefetch)")
-TB_BRIDGE_VARIANT(wide, TB_KWIDE, TB_V_BLOCK,
+TB_BRIDGE_VARIANT(wide, TB_KWIDE, tb_bridge_tuning_wide,
                   "(5) with V adjacent paths per thread in vector accesses (width), the normals "
                   "of the next P steps always in flight, evict-first hints (cache)")
-TB_BRIDGE_VARIANT(smem, TB_KSMEM, TB_V_BLOCK,
+TB_BRIDGE_VARIANT(smem, TB_KSMEM, tb_bridge_tuning_smem,
                   "(6) the stack in shared memory: branch-free steps, V paths a thread (width), "
                   "the normals of the next P steps always in flight (prefetch)")
+
+} /* namespace */
+
+TB_VARIANT_LIST(bridge, gpu, &tb_bridge_gpu_const, &tb_bridge_gpu_prefetch, &tb_bridge_gpu_shared,
+                &tb_bridge_gpu_reuse, &tb_bridge_gpu_wide, &tb_bridge_gpu_smem);

@@ -3,8 +3,43 @@
 #define TB_CUDA_UTIL_H
 
 #include <cuda_runtime.h>
+#include <string.h>
 
 #include "../common/algo.h"
+#include "gpu.h"
+
+/* What a CUDA twin reads of its context: the device, the stream, and its
+ * block and grid tuning values (0 when it has none, or for grid auto). */
+static inline const tb_device_info_t *tb_gpu_dev(const tb_ctx_t *ctx)
+{
+  return &((const tb_gpu_config_t *)ctx->cfg)->dev;
+}
+
+static inline cudaStream_t tb_gpu_stream(const tb_ctx_t *ctx)
+{
+  return (cudaStream_t)((const tb_gpu_attached_t *)ctx->bstate)->stream;
+}
+
+static inline int tb_gpu_block(const tb_ctx_t *ctx)
+{
+  const tb_param_value_t *b = tb_tune(ctx, "block");
+  return b ? (int)b->i : 0;
+}
+
+static inline int tb_gpu_grid_asked(const tb_ctx_t *ctx)
+{
+  const tb_param_value_t *g = tb_tune(ctx, "grid");
+  return g ? (int)g->i : 0;
+}
+
+/* The grid tb_gpu_grid chose in prepare, for the launches in run. */
+static inline int tb_gpu_grid_chosen(const tb_ctx_t *ctx)
+{
+  for (int k = 0; k < ctx->v->ntuning; k++)
+    if (!strcmp(ctx->v->tuning[k].name, "grid"))
+      return (int)ctx->tuned[k];
+  return 0;
+}
 
 /* Turn a CUDA error into a twinbench status with a one-line explanation.
  * A missing device or driver is TB_ENODEV, so tests can skip. */
@@ -28,7 +63,7 @@ static inline int tb_cuda_status(cudaError_t e, const char *what, const char *fi
 /* Check the launch just made. */
 #define TB_CUDA_LAUNCH(name) TB_CUDA(cudaPeekAtLastError())
 
-/* Whether kernel can run blocks of ctx->block threads (its registers and
+/* Whether kernel can run blocks of tb_gpu_block(ctx) threads (its registers and
  * shared memory set the most it takes): TB_EUNSUP with the reason if not, so
  * the runner notes and skips the configuration. With fa, the kernel's
  * attributes; with per_sm, its resident blocks per SM at that block size. */
@@ -37,40 +72,43 @@ static int tb_gpu_fit(const tb_ctx_t *ctx, K kernel, size_t smem, cudaFuncAttrib
                       int *per_sm)
 {
   cudaFuncAttributes a;
+  const int block = tb_gpu_block(ctx);
   TB_CUDA(cudaFuncGetAttributes(&a, kernel));
-  if (ctx->block < 1 || ctx->block > a.maxThreadsPerBlock)
-    return tb_fail(TB_EUNSUP, "block %d is outside 1..%d for this kernel", ctx->block,
+  if (block < 1 || block > a.maxThreadsPerBlock)
+    return tb_fail(TB_EUNSUP, "block %d is outside 1..%d for this kernel", block,
                    a.maxThreadsPerBlock);
   if (per_sm)
-    TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, ctx->block, smem));
+    TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, kernel, block, smem));
   if (fa)
     *fa = a;
   return TB_OK;
 }
 
-/* The launch grid of a grid-stride kernel: the requested grid, or, for auto,
- * one block per `block` work items up to 32 full waves of resident blocks
- * (occupancy x SMs x 32). Measured on an H200 (STREAM triad, 2^26 doubles):
- * a single full wave looping over the array reached 0.95 of a device copy,
- * 32 waves 1.00, so many blocks with short loops is the default. Records the
- * grid in ctx->grid_used. Block sizes the kernel cannot take are TB_EUNSUP. */
+/* The launch grid of a grid-stride kernel (the rule TB_GPU_GRID_WAVES): the
+ * requested grid, or, for auto, one block per `block` work items up to 32
+ * full waves of resident blocks (occupancy x SMs x 32). Measured on an H200
+ * (STREAM triad, 2^26 doubles): a single full wave looping over the array
+ * reached 0.95 of a device copy, 32 waves 1.00, so many blocks with short
+ * loops is the default. Records the grid for the row. Block sizes the kernel
+ * cannot take are TB_EUNSUP. */
 template <typename K>
 static int tb_gpu_grid(tb_ctx_t *ctx, K kernel, int64_t work, size_t smem, int *grid)
 {
   int per_sm = 0;
-  int rc = tb_gpu_fit(ctx, kernel, smem, NULL, ctx->grid > 0 ? NULL : &per_sm);
+  const int asked = tb_gpu_grid_asked(ctx), block = tb_gpu_block(ctx);
+  int rc = tb_gpu_fit(ctx, kernel, smem, NULL, asked > 0 ? NULL : &per_sm);
   if (rc)
     return rc;
-  if (ctx->grid > 0) {
-    *grid = ctx->grid;
+  if (asked > 0) {
+    *grid = asked;
   } else {
-    int64_t g = 32 * (int64_t)(per_sm > 0 ? per_sm : 1) * ctx->dev->sms;
-    int64_t need = (work + ctx->block - 1) / ctx->block;
+    int64_t g = 32 * (int64_t)(per_sm > 0 ? per_sm : 1) * tb_gpu_dev(ctx)->sms;
+    int64_t need = (work + block - 1) / block;
     if (need < g)
       g = need > 0 ? need : 1;
     *grid = (int)g;
   }
-  ctx->grid_used = *grid;
+  tb_tune_resolved(ctx, "grid", *grid);
   return TB_OK;
 }
 

@@ -195,6 +195,7 @@ const int tb_mc_final_block = 256;
 
 struct tb_mc_gpu_state {
   int bpo;              /* blocks per option */
+  int grid;             /* blocks of the payoff kernel: options x bpo */
   bool wide;            /* twostep: groups of one 16-byte load of normals */
   double *partial;      /* per-block sums (many blocks per option) */
   void *normals;        /* twostep: the normals */
@@ -225,17 +226,18 @@ template <typename K> int tb_mc_blocks(tb_ctx_t *ctx, K kernel, int w, bool many
 {
   const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
   const int64_t n = ctx->p->n;
-  if (ctx->block % 32)
-    return tb_fail(TB_EUNSUP, "the block reduction needs a multiple of 32, not %d", ctx->block);
+  const int block = tb_gpu_block(ctx), asked = tb_gpu_grid_asked(ctx);
+  if (block % 32)
+    return tb_fail(TB_EUNSUP, "the block reduction needs a multiple of 32, not %d", block);
   int per_sm = 0;
   int rc = tb_gpu_fit(ctx, kernel, 0, NULL, many ? &per_sm : NULL);
   if (rc)
     return rc;
   int64_t b = 1;
   if (many) {
-    const int64_t waves = 4 * (int64_t)(per_sm > 0 ? per_sm : 1) * ctx->dev->sms;
-    const int64_t most = ((m->samples + w - 1) / w + ctx->block - 1) / ctx->block;
-    b = ctx->grid > 0 ? ctx->grid / n : (waves + n - 1) / n;
+    const int64_t waves = 4 * (int64_t)(per_sm > 0 ? per_sm : 1) * tb_gpu_dev(ctx)->sms;
+    const int64_t most = ((m->samples + w - 1) / w + block - 1) / block;
+    b = asked > 0 ? asked / n : (waves + n - 1) / n;
     b = b < most ? b : most;
     b = b > 1 ? b : 1;
   }
@@ -243,7 +245,7 @@ template <typename K> int tb_mc_blocks(tb_ctx_t *ctx, K kernel, int w, bool many
     return tb_fail(TB_EUNSUP, "%lld options x %lld blocks exceed the grid limit", (long long)n,
                    (long long)b);
   *bpo = (int)b;
-  ctx->grid_used = (int)(n * b);
+  tb_tune_resolved(ctx, "grid", (double)(n * b));
   return TB_OK;
 }
 
@@ -265,15 +267,16 @@ template <typename T> int tb_mc_prepare_t(tb_ctx_t *ctx, int kind, tb_mc_gpu_sta
                               1, true, &st->bpo);
   if (rc)
     return rc;
+  st->grid = (int)(n * st->bpo);
   if (kind != TB_MC_FUSED1B)
-    TB_CUDA(cudaMalloc(&st->partial, (size_t)ctx->grid_used * 2 * sizeof(double)));
+    TB_CUDA(cudaMalloc(&st->partial, (size_t)st->grid * 2 * sizeof(double)));
   if (kind == TB_MC_TWOSTEP) {
     st->nnormals = (n * m->samples + 1) / 2 * 2;
     TB_CUDA(cudaMalloc(&st->normals, (size_t)st->nnormals * sizeof(T)));
     TB_CURAND(curandCreateGenerator(&st->gen, CURAND_RNG_PSEUDO_PHILOX4_32_10));
     st->have_gen = true;
     TB_CURAND(curandSetPseudoRandomGeneratorSeed(st->gen, ctx->p->seed));
-    TB_CURAND(curandSetStream(st->gen, (cudaStream_t)ctx->stream));
+    TB_CURAND(curandSetStream(st->gen, tb_gpu_stream(ctx)));
   }
   return TB_OK;
 }
@@ -293,7 +296,8 @@ template <typename T> int tb_mc_run_t(tb_ctx_t *ctx, int kind)
 {
   const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
   const tb_mc_gpu_state *st = (const tb_mc_gpu_state *)ctx->state;
-  cudaStream_t stream = (cudaStream_t)ctx->stream;
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  const int grid = st->grid, block = tb_gpu_block(ctx);
   const tb_opt_in<T> in = tb_opt_in_of<T>(ctx, &m->in);
   T *price = (T *)ctx->buf[m->price], *se = (T *)ctx->buf[m->se];
   if (kind == TB_MC_TWOSTEP) {
@@ -302,32 +306,28 @@ template <typename T> int tb_mc_run_t(tb_ctx_t *ctx, int kind)
     TB_CURAND(tb_curand_normals(st->gen, (T *)st->normals, (size_t)st->nnormals));
     if (st->wide) {
       tb_src_mem<T, true> src = {(const T *)st->normals, m->samples};
-      tb_mc_kernel<T, tb_src_mem<T, true>, false>(m)<<<ctx->grid_used, ctx->block,
-                                                                     0, stream>>>(
+      tb_mc_kernel<T, tb_src_mem<T, true>, false>(m)<<<grid, block, 0, stream>>>(
           src, in, m->samples, st->bpo, st->partial, price, se);
     } else {
       tb_src_mem<T, false> src = {(const T *)st->normals, m->samples};
-      tb_mc_kernel<T, tb_src_mem<T, false>, false>(m)<<<ctx->grid_used, ctx->block,
-                                                                      0, stream>>>(
+      tb_mc_kernel<T, tb_src_mem<T, false>, false>(m)<<<grid, block, 0, stream>>>(
           src, in, m->samples, st->bpo, st->partial, price, se);
     }
     TB_CUDA_LAUNCH("monte carlo payoffs");
   } else {
     tb_src_philox<T> src = {ctx->p->seed};
     if (kind == TB_MC_FUSED1B)
-      tb_mc_kernel<T, tb_src_philox<T>, true>(m)<<<ctx->grid_used, ctx->block, 0,
-                                                                stream>>>(
+      tb_mc_kernel<T, tb_src_philox<T>, true>(m)<<<grid, block, 0, stream>>>(
           src, in, m->samples, 1, st->partial, price, se);
     else
-      tb_mc_kernel<T, tb_src_philox<T>, false>(m)<<<ctx->grid_used, ctx->block, 0,
-                                                                 stream>>>(
+      tb_mc_kernel<T, tb_src_philox<T>, false>(m)<<<grid, block, 0, stream>>>(
           src, in, m->samples, st->bpo, st->partial, price, se);
     TB_CUDA_LAUNCH("monte carlo fused");
   }
   if (kind != TB_MC_FUSED1B) {
     const int64_t n = ctx->p->n;
-    const int grid = (int)((n + tb_mc_final_block - 1) / tb_mc_final_block);
-    tb_k_mc_final<T><<<grid, tb_mc_final_block, 0, stream>>>(in, m->samples, st->bpo, n,
+    const int final_grid = (int)((n + tb_mc_final_block - 1) / tb_mc_final_block);
+    tb_k_mc_final<T><<<final_grid, tb_mc_final_block, 0, stream>>>(in, m->samples, st->bpo, n,
                                                             st->partial, price, se);
     TB_CUDA_LAUNCH("monte carlo final sums");
   }
@@ -362,41 +362,32 @@ template <int KIND> int tb_mc_run(tb_ctx_t *ctx)
   return ctx->p->prec == TB_FLOAT ? tb_mc_run_t<float>(ctx, KIND) : tb_mc_run_t<double>(ctx, KIND);
 }
 
+/* twostep and fused: several blocks per option; fused1b: one. */
+const tb_param_def_t tb_mc_gpu_tuning[] = {
+    TB_GPU_BLOCK("256"),
+    TB_GPU_GRID("the options times enough blocks each for about 4 waves of resident blocks, "
+                "at most one group of paths per thread; a number is divided among the options"),
+};
+const tb_param_def_t tb_mc_gpu_tuning_1b[] = {
+    TB_GPU_BLOCK("256"),
+};
+
+const unsigned tb_mc_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
+
+TB_VARIANT(tb_mc_twostep, "twostep", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_gpu_tuning,
+           TB_COUNT(tb_mc_gpu_tuning), tb_mc_prepare<TB_MC_TWOSTEP>, tb_mc_run<TB_MC_TWOSTEP>,
+           NULL, tb_mc_release,
+           "cuRAND (Philox4_32_10) normals to memory, then payoffs, many blocks per option");
+TB_VARIANT(tb_mc_fused, "fused", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_gpu_tuning,
+           TB_COUNT(tb_mc_gpu_tuning), tb_mc_prepare<TB_MC_FUSED>, tb_mc_run<TB_MC_FUSED>, NULL,
+           tb_mc_release,
+           "Philox normals and payoffs in one kernel, many blocks per option, sums reduced on "
+           "the GPU");
+TB_VARIANT(tb_mc_fused1b, "fused1b", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_gpu_tuning_1b,
+           TB_COUNT(tb_mc_gpu_tuning_1b), tb_mc_prepare<TB_MC_FUSED1B>,
+           tb_mc_run<TB_MC_FUSED1B>, NULL, tb_mc_release,
+           "Philox normals and payoffs in one kernel, one block per option");
+
 } /* namespace */
 
-extern "C" const tb_variant_t tb_mc_gpu_twostep = {
-    "twostep",
-    "cuRAND (Philox4_32_10) normals to memory, then payoffs, many blocks per option",
-    &tb_algo_montecarlo,
-    TB_GPU,
-    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    TB_V_BLOCK | TB_V_GRID,
-    tb_mc_prepare<TB_MC_TWOSTEP>,
-    tb_mc_run<TB_MC_TWOSTEP>,
-    NULL,
-    tb_mc_release,
-};
-extern "C" const tb_variant_t tb_mc_gpu_fused = {
-    "fused",
-    "Philox normals and payoffs in one kernel, many blocks per option, sums reduced on the GPU",
-    &tb_algo_montecarlo,
-    TB_GPU,
-    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    TB_V_BLOCK | TB_V_GRID,
-    tb_mc_prepare<TB_MC_FUSED>,
-    tb_mc_run<TB_MC_FUSED>,
-    NULL,
-    tb_mc_release,
-};
-extern "C" const tb_variant_t tb_mc_gpu_fused1b = {
-    "fused1b",
-    "Philox normals and payoffs in one kernel, one block per option",
-    &tb_algo_montecarlo,
-    TB_GPU,
-    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    TB_V_BLOCK,
-    tb_mc_prepare<TB_MC_FUSED1B>,
-    tb_mc_run<TB_MC_FUSED1B>,
-    NULL,
-    tb_mc_release,
-};
+TB_VARIANT_LIST(montecarlo, gpu, &tb_mc_twostep, &tb_mc_fused, &tb_mc_fused1b);

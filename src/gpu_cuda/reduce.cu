@@ -327,7 +327,8 @@ int tb_reduce_occupancy(tb_ctx_t *ctx, const void *fn, size_t smem, int *per_sm)
     return rc;
   ctx->extra[TB_REDUCE_REGS] = fa.numRegs;
   ctx->extra[TB_REDUCE_OCCUPANCY] =
-      (double)*per_sm * ctx->block / (ctx->dev->max_threads_per_sm ? ctx->dev->max_threads_per_sm : 2048);
+      (double)*per_sm * tb_gpu_block(ctx) /
+      (tb_gpu_dev(ctx)->max_threads_per_sm ? tb_gpu_dev(ctx)->max_threads_per_sm : 2048);
   return TB_OK;
 }
 
@@ -355,17 +356,18 @@ template <typename T>
 int tb_plan_levels(tb_ctx_t *ctx, tb_reduce_gpu_state *st, const void *fn, int per_thread,
                    size_t smem, int64_t *scratch_used)
 {
-  const int64_t per_block = (int64_t)per_thread * ctx->block;
+  const int block = tb_gpu_block(ctx);
+  const int64_t per_block = (int64_t)per_thread * block;
   int64_t m = ctx->p->n, in = -1, depth = 0;
   do {
     int64_t grid = (m + per_block - 1) / per_block;
     if (grid > INT_MAX)
       return tb_fail(TB_EUNSUP, "%lld blocks of %d exceed the grid limit", (long long)grid,
-                     ctx->block);
+                     block);
     if (st->npass == tb_max_passes)
       return tb_fail(TB_EUNSUP, "more than %d levels", tb_max_passes);
     in = tb_plan_add(st, fn, m, (int)grid, smem, in, scratch_used);
-    depth += (per_thread - 1) + tb_reduce_log2_ceil(ctx->block);
+    depth += (per_thread - 1) + tb_reduce_log2_ceil(block);
     m = grid;
   } while (m > 1);
   ctx->extra[TB_REDUCE_DEPTH] = (double)depth;
@@ -390,16 +392,16 @@ template <typename T>
 int tb_plan_gridstride(tb_ctx_t *ctx, tb_reduce_gpu_state *st, const void *fn, const void *fn2,
                        int tree, int64_t *scratch_used)
 {
-  const int64_t n = ctx->p->n, b = ctx->block;
+  const int64_t n = ctx->p->n, b = tb_gpu_block(ctx), asked = tb_gpu_grid_asked(ctx);
   int per_sm;
   int rc = tb_reduce_occupancy(ctx, fn, 0, &per_sm);
   if (rc)
     return rc;
   /* auto: one full wave of resident blocks, but no block without a step of work. */
   int64_t step = st->kind == TB_K6 || st->kind == TB_KSHFL ? 2 : tb_width16<T>() * tb_vec_unroll;
-  int64_t g = ctx->grid > 0 ? ctx->grid : (int64_t)(per_sm > 0 ? per_sm : 1) * ctx->dev->sms;
+  int64_t g = asked > 0 ? asked : (int64_t)(per_sm > 0 ? per_sm : 1) * tb_gpu_dev(ctx)->sms;
   int64_t need = (n + step * b - 1) / (step * b);
-  if (ctx->grid <= 0 && g > need)
+  if (asked <= 0 && g > need)
     g = need;
   int64_t depth = tb_gridstride_depth(st->kind, n, g * b, tb_width16<T>(), tree);
   if (st->kind == TB_KONEPASS) {
@@ -448,7 +450,7 @@ int tb_block_index(int b)
 
 template <typename T> int tb_reduce_plan(tb_ctx_t *ctx, tb_reduce_gpu_state *st)
 {
-  const int b = ctx->block;
+  const int b = tb_gpu_block(ctx);
   int64_t used = 0;
   int rc = TB_OK, per_sm;
   if (st->kind == TB_KCUB)
@@ -486,7 +488,7 @@ template <typename T> int tb_reduce_plan(tb_ctx_t *ctx, tb_reduce_gpu_state *st)
   if (rc)
     return rc;
   ctx->extra[TB_REDUCE_LAUNCHES] = st->npass;
-  ctx->grid_used = st->pass[0].grid;
+  tb_tune_resolved(ctx, "grid", st->pass[0].grid);
   if (used)
     TB_CUDA(cudaMalloc(&st->scratch, (size_t)used * sizeof(T)));
   if (st->kind == TB_KONEPASS) {
@@ -500,7 +502,7 @@ template <typename T> int tb_reduce_run_t(tb_ctx_t *ctx)
 {
   const tb_reduce_t *r = (const tb_reduce_t *)ctx->p->priv;
   const tb_reduce_gpu_state *st = (const tb_reduce_gpu_state *)ctx->state;
-  cudaStream_t stream = (cudaStream_t)ctx->stream;
+  cudaStream_t stream = tb_gpu_stream(ctx);
   const T *x = (const T *)ctx->buf[r->x];
   T *sum = (T *)ctx->buf[r->sum], *scratch = (T *)st->scratch;
   if (st->kind == TB_KCUB) {
@@ -512,14 +514,14 @@ template <typename T> int tb_reduce_run_t(tb_ctx_t *ctx)
     return TB_OK;
   }
   if (st->kind == TB_KONEPASS) {
-    tb_k_onepass<T><<<st->pass[0].grid, ctx->block, 0, stream>>>(x, sum, ctx->p->n, scratch,
-                                                                   st->done);
+    tb_k_onepass<T><<<st->pass[0].grid, tb_gpu_block(ctx), 0, stream>>>(x, sum, ctx->p->n,
+                                                                          scratch, st->done);
     TB_CUDA_LAUNCH("onepass");
     return TB_OK;
   }
   for (int k = 0; k < st->npass; k++) {
     const tb_pass *p = &st->pass[k];
-    ((tb_pass_fn<T>)p->fn)<<<p->grid, ctx->block, p->smem, stream>>>(
+    ((tb_pass_fn<T>)p->fn)<<<p->grid, tb_gpu_block(ctx), p->smem, stream>>>(
         p->in_off < 0 ? x : scratch + p->in_off, p->out_off < 0 ? sum : scratch + p->out_off, p->m);
     TB_CUDA_LAUNCH("reduce pass");
   }
@@ -563,26 +565,42 @@ void tb_reduce_release(tb_ctx_t *ctx)
 
 const unsigned tb_all = TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
+/* The tree variants launch as many blocks as the data needs, level by level;
+ * the grid-stride ones take a grid. */
+const tb_param_def_t tb_reduce_tuning_tree[] = {TB_GPU_BLOCK("256")};
+const tb_param_def_t tb_reduce_tuning_stride[] = {
+    TB_GPU_BLOCK("256"),
+    TB_GPU_GRID("one full wave of resident blocks (occupancy x SMs), and no block without a "
+                "step of work"),
+};
+
+#define TB_REDUCE_GPU_VARIANT(NAME, KIND, TUNING, SUMMARY)                                      \
+  TB_VARIANT(tb_reduce_gpu_##NAME, #NAME, &tb_algo_reduce, tb_all, 0, TUNING, TB_COUNT(TUNING), \
+             tb_reduce_prepare<KIND>, tb_reduce_run, NULL, tb_reduce_release, SUMMARY);
+#define TB_TREE tb_reduce_tuning_tree
+#define TB_STRIDE tb_reduce_tuning_stride
+
+TB_REDUCE_GPU_VARIANT(reduce0, TB_K0, TB_TREE, "1: interleaved addressing, divergent tid % (2s)")
+TB_REDUCE_GPU_VARIANT(reduce1, TB_K1, TB_TREE, "2: interleaved, strided index (bank conflicts)")
+TB_REDUCE_GPU_VARIANT(reduce2, TB_K2, TB_TREE, "3: sequential addressing")
+TB_REDUCE_GPU_VARIANT(reduce3, TB_K3, TB_TREE, "4: first add during the global load")
+TB_REDUCE_GPU_VARIANT(reduce4, TB_K4, TB_TREE, "5: last warp unrolled (__syncwarp steps)")
+TB_REDUCE_GPU_VARIANT(reduce5, TB_K5, TB_TREE,
+                      "6: completely unrolled, block size a template (instances in a table)")
+TB_REDUCE_GPU_VARIANT(reduce6, TB_K6, TB_STRIDE,
+                      "7: many elements per thread (grid-stride cascade), then one block")
+TB_REDUCE_GPU_VARIANT(shfl, TB_KSHFL, TB_STRIDE, "8: reduce6's loads, warp-shuffle block reduction")
+TB_REDUCE_GPU_VARIANT(vec16, TB_KVEC16, TB_STRIDE,
+                      "9: 16-byte vector loads (4 in flight) and shuffles")
+TB_REDUCE_GPU_VARIANT(onepass, TB_KONEPASS, TB_STRIDE,
+                      "10: vec16 in one launch: the last block adds the partials")
+TB_VARIANT(tb_reduce_gpu_cub, "cub", &tb_algo_reduce, tb_all, 0, NULL, 0,
+           tb_reduce_prepare<TB_KCUB>, tb_reduce_run, NULL, tb_reduce_release,
+           "11: cub::DeviceReduce::Sum (vendor baseline)");
+
 } /* namespace */
 
-#define TB_REDUCE_GPU_VARIANT(NAME, KIND, FLAGS, SUMMARY)                                       \
-  extern "C" const tb_variant_t tb_reduce_gpu_##NAME = {                                        \
-      #NAME, SUMMARY, &tb_algo_reduce, TB_GPU, tb_all, FLAGS, tb_reduce_prepare<KIND>,          \
-      tb_reduce_run, NULL, tb_reduce_release};
-
-TB_REDUCE_GPU_VARIANT(reduce0, TB_K0, TB_V_BLOCK, "1: interleaved addressing, divergent tid % (2s)")
-TB_REDUCE_GPU_VARIANT(reduce1, TB_K1, TB_V_BLOCK, "2: interleaved, strided index (bank conflicts)")
-TB_REDUCE_GPU_VARIANT(reduce2, TB_K2, TB_V_BLOCK, "3: sequential addressing")
-TB_REDUCE_GPU_VARIANT(reduce3, TB_K3, TB_V_BLOCK, "4: first add during the global load")
-TB_REDUCE_GPU_VARIANT(reduce4, TB_K4, TB_V_BLOCK, "5: last warp unrolled (__syncwarp steps)")
-TB_REDUCE_GPU_VARIANT(reduce5, TB_K5, TB_V_BLOCK,
-                      "6: completely unrolled, block size a template (instances in a table)")
-TB_REDUCE_GPU_VARIANT(reduce6, TB_K6, TB_V_BLOCK | TB_V_GRID,
-                      "7: many elements per thread (grid-stride cascade), then one block")
-TB_REDUCE_GPU_VARIANT(shfl, TB_KSHFL, TB_V_BLOCK | TB_V_GRID,
-                      "8: reduce6's loads, warp-shuffle block reduction")
-TB_REDUCE_GPU_VARIANT(vec16, TB_KVEC16, TB_V_BLOCK | TB_V_GRID,
-                      "9: 16-byte vector loads (4 in flight) and shuffles")
-TB_REDUCE_GPU_VARIANT(onepass, TB_KONEPASS, TB_V_BLOCK | TB_V_GRID,
-                      "10: vec16 in one launch: the last block adds the partials")
-TB_REDUCE_GPU_VARIANT(cub, TB_KCUB, 0, "11: cub::DeviceReduce::Sum (vendor baseline)")
+TB_VARIANT_LIST(reduce, gpu, &tb_reduce_gpu_reduce0, &tb_reduce_gpu_reduce1, &tb_reduce_gpu_reduce2,
+                &tb_reduce_gpu_reduce3, &tb_reduce_gpu_reduce4, &tb_reduce_gpu_reduce5,
+                &tb_reduce_gpu_reduce6, &tb_reduce_gpu_shfl, &tb_reduce_gpu_vec16,
+                &tb_reduce_gpu_onepass, &tb_reduce_gpu_cub);

@@ -129,7 +129,7 @@ template <typename T, bool VEC> int tb_stream_prepare_t(tb_ctx_t *ctx, tb_stream
   const tb_stream_t *s = (const tb_stream_t *)ctx->p->priv;
   const int64_t work = VEC ? ctx->p->n / tb_width16<T>() : ctx->p->n;
   if (s->op == TB_STREAM_DOT) {
-    if (ctx->block % 32)
+    if (tb_gpu_block(ctx) % 32)
       return tb_fail(TB_EUNSUP, "the dot reduction needs a block size that is a multiple of 32");
     int rc = tb_gpu_grid(ctx, tb_k_dot<T, VEC>, work, 0, &st->grid);
     if (rc)
@@ -144,18 +144,18 @@ template <typename T, bool VEC> int tb_stream_run_t(tb_ctx_t *ctx)
 {
   const tb_stream_t *s = (const tb_stream_t *)ctx->p->priv;
   const tb_stream_gpu_state *st = (const tb_stream_gpu_state *)ctx->state;
-  cudaStream_t stream = (cudaStream_t)ctx->stream;
+  cudaStream_t stream = tb_gpu_stream(ctx);
   const T *a = (const T *)ctx->buf[s->a];
   const T *b = s->b >= 0 ? (const T *)ctx->buf[s->b] : a;
   T *c = (T *)ctx->buf[s->c];
   if (s->op == TB_STREAM_DOT) {
-    tb_k_dot<T, VEC><<<st->grid, ctx->block, 0, stream>>>(a, b, st->partial, ctx->p->n);
+    tb_k_dot<T, VEC><<<st->grid, tb_gpu_block(ctx), 0, stream>>>(a, b, st->partial, ctx->p->n);
     TB_CUDA_LAUNCH("dot");
     tb_k_dot_final<T><<<1, tb_dot_final_block, 0, stream>>>(st->partial, st->grid, c);
     TB_CUDA_LAUNCH("dot final");
     return TB_OK;
   }
-  tb_stream_kernel<T, VEC>(s->op)<<<st->grid, ctx->block, 0, stream>>>(a, b, c, (T)TB_STREAM_Q,
+  tb_stream_kernel<T, VEC>(s->op)<<<st->grid, tb_gpu_block(ctx), 0, stream>>>(a, b, c, (T)TB_STREAM_Q,
                                                                         ctx->p->n);
   TB_CUDA_LAUNCH("stream");
   return TB_OK;
@@ -186,30 +186,23 @@ void tb_stream_release(tb_ctx_t *ctx)
   ctx->state = NULL;
 }
 
+const tb_param_def_t tb_stream_gpu_tuning[] = {
+    TB_GPU_BLOCK("256"),
+    TB_GPU_GRID(TB_GPU_GRID_WAVES),
+};
+
+const unsigned tb_stream_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
+
+TB_VARIANT(tb_stream_gridstride, "gridstride", &tb_algo_stream, tb_stream_precs, 0,
+           tb_stream_gpu_tuning, TB_COUNT(tb_stream_gpu_tuning), tb_stream_prepare<false>,
+           tb_stream_run<false>, NULL, tb_stream_release,
+           "grid-stride loop, one element per thread per step");
+TB_VARIANT(tb_stream_vec16, "vec16", &tb_algo_stream, tb_stream_precs, 0, tb_stream_gpu_tuning,
+           TB_COUNT(tb_stream_gpu_tuning), tb_stream_prepare<true>, tb_stream_run<true>, NULL,
+           tb_stream_release,
+           "grid-stride loop of 16-byte vector loads and stores (float4, double2)");
+
 } /* namespace */
 
-extern "C" const tb_variant_t tb_stream_gpu_gridstride = {
-    "gridstride",
-    "grid-stride loop, one element per thread per step",
-    &tb_algo_stream,
-    TB_GPU,
-    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    TB_V_BLOCK | TB_V_GRID,
-    tb_stream_prepare<false>,
-    tb_stream_run<false>,
-    NULL,
-    tb_stream_release,
-};
+TB_VARIANT_LIST(stream, gpu, &tb_stream_gridstride, &tb_stream_vec16);
 
-extern "C" const tb_variant_t tb_stream_gpu_vec16 = {
-    "vec16",
-    "grid-stride loop of 16-byte vector loads and stores (float4, double2)",
-    &tb_algo_stream,
-    TB_GPU,
-    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-    TB_V_BLOCK | TB_V_GRID,
-    tb_stream_prepare<true>,
-    tb_stream_run<true>,
-    NULL,
-    tb_stream_release,
-};
