@@ -145,7 +145,7 @@ static int tb_mc_setup(tb_problem_t *p)
   m->se = tb_problem_add_array(p, "stderr", k, TB_OUT, p->n);
   const int64_t chunks = tb_mc_chunks(p->prec, m->samples);
   /* The reference, and the OpenMP twin's per-chunk sums. */
-  p->extra_host_bytes = p->n * (int64_t)sizeof(tb_mc_ref_t) + p->n * chunks * 16;
+  p->extra_host_bytes += p->n * (int64_t)sizeof(tb_mc_ref_t) + p->n * chunks * 16;
   /* The two-step pipeline's normals (an even count, as cuRAND asks), and the
    * per-block sums of the many-blocks kernels. */
   p->extra_device_bytes = (p->n * m->samples + 1) * (int64_t)tb_kind_size(k) +
@@ -379,8 +379,10 @@ static int tb_mc_dump(const tb_problem_t *p, void *const *view, FILE *f)
 static void tb_mc_cleanup(tb_problem_t *p)
 {
   tb_mc_priv_t *mp = p->priv;
-  if (mp)
+  if (mp) {
     free(mp->ref);
+    tb_optset_free(&mp->pub.in);
+  }
   free(mp);
   p->priv = NULL;
 }
