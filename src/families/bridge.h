@@ -39,6 +39,10 @@ extern "C" {
 #define TB_BRIDGE_LANES 32      /* paths per tile */
 #define TB_BRIDGE_MAX_DIM 8     /* dimensions (the GPU kernels are compiled for each) */
 #define TB_BRIDGE_MAX_STEPS 16384
+/* The most bytes an order, times or matrix file may hold: about 1 KiB a
+ * line at the most steps, and a bound on what an endless source can make
+ * us read. */
+#define TB_BRIDGE_MAX_TEXT ((int64_t)16 << 20)
 
 enum { TB_BRIDGE_PATHS = 0, TB_BRIDGE_INCREMENTS = 1 };
 /* The GPU's wide variant: evict-first loads and stores, or plain ones. */
