@@ -186,10 +186,10 @@ int tb__bridge_read_times(const char *path, int n, double t0, double *t);
 
 /* Sigma (is_chol 0) or C (is_chol 1) from spec: "identity", a file with a
  * row per line, or inline rows separated by ';'. Fills sigma and its
- * lower-triangular Cholesky factor chol (d x d, row-major). param names the
- * parameter in messages. */
+ * lower-triangular Cholesky factor chol (d x d, row-major), which must be
+ * usable in precision prec. param names the parameter in messages. */
 int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int d,
-                           double *sigma, double *chol);
+                           tb_prec_t prec, double *sigma, double *chol);
 
 /* Check that the normals file holds exactly paths x steps x dim values of
  * the precision. */

@@ -5,6 +5,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -213,8 +214,38 @@ static int tb_cholesky(const double *s, int d, double *c, const char *what)
   return TB_OK;
 }
 
+/* The variants round C to the run's precision, and their error bound takes
+ * each entry rounded with a relative error of at most u. No entry may
+ * overflow the precision, and each row must keep an entry in its normal
+ * range: a row below it throughout would be lost (subnormals have fewer
+ * digits, and a GPU may flush them to zero), while a tiny entry beside a
+ * normal one is within the bound. Subnormal entries of Sigma are fine in
+ * themselves: the factor of a positive pivot is its square root, far inside
+ * the normal range. */
+static int tb_chol_fits(const double *c, int d, tb_prec_t prec, const char *src)
+{
+  const int f = prec == TB_FLOAT;
+  const double lo = f ? FLT_MIN : DBL_MIN;
+  const char *fix = f ? "scale the matrix or run in double" : "scale the matrix";
+  for (int i = 0; i < d; i++) {
+    double big = 0.0;
+    for (int j = 0; j <= i; j++) {
+      const double x = f ? (double)(float)c[i * d + j] : c[i * d + j];
+      if (isinf(x))
+        return tb_fail(TB_EINVAL, "%s: entry %d,%d of the Cholesky factor, %g, is too large for "
+                       "%s: %s", src, i + 1, j + 1, c[i * d + j], tb_prec_name(prec), fix);
+      big = fmax(big, fabs(c[i * d + j]));
+    }
+    if (big < lo)
+      return tb_fail(TB_EINVAL, "%s: row %d of the Cholesky factor is below the smallest normal "
+                     "%s (%g) throughout (at most %g), and the variants would lose it: %s",
+                     src, i + 1, tb_prec_name(prec), lo, big, fix);
+  }
+  return TB_OK;
+}
+
 int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int d,
-                           double *sigma, double *chol)
+                           tb_prec_t prec, double *sigma, double *chol)
 {
   tb_table_t t = {0};
   char src[400];
@@ -258,29 +289,28 @@ int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int
       memcpy(sigma, m, (size_t)d * (size_t)d * sizeof *sigma);
       rc = tb_cholesky(sigma, d, chol, src);
     }
-    tb_table_free(&t);
-    return rc;
+  } else {
+    /* A given C: Sigma = C C'. A lower-triangular C with a positive
+     * diagonal is already the factor; any other C is replaced by the factor
+     * of C C', which gives motions of the same law. */
+    int lower = 1;
+    for (int i = 0; i < d; i++)
+      for (int j = 0; j < d; j++)
+        lower &= j > i ? m[i * d + j] == 0.0 : j < i || m[i * d + j] > 0.0;
+    for (int i = 0; i < d; i++)
+      for (int j = 0; j < d; j++) {
+        double x = 0.0;
+        for (int k = 0; k < d; k++)
+          x += m[i * d + k] * m[j * d + k];
+        sigma[i * d + j] = x;
+      }
+    if (lower)
+      memcpy(chol, m, (size_t)d * (size_t)d * sizeof *chol);
+    else
+      rc = tb_cholesky(sigma, d, chol, src);
   }
-  /* A given C: Sigma = C C'. A lower-triangular C with a positive diagonal
-   * is already the factor; any other C is replaced by the factor of C C',
-   * which gives motions of the same law. */
-  int lower = 1;
-  for (int i = 0; i < d; i++)
-    for (int j = 0; j < d; j++)
-      lower &= j > i ? m[i * d + j] == 0.0 : j < i || m[i * d + j] > 0.0;
-  for (int i = 0; i < d; i++)
-    for (int j = 0; j < d; j++) {
-      double x = 0.0;
-      for (int k = 0; k < d; k++)
-        x += m[i * d + k] * m[j * d + k];
-      sigma[i * d + j] = x;
-    }
-  if (lower)
-    memcpy(chol, m, (size_t)d * (size_t)d * sizeof *chol);
-  else
-    rc = tb_cholesky(sigma, d, chol, src);
   tb_table_free(&t);
-  return rc;
+  return rc ? rc : tb_chol_fits(chol, d, prec, src);
 }
 
 /* What a file that is not a regular one is, for messages. */
