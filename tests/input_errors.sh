@@ -179,6 +179,10 @@ expect_error 2 "$TMP/empty holds no times: expected 7 (steps is 7)" $BR --times 
 expect_error 2 "$TMP/empty holds no rows: expected 2 rows of 2 numbers" \
   $BR --dim 2 --cov "$TMP/empty"
 expect_error 2 "normals file $TMP/empty is empty: expected 3 paths" $BR --normals "$TMP/empty"
+# Nor is a count over the most steps answered with an impossible --steps.
+seq 1 20000 >"$TMP/many"
+expect_error 2 "$TMP/many holds 20000 time indices, more than the 16384 steps allowed" \
+  $BR --order "$TMP/many"
 printf '# only a comment\n\n' >"$TMP/blank"
 expect_error 2 "$TMP/blank: no header, only blank and comment lines" \
   run montecarlo $RUN --input "$TMP/blank"

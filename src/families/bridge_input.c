@@ -151,8 +151,8 @@ static int tb_table_column(const char *path, int is_order, int n, tb_table_t *t)
     rc = tb_fail(TB_EINVAL, "%s holds no %s: expected %d (steps is %d), one per line", path, noun,
                  n, n);
   else if (!rc && t->rows > TB_BRIDGE_MAX_STEPS)
-    rc = tb_fail(TB_EINVAL, "%s holds %d %s but steps is %d (and at most %d)", path, t->rows,
-                 noun, n, TB_BRIDGE_MAX_STEPS);
+    rc = tb_fail(TB_EINVAL, "%s holds %d %s, more than the %d steps allowed", path, t->rows,
+                 noun, TB_BRIDGE_MAX_STEPS);
   else if (!rc && t->rows != n)
     rc = tb_fail(TB_EINVAL, "%s holds %d %s but steps is %d (use --steps %d)", path, t->rows,
                  noun, n, t->rows);
