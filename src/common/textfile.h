@@ -23,7 +23,8 @@
  * one thread.
  *
  * Every error is one line naming the path ("PATH: ..." or "PATH:LINE: ...")
- * and returns TB_EINVAL (TB_EINTR when a signal interrupts a blocked read). */
+ * and returns TB_EINVAL (TB_ENOMEM when memory runs out, TB_EINTR when a
+ * signal interrupts a blocked open or read). */
 #ifndef TB_TEXTFILE_H
 #define TB_TEXTFILE_H
 
