@@ -60,6 +60,13 @@ int main(void)
   CHECK(tb_parse_real("1e999", &r) == TB_EINVAL, "real overflow accepted");
   CHECK(tb_parse_real("nan", &r) == TB_EINVAL, "nan accepted");
   CHECK(tb_parse_real("1.5x", &r) == TB_EINVAL, "trailing text accepted");
+  CHECK(tb_parse_real("4e-320", &r) == TB_OK && r > 0.0 && r < 1e-319,
+        "a subnormal number refused: %s", tb_error_detail());
+  CHECK(tb_parse_real("-0e-999", &r) == TB_OK && r == 0.0, "an exact zero refused");
+  CHECK(tb_parse_real("1e-400", &r) == TB_EINVAL && strstr(tb_error_detail(), "too small"),
+        "an underflow to 0: %s", tb_error_detail());
+  CHECK(tb_parse_real("-1e999", &r) == TB_EINVAL && strstr(tb_error_detail(), "too large"),
+        "an overflow: %s", tb_error_detail());
 
   char **items;
   int n;

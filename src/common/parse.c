@@ -117,10 +117,14 @@ int tb_parse_real(const char *s, double *out)
     return tb_fail(TB_EINVAL, "empty number");
   errno = 0;
   double v = strtod(s, &end);
-  if (*end || end == s)
-    return tb_fail(TB_EINVAL, "'%s' is not a number", s);
-  if (errno == ERANGE || !isfinite(v))
-    return tb_fail(TB_EINVAL, "'%s' is out of range", s);
+  if (*end || end == s || isnan(v) || (isinf(v) && errno != ERANGE))
+    return tb_fail(TB_EINVAL, "'%s' is not a finite number", s);
+  if (isinf(v))
+    return tb_fail(TB_EINVAL, "'%s' is too large for a double", s);
+  /* ERANGE also flags a subnormal result: a valid number, kept; only a
+   * number too small to be told from 0 is refused. */
+  if (errno == ERANGE && v == 0.0)
+    return tb_fail(TB_EINVAL, "'%s' is too small for a double: it would be read as 0", s);
   *out = v;
   return TB_OK;
 }

@@ -17,7 +17,8 @@ int tb_parse_int(const char *s, int64_t *out);
 /* A size: an integer as above that is at least 1. `what` names it in messages. */
 int tb_parse_size(const char *s, const char *what, int64_t *out);
 
-/* A real number (strtod syntax, finite). */
+/* A real number (strtod syntax), finite and, unless it is 0, not so small
+ * that it underflows to 0; subnormal numbers are accepted. */
 int tb_parse_real(const char *s, double *out);
 
 /* Split a comma-separated list into fresh strings; empty items are an error. */

@@ -68,7 +68,8 @@ static int tb_bs_setup(tb_problem_t *p)
   b->put = tb_problem_add_array(p, "put", k, TB_OUT, p->n);
   b->exact = (int)p->param[TB_BS_CND].i;
   b->fast = (int)p->param[TB_BS_MATH].i;
-  p->extra_host_bytes = tb_count_mul(p, p->n, (int64_t)sizeof(tb_bs_ref_t)); /* the reference */
+  p->extra_host_bytes = tb_count_add(p, p->extra_host_bytes,
+                                     tb_count_mul(p, p->n, (int64_t)sizeof(tb_bs_ref_t)));
   return TB_OK;
 }
 
@@ -279,8 +280,10 @@ static int tb_bs_dump(const tb_problem_t *p, void *const *view, FILE *f)
 static void tb_bs_cleanup(tb_problem_t *p)
 {
   tb_bs_priv_t *bp = p->priv;
-  if (bp)
+  if (bp) {
     free(bp->ref);
+    tb_optset_free(&bp->pub.in);
+  }
   free(bp);
   p->priv = NULL;
 }

@@ -147,7 +147,7 @@ static int tb_bridge_setup(tb_problem_t *p)
   if (has_cov && has_chol)
     return tb_fail(TB_EINVAL, "give cov (Sigma) or chol (C), not both");
   if ((rc = tb__bridge_read_matrix(has_chol ? v[P_CHOL].s : v[P_COV].s, has_chol ? "chol" : "cov",
-                                   has_chol, d, b->sigma, b->chol)))
+                                   has_chol, d, p->prec, b->sigma, b->chol)))
     return rc;
   if (strcmp(v[P_NORMALS].s, "philox")) {
     b->normals = v[P_NORMALS].s;

@@ -39,6 +39,10 @@ extern "C" {
 #define TB_BRIDGE_LANES 32      /* paths per tile */
 #define TB_BRIDGE_MAX_DIM 8     /* dimensions (the GPU kernels are compiled for each) */
 #define TB_BRIDGE_MAX_STEPS 16384
+/* The most bytes an order, times or matrix file may hold: about 1 KiB a
+ * line at the most steps, and a bound on what an endless source can make
+ * us read. */
+#define TB_BRIDGE_MAX_TEXT ((int64_t)16 << 20)
 
 enum { TB_BRIDGE_PATHS = 0, TB_BRIDGE_INCREMENTS = 1 };
 
@@ -177,10 +181,10 @@ int tb__bridge_read_times(const char *path, int n, double t0, double *t);
 
 /* Sigma (is_chol 0) or C (is_chol 1) from spec: "identity", a file with a
  * row per line, or inline rows separated by ';'. Fills sigma and its
- * lower-triangular Cholesky factor chol (d x d, row-major). param names the
- * parameter in messages. */
+ * lower-triangular Cholesky factor chol (d x d, row-major), which must be
+ * usable in precision prec. param names the parameter in messages. */
 int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int d,
-                           double *sigma, double *chol);
+                           tb_prec_t prec, double *sigma, double *chol);
 
 /* Check that the normals file holds exactly paths x steps x dim values of
  * the precision. */

@@ -2,22 +2,26 @@
  * times files, covariance matrices (inline or in a file) and raw normals.
  * Every error is one line naming the file and the line (text) or the byte
  * offset (binary). */
-#define _GNU_SOURCE /* fmemopen, getline */
 #include <config.h>
 
 #include <errno.h>
+#include <float.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bridge.h"
 #include "../common/mem.h"
 #include "../common/parse.h"
+#include "../common/textfile.h"
 
-/* The numbers of a text, line by line; blank lines are skipped. Messages
- * name a place as "FILE:LINE:" or, for inline text, "TEXT: row ROW:". */
+/* The numbers of a text, row by row (a line of a file, or a row of inline
+ * text); blank rows are skipped. Messages name a place as "FILE:LINE:" or,
+ * for inline text, "TEXT: row ROW:". */
 typedef struct tb_table {
   const char *src;
   int inline_text;
@@ -26,6 +30,7 @@ typedef struct tb_table {
   int *line;  /* the row's line number (1-based) */
   double *val;
   int nval;
+  int ccap, lcap, vcap; /* the room in cols, line and val */
 } tb_table_t;
 
 static void tb_table_free(tb_table_t *t)
@@ -58,55 +63,68 @@ static int tb_grow(void **a, int n, int *cap, size_t sz)
   return TB_OK;
 }
 
-/* Read every number of f into t (whose src and inline_text are set). */
-static int tb_table_read(FILE *f, tb_table_t *t)
+/* Add the numbers of row `text`, line `lineno`, to t. */
+static int tb_table_row(tb_table_t *t, char *text, int lineno)
 {
-  char *buf = NULL, where[400];
-  size_t len = 0;
-  int lineno = 0, ccap = 0, lcap = 0, vcap = 0, rc = TB_OK;
-  t->rows = t->nval = 0;
-  t->cols = t->line = NULL;
-  t->val = NULL;
-  while (!rc && getline(&buf, &len, f) >= 0) {
-    lineno++;
-    int count = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, " \t\r\n", &save); tok && !rc;
-         tok = strtok_r(NULL, " \t\r\n", &save)) {
-      double x;
-      if (tb_parse_real(tok, &x))
-        rc = tb_fail(TB_EINVAL, "%s: '%s' is not a finite number",
-                     tb_table_where(t, lineno, where, sizeof where), tok);
-      else if (!(rc = tb_grow((void **)&t->val, t->nval, &vcap, sizeof *t->val))) {
-        t->val[t->nval++] = x;
-        count++;
-      }
+  char where[400];
+  int count = 0, rc = TB_OK;
+  for (char *save = NULL, *tok = strtok_r(text, " \t\r\v\f", &save); tok && !rc;
+       tok = strtok_r(NULL, " \t\r\v\f", &save)) {
+    double x;
+    if (tb_parse_real(tok, &x))
+      rc = tb_fail(TB_EINVAL, "%s: %s", tb_table_where(t, lineno, where, sizeof where),
+                   tb_error_detail());
+    else if (!(rc = tb_grow((void **)&t->val, t->nval, &t->vcap, sizeof *t->val))) {
+      t->val[t->nval++] = x;
+      count++;
     }
-    if (rc || !count)
-      continue;
-    if ((rc = tb_grow((void **)&t->cols, t->rows, &ccap, sizeof *t->cols)) ||
-        (rc = tb_grow((void **)&t->line, t->rows, &lcap, sizeof *t->line)))
-      break;
-    t->cols[t->rows] = count;
-    t->line[t->rows++] = lineno;
   }
-  if (!rc && ferror(f))
-    rc = tb_fail(TB_EIO, "cannot read %s: %s", t->src, strerror(errno));
-  free(buf);
+  if (rc || !count)
+    return rc;
+  if ((rc = tb_grow((void **)&t->cols, t->rows, &t->ccap, sizeof *t->cols)) ||
+      (rc = tb_grow((void **)&t->line, t->rows, &t->lcap, sizeof *t->line)))
+    return rc;
+  t->cols[t->rows] = count;
+  t->line[t->rows++] = lineno;
+  return TB_OK;
+}
+
+/* Read the file at path into t (what says what it is for, in messages). */
+static int tb_table_file(const char *path, const char *what, tb_table_t *t)
+{
+  tb_textfile_t f;
+  char *line;
+  int64_t lineno;
+  int rc = tb_textfile_read(&f, path, TB_BRIDGE_MAX_TEXT);
+  if (rc && f.open_errno)
+    rc = tb_fail(rc, "cannot open the %s file '%s': %s", what, path, strerror(f.open_errno));
+  t->src = path;
+  t->inline_text = 0;
+  /* The size limit keeps the line count well inside an int. */
+  while (!rc && tb_textfile_next(&f, &line, &lineno))
+    rc = tb_table_row(t, line, (int)lineno);
+  tb_textfile_free(&f);
   if (rc)
     tb_table_free(t);
   return rc;
 }
 
-/* Read the file at path (what says what it is for, in messages). */
-static int tb_table_file(const char *path, const char *what, tb_table_t *t)
+/* Read inline text, rows separated by ';', into t (whose src is set). */
+static int tb_table_inline(const char *spec, tb_table_t *t)
 {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return tb_fail(TB_EINVAL, "cannot open the %s file '%s': %s", what, path, strerror(errno));
-  t->src = path;
-  t->inline_text = 0;
-  int rc = tb_table_read(f, t);
-  fclose(f);
+  char *text = strdup(spec);
+  int rc = TB_OK, row = 0;
+  if (!text)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  t->inline_text = 1;
+  for (char *r = text, *next; r && !rc; r = next) {
+    if ((next = strchr(r, ';')))
+      *next++ = '\0';
+    rc = tb_table_row(t, r, ++row);
+  }
+  free(text);
+  if (rc)
+    tb_table_free(t);
   return rc;
 }
 
@@ -124,12 +142,20 @@ static int tb_table_cols(const tb_table_t *t, int want, const char *what)
 /* A file of n numbers, one per line: the order (time indices) or the times. */
 static int tb_table_column(const char *path, int is_order, int n, tb_table_t *t)
 {
+  const char *noun = is_order ? "time indices" : "times";
   int rc = tb_table_file(path, is_order ? "order" : "times", t);
   if (rc)
     return rc;
-  if (!(rc = tb_table_cols(t, 1, is_order ? "(a time index)" : "(a time)")) && t->rows != n)
+  rc = tb_table_cols(t, 1, is_order ? "(a time index)" : "(a time)");
+  if (!rc && t->rows == 0)
+    rc = tb_fail(TB_EINVAL, "%s holds no %s: expected %d (steps is %d), one per line", path, noun,
+                 n, n);
+  else if (!rc && t->rows > TB_BRIDGE_MAX_STEPS)
+    rc = tb_fail(TB_EINVAL, "%s holds %d %s, more than the %d steps allowed", path, t->rows,
+                 noun, TB_BRIDGE_MAX_STEPS);
+  else if (!rc && t->rows != n)
     rc = tb_fail(TB_EINVAL, "%s holds %d %s but steps is %d (use --steps %d)", path, t->rows,
-                 is_order ? "time indices" : "times", n, t->rows);
+                 noun, n, t->rows);
   if (rc)
     tb_table_free(t);
   return rc;
@@ -188,8 +214,38 @@ static int tb_cholesky(const double *s, int d, double *c, const char *what)
   return TB_OK;
 }
 
+/* The variants round C to the run's precision, and their error bound takes
+ * each entry rounded with a relative error of at most u. No entry may
+ * overflow the precision, and each row must keep an entry in its normal
+ * range: a row below it throughout would be lost (subnormals have fewer
+ * digits, and a GPU may flush them to zero), while a tiny entry beside a
+ * normal one is within the bound. Subnormal entries of Sigma are fine in
+ * themselves: the factor of a positive pivot is its square root, far inside
+ * the normal range. */
+static int tb_chol_fits(const double *c, int d, tb_prec_t prec, const char *src)
+{
+  const int f = prec == TB_FLOAT;
+  const double lo = f ? FLT_MIN : DBL_MIN;
+  const char *fix = f ? "scale the matrix or run in double" : "scale the matrix";
+  for (int i = 0; i < d; i++) {
+    double big = 0.0;
+    for (int j = 0; j <= i; j++) {
+      const double x = f ? (double)(float)c[i * d + j] : c[i * d + j];
+      if (isinf(x))
+        return tb_fail(TB_EINVAL, "%s: entry %d,%d of the Cholesky factor, %g, is too large for "
+                       "%s: %s", src, i + 1, j + 1, c[i * d + j], tb_prec_name(prec), fix);
+      big = fmax(big, fabs(c[i * d + j]));
+    }
+    if (big < lo)
+      return tb_fail(TB_EINVAL, "%s: row %d of the Cholesky factor is below the smallest normal "
+                     "%s (%g) throughout (at most %g), and the variants would lose it: %s",
+                     src, i + 1, tb_prec_name(prec), lo, big, fix);
+  }
+  return TB_OK;
+}
+
 int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int d,
-                           double *sigma, double *chol)
+                           tb_prec_t prec, double *sigma, double *chol)
 {
   tb_table_t t = {0};
   char src[400];
@@ -205,27 +261,15 @@ int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int
       return rc;
     snprintf(src, sizeof src, "%s", spec);
   } else { /* inline rows separated by ';' */
-    char *text = strdup(spec);
-    if (!text)
-      return tb_fail(TB_ENOMEM, "out of memory");
-    for (char *c = text; *c; c++)
-      if (*c == ';')
-        *c = '\n';
-    FILE *f = fmemopen(text, strlen(text), "r");
-    if (!f) {
-      free(text);
-      return tb_fail(TB_ENOMEM, "out of memory");
-    }
     snprintf(src, sizeof src, "%s '%s' (not a file: read as rows separated by ';')", param, spec);
     t.src = src;
-    t.inline_text = 1;
-    rc = tb_table_read(f, &t);
-    fclose(f);
-    free(text);
-    if (rc)
+    if ((rc = tb_table_inline(spec, &t)))
       return rc;
   }
-  if ((rc = tb_table_cols(&t, d, "(dim)")) == TB_OK && t.rows != d)
+  if ((rc = tb_table_cols(&t, d, "(dim)")) == TB_OK && t.rows == 0)
+    rc = tb_fail(TB_EINVAL, "%s holds no rows: expected %d rows of %d numbers (dim is %d)", src, d,
+                 d, d);
+  else if (!rc && t.rows != d)
     rc = tb_fail(TB_EINVAL, "%s: %d rows but dim is %d", src, t.rows, d);
   if (rc) {
     tb_table_free(&t);
@@ -245,39 +289,90 @@ int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int
       memcpy(sigma, m, (size_t)d * (size_t)d * sizeof *sigma);
       rc = tb_cholesky(sigma, d, chol, src);
     }
-    tb_table_free(&t);
-    return rc;
+  } else {
+    /* A given C: Sigma = C C'. A lower-triangular C with a positive
+     * diagonal is already the factor; any other C is replaced by the factor
+     * of C C', which gives motions of the same law. */
+    int lower = 1;
+    for (int i = 0; i < d; i++)
+      for (int j = 0; j < d; j++)
+        lower &= j > i ? m[i * d + j] == 0.0 : j < i || m[i * d + j] > 0.0;
+    for (int i = 0; i < d; i++)
+      for (int j = 0; j < d; j++) {
+        double x = 0.0;
+        for (int k = 0; k < d; k++)
+          x += m[i * d + k] * m[j * d + k];
+        sigma[i * d + j] = x;
+      }
+    if (lower)
+      memcpy(chol, m, (size_t)d * (size_t)d * sizeof *chol);
+    else
+      rc = tb_cholesky(sigma, d, chol, src);
   }
-  /* A given C: Sigma = C C'. A lower-triangular C with a positive diagonal
-   * is already the factor; any other C is replaced by the factor of C C',
-   * which gives motions of the same law. */
-  int lower = 1;
-  for (int i = 0; i < d; i++)
-    for (int j = 0; j < d; j++)
-      lower &= j > i ? m[i * d + j] == 0.0 : j < i || m[i * d + j] > 0.0;
-  for (int i = 0; i < d; i++)
-    for (int j = 0; j < d; j++) {
-      double x = 0.0;
-      for (int k = 0; k < d; k++)
-        x += m[i * d + k] * m[j * d + k];
-      sigma[i * d + j] = x;
-    }
-  if (lower)
-    memcpy(chol, m, (size_t)d * (size_t)d * sizeof *chol);
-  else
-    rc = tb_cholesky(sigma, d, chol, src);
   tb_table_free(&t);
-  return rc;
+  return rc ? rc : tb_chol_fits(chol, d, prec, src);
+}
+
+/* What a file that is not a regular one is, for messages. */
+static const char *tb_file_kind(mode_t m)
+{
+  if (S_ISDIR(m))
+    return "a directory";
+  if (S_ISFIFO(m))
+    return "a FIFO or a pipe";
+  if (S_ISCHR(m))
+    return "a character device";
+  return S_ISBLK(m) ? "a block device" : "a socket";
+}
+
+/* Open the normals file at path: a regular file only, because its size is
+ * checked in setup before it is read in generate, and a FIFO or a device
+ * has no size (and might never end). Its size goes to *bytes. */
+static int tb_normals_open(const char *path, int *fd, int64_t *bytes)
+{
+  struct stat sb;
+  *fd = -1;
+  /* Look before opening: opening a device can have effects, and opening a
+   * FIFO waits for a writer. */
+  if (stat(path, &sb) != 0)
+    return tb_fail(TB_EINVAL, "cannot open the normals file '%s': %s", path, strerror(errno));
+  if (S_ISREG(sb.st_mode)) {
+    /* O_NONBLOCK: should the path have become a FIFO since, the open must
+     * not wait for a writer (it changes nothing for a regular file). */
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (*fd < 0 || fstat(*fd, &sb) != 0) {
+      int err = errno;
+      if (*fd >= 0)
+        close(*fd);
+      *fd = -1;
+      return tb_fail(TB_EINVAL, "cannot open the normals file '%s': %s", path, strerror(err));
+    }
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    if (*fd >= 0)
+      close(*fd);
+    *fd = -1;
+    return tb_fail(TB_EINVAL, "the normals file '%s' is %s, not a regular file of raw normals",
+                   path, tb_file_kind(sb.st_mode));
+  }
+  *bytes = (int64_t)sb.st_size;
+  return TB_OK;
 }
 
 int tb__bridge_normals_check(const char *path, tb_prec_t prec, int64_t paths, int steps, int dim)
 {
-  struct stat sb;
   const int64_t e = (int64_t)tb_kind_size(tb_prec_kind(prec));
   const int64_t per_path = (int64_t)steps * dim * e;
-  if (stat(path, &sb) != 0)
-    return tb_fail(TB_EINVAL, "cannot open the normals file '%s': %s", path, strerror(errno));
-  int64_t bytes = (int64_t)sb.st_size;
+  int64_t bytes;
+  int fd, rc = tb_normals_open(path, &fd, &bytes);
+  if (rc)
+    return rc;
+  close(fd);
+  if (bytes == 0)
+    return tb_fail(TB_EINVAL,
+                   "normals file %s is empty: expected %lld paths of %d steps x %d dimensions "
+                   "of %s (%lld bytes each)",
+                   path, (long long)paths, steps, dim, tb_prec_name(prec), (long long)per_path);
   if (bytes % per_path)
     return tb_fail(TB_EINVAL,
                    "normals file %s holds %lld bytes, not a whole number of paths of %d steps x "
@@ -309,20 +404,21 @@ int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t pr
 {
   const int e = (int)tb_kind_size(tb_prec_kind(prec));
   const int64_t per_path = (int64_t)b->steps * b->dim;
+  const int64_t total = b->paths * per_path;
   enum { CHUNK = 1 << 16 };
   unsigned char *buf = malloc((size_t)CHUNK * (size_t)e);
-  FILE *f = fopen(path, "rb");
-  int rc = TB_OK;
-  if (!buf || !f) {
-    rc = f ? tb_fail(TB_ENOMEM, "out of memory")
-           : tb_fail(TB_EINVAL, "cannot open the normals file '%s': %s", path, strerror(errno));
-    goto out;
-  }
-  const int64_t total = b->paths * per_path;
+  FILE *f = NULL;
+  int64_t bytes = 0;
+  int fd = -1, rc = buf ? tb_normals_open(path, &fd, &bytes) : tb_fail(TB_ENOMEM, "out of memory");
+  if (!rc && bytes != total * e)
+    rc = tb_fail(TB_EINVAL, "normals file %s changed size since setup (%lld bytes, then %lld)",
+                 path, (long long)(total * e), (long long)bytes);
+  if (!rc && !(f = fdopen(fd, "rb")))
+    rc = tb_fail(TB_ENOMEM, "out of memory");
   for (int64_t q0 = 0; q0 < total && !rc; q0 += CHUNK) {
     int64_t m = total - q0 < CHUNK ? total - q0 : CHUNK;
     if ((int64_t)fread(buf, (size_t)e, (size_t)m, f) != m) {
-      rc = tb_fail(TB_EIO, "normals file %s: cannot read byte offset %lld: %s", path,
+      rc = tb_fail(TB_EINVAL, "normals file %s: cannot read byte offset %lld: %s", path,
                    (long long)(q0 * e), ferror(f) ? strerror(errno) : "the file got shorter");
       break;
     }
@@ -344,9 +440,10 @@ int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t pr
       memcpy((char *)z + tb_bridge_at_file(b, q0 + j) * e, p, (size_t)e);
     }
   }
-out:
   if (f)
     fclose(f);
+  else if (fd >= 0)
+    close(fd);
   free(buf);
   return rc;
 }

@@ -145,8 +145,10 @@ static int tb_mc_setup(tb_problem_t *p)
   m->se = tb_problem_add_array(p, "stderr", k, TB_OUT, p->n);
   const int64_t chunks = tb_mc_chunks(p->prec, m->samples);
   /* The reference, and the OpenMP twin's per-chunk sums. */
-  p->extra_host_bytes = tb_count_add(p, tb_count_mul(p, p->n, (int64_t)sizeof(tb_mc_ref_t)),
-                                     tb_count_mul(p, tb_count_mul(p, p->n, chunks), 16));
+  p->extra_host_bytes =
+      tb_count_add(p, p->extra_host_bytes,
+                   tb_count_add(p, tb_count_mul(p, p->n, (int64_t)sizeof(tb_mc_ref_t)),
+                                tb_count_mul(p, tb_count_mul(p, p->n, chunks), 16)));
   /* The two-step pipeline's normals (an even count, as cuRAND asks), and the
    * per-block sums of the many-blocks kernels. */
   const int64_t normals = tb_count_add(p, tb_count_mul(p, p->n, m->samples), 1);
@@ -382,8 +384,10 @@ static int tb_mc_dump(const tb_problem_t *p, void *const *view, FILE *f)
 static void tb_mc_cleanup(tb_problem_t *p)
 {
   tb_mc_priv_t *mp = p->priv;
-  if (mp)
+  if (mp) {
     free(mp->ref);
+    tb_optset_free(&mp->pub.in);
+  }
   free(mp);
   p->priv = NULL;
 }

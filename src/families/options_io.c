@@ -2,7 +2,6 @@
 #include <config.h>
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "options_io.h"
 #include "../common/refmath.h"
 #include "../common/rng.h"
+#include "../common/textfile.h"
 
 enum { TB_COL_S, TB_COL_X, TB_COL_T, TB_COL_R, TB_COL_V, TB_NCOLS };
 
@@ -132,26 +132,17 @@ static void tb_store(tb_array_t *a, int64_t i, double x)
     ((double *)a->host)[i] = x;
 }
 
-/* Read and check a CSV file of options. With p and o, store the options in
- * p's arrays (which must have room for them: the count of a first pass). */
-static int tb_csv_read(const char *path, tb_problem_t *p, const tb_optset_t *o,
-                       tb_csv_summary_t *sum)
+/* Read and check the CSV file of options at path into o->file (five values
+ * an option, in column order), and what sum says of them. */
+static int tb_csv_read(const char *path, tb_optset_t *o, tb_csv_summary_t *sum)
 {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return tb_fail(TB_EINVAL, "%s: cannot open: %s", path, strerror(errno));
-  char *line = NULL;
-  size_t cap = 0;
-  long long lineno = 0;
-  int col[TB_NCOLS], nfields = 0, have_header = 0, rc = TB_OK;
-  const int idx[TB_NCOLS] = {o ? o->s : -1, o ? o->x : -1, o ? o->t : -1, o ? o->r : -1,
-                             o ? o->v : -1};
+  tb_textfile_t f;
+  char *text;
+  int64_t lineno, cap = 0;
+  int col[TB_NCOLS], nfields = 0, have_header = 0;
+  int rc = tb_textfile_read(&f, path, TB_OPTIONS_MAX_BYTES);
   memset(sum, 0, sizeof *sum);
-  while (!rc && getline(&line, &cap, f) >= 0) {
-    lineno++;
-    char *text = line;
-    if (lineno == 1 && !strncmp(text, "\xEF\xBB\xBF", 3)) /* a UTF-8 byte-order mark */
-      text += 3;
+  while (!rc && tb_textfile_next(&f, &text, &lineno)) {
     text = tb_trim(text);
     if (!*text || *text == '#')
       continue;
@@ -160,27 +151,34 @@ static int tb_csv_read(const char *path, tb_problem_t *p, const tb_optset_t *o,
       have_header = 1;
       continue;
     }
-    double val[TB_NCOLS];
+    if (sum->n == cap) {
+      cap = cap ? 2 * cap : 1024;
+      double *v = realloc(o->file, (size_t)cap * TB_NCOLS * sizeof *v);
+      if (!v) {
+        rc = tb_fail(TB_ENOMEM, "%s: out of memory at line %lld", path, (long long)lineno);
+        break;
+      }
+      o->file = v;
+    }
+    double *val = o->file + sum->n * TB_NCOLS;
     if ((rc = tb_row(path, lineno, text, col, nfields, val)))
       break;
     for (int c = 0; c < TB_NCOLS; c++) {
       if (sum->n == 0)
         sum->first[c] = val[c];
       sum->varies[c] |= val[c] != sum->first[c];
-      if (p && idx[c] >= 0)
-        tb_store(&p->array[idx[c]], sum->n, val[c]);
     }
     sum->n++;
   }
-  if (!rc && ferror(f))
-    rc = tb_fail(TB_EINVAL, "%s: read error after line %lld", path, lineno);
-  else if (!rc && !have_header)
-    rc = tb_fail(TB_EINVAL, "%s: empty file (expected a header S,X,T[,r,v] and one option per "
-                 "line)", path);
+  if (!rc && !have_header)
+    rc = tb_fail(TB_EINVAL, f.size ? "%s: no header, only blank and comment lines (expected a "
+                                     "header S,X,T[,r,v] and one option per line)"
+                                   : "%s: empty file (expected a header S,X,T[,r,v] and one "
+                                     "option per line)",
+                 path);
   else if (!rc && sum->n == 0)
     rc = tb_fail(TB_EINVAL, "%s: no options after the header", path);
-  free(line);
-  fclose(f);
+  tb_textfile_free(&f);
   return rc;
 }
 
@@ -191,11 +189,15 @@ int tb_optset_setup(tb_problem_t *p, tb_optset_t *o)
   memset(&sum, 0, sizeof sum);
   o->r0 = TB_OPTIONS_R;
   o->v0 = TB_OPTIONS_V;
+  o->file = NULL;
   if (p->input_path) {
-    int rc = tb_csv_read(p->input_path, NULL, NULL, &sum);
+    /* Read once, here: generate takes the options from o->file, so that a
+     * FIFO or a pipe is not opened again and a file cannot change between. */
+    int rc = tb_csv_read(p->input_path, o, &sum);
     if (rc)
       return rc;
     p->n = sum.n;
+    p->extra_host_bytes += sum.n * TB_NCOLS * (int64_t)sizeof *o->file;
     o->r0 = sum.first[TB_COL_R];
     o->v0 = sum.first[TB_COL_V];
   }
@@ -215,18 +217,24 @@ int tb_optset_setup(tb_problem_t *p, tb_optset_t *o)
 
 int tb_optset_generate(tb_problem_t *p, const tb_optset_t *o)
 {
-  if (p->input_path) {
-    tb_csv_summary_t sum;
-    int rc = tb_csv_read(p->input_path, p, o, &sum);
-    if (!rc && sum.n != p->n)
-      rc = tb_fail(TB_EINVAL, "%s changed while it was read (%lld options, then %lld)",
-                   p->input_path, (long long)p->n, (long long)sum.n);
-    return rc;
+  if (o->file) {
+    const int idx[TB_NCOLS] = {o->s, o->x, o->t, o->r, o->v};
+    for (int64_t i = 0; i < p->n; i++)
+      for (int c = 0; c < TB_NCOLS; c++)
+        if (idx[c] >= 0)
+          tb_store(&p->array[idx[c]], i, o->file[i * TB_NCOLS + c]);
+    return TB_OK;
   }
   tb_rng_uniform(p->prec, p->array[o->s].host, p->n, p->seed, 1, 5.0, 30.0);
   tb_rng_uniform(p->prec, p->array[o->x].host, p->n, p->seed, 2, 1.0, 100.0);
   tb_rng_uniform(p->prec, p->array[o->t].host, p->n, p->seed, 3, 0.25, 10.0);
   return TB_OK;
+}
+
+void tb_optset_free(tb_optset_t *o)
+{
+  free(o->file);
+  o->file = NULL;
 }
 
 double tb_optset_elem(const tb_problem_t *p, const void *a, int64_t i)

@@ -10,7 +10,10 @@
  * line. An empty r or v field, or a missing r or v column, takes the default
  * (0.02, 0.30). Blank lines and lines starting with '#' are skipped. Values
  * must be finite, with S and X in (0, 1e9], T in (0, 100], r in [-1, 1] and
- * v in (0, 5]; anything else is refused with the file and line. When every
+ * v in (0, 5]; anything else is refused with the file and line. The file
+ * is read once, in setup, through the shared text reader (textfile.h): it
+ * may be a FIFO or a pipe, holds at most TB_OPTIONS_MAX_BYTES and lines of
+ * at most TB_TEXTFILE_MAX_LINE bytes, and must be text. When every
  * option has the same r and v, they are scalars of the problem (three input
  * arrays, as for generated options); otherwise r and v are both arrays too. */
 #ifndef TB_OPTIONS_IO_H
@@ -27,11 +30,17 @@ extern "C" {
 #define TB_OPTIONS_R 0.02 /* the published rate, the default of a CSV row */
 #define TB_OPTIONS_V 0.30 /* the published volatility */
 
+/* The most bytes an options file may hold: millions of options (about 40
+ * bytes each), and a bound on what an endless source can make us read. */
+#define TB_OPTIONS_MAX_BYTES ((int64_t)256 << 20)
+
 /* Where a problem keeps its options' inputs. */
 typedef struct tb_optset {
   int s, x, t; /* array indices of spot, strike and years to expiry */
   int r, v;    /* array indices of per-option rate and volatility (both or neither), or -1 */
   double r0, v0; /* every option's rate and volatility when r, v are -1 */
+  double *file;  /* the input file's options, S, X, T, r, v each, read in setup;
+                    NULL when they are generated */
 } tb_optset_t;
 
 /* One option's inputs, as the variants see them (rounded to the precision). */
@@ -40,11 +49,16 @@ typedef struct tb_option {
 } tb_option_t;
 
 /* Declare the input arrays of problem p (from setup). With an input file,
- * read and check it all and set p->n to its number of options. */
+ * read and check it all, keep its options in o and set p->n to their count
+ * (and add the bytes kept to p->extra_host_bytes). */
 int tb_optset_setup(tb_problem_t *p, tb_optset_t *o);
 
-/* Fill the input arrays: from the file, or from the seed (Philox streams 1-3). */
+/* Fill the input arrays: from the options setup read, or from the seed
+ * (Philox streams 1-3). */
 int tb_optset_generate(tb_problem_t *p, const tb_optset_t *o);
+
+/* Release what setup kept of o (from the algorithm's cleanup). */
+void tb_optset_free(tb_optset_t *o);
 
 /* Option i of problem p. */
 void tb_optset_get(const tb_problem_t *p, const tb_optset_t *o, int64_t i, tb_option_t *opt);
