@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/columns.h"
 #include "common/env.h"
@@ -271,19 +272,88 @@ static void tb_run_columns(const tb_sweep_t *s, tb_colset_t *cs)
   tb_colset_end(cs);
 }
 
-/* Write the report and its views; returns the exit status so far. */
+/* An output path that names one of the run's inputs, or the other output. */
+static int tb_run_path_clash(const tb_run_opts_t *o, const char *out, const char *what)
+{
+  const tb_sweep_t *s = &o->s;
+  char shown[128];
+  if (s->input_path && tb_path_same(out, s->input_path))
+    return tb_fail(TB_EINVAL, "%s '%s' is the --input file", what,
+                   tb_printable(out, shown, sizeof shown));
+  for (int k = 0; k < s->algo->nparams; k++)
+    for (int j = 0; s->algo->params[k].type == TB_PARAM_TEXT && j < s->npv[k]; j++)
+      if (!access(s->pv[k][j].s, F_OK) && tb_path_same(out, s->pv[k][j].s))
+        return tb_fail(TB_EINVAL, "%s '%s' is an input of the run (--%s)", what,
+                       tb_printable(out, shown, sizeof shown), s->algo->params[k].name);
+  return TB_OK;
+}
+
+/* Claim the report and dump files before any work, so that a bad path costs
+ * nothing and an input is never overwritten. */
+static int tb_run_claim(tb_run_opts_t *o, tb_outfile_t *out, tb_outfile_t *dump)
+{
+  char shown[128];
+  int rc;
+  if (o->output && o->s.dump_path && tb_path_same(o->output, o->s.dump_path))
+    return tb_fail(TB_EINVAL, "--output and --dump are the same file '%s'",
+                   tb_printable(o->output, shown, sizeof shown));
+  if ((o->output && (rc = tb_run_path_clash(o, o->output, "--output"))) ||
+      (o->s.dump_path && (rc = tb_run_path_clash(o, o->s.dump_path, "--dump"))))
+    return rc;
+  if (o->output && (rc = tb_outfile_open(out, o->output)))
+    return rc;
+  if (o->s.dump_path && (rc = tb_outfile_open(dump, o->s.dump_path))) {
+    if (o->output)
+      tb_outfile_abort(out);
+    return rc;
+  }
+  o->s.dump = o->s.dump_path ? dump->f : NULL;
+  return TB_OK;
+}
+
+/* Keep the dump the run wrote, or leave the old file when it wrote none. */
+static int tb_run_dump(const tb_run_opts_t *o, const tb_run_state_t *st, tb_outfile_t *dump,
+                       int status)
+{
+  int rc;
+  if (!o->s.dump_path)
+    return status;
+  if (!st->dumped) {
+    tb_outfile_abort(dump);
+    fprintf(stderr, "twinbench: no verified result to dump: %s left as it was\n",
+            o->s.dump_path);
+    return status;
+  }
+  if ((rc = tb_outfile_commit(dump)))
+    return status == TB_EXIT_OK ? tb_error(rc) : status;
+  fprintf(stderr, "twinbench: wrote %s (%s)\n", o->s.dump_path, st->dump_what);
+  return status;
+}
+
+/* Write the report and its views; returns the exit status so far. A run
+ * that measured nothing leaves an old report file as it was. */
 static int tb_run_report(const tb_run_opts_t *o, const tb_report_t *rep, const tb_results_t *res,
                          tb_outfile_t *out, int status)
 {
   FILE *f = o->output ? out->f : stdout;
-  int rc = tb_report_write(f, o->format, res, rep);
-  if (!rc && o->output)
-    rc = tb_outfile_commit(out);
+  int rc = TB_OK;
+  if (o->output && res->n == 0) {
+    tb_outfile_abort(out);
+    if (status == TB_EXIT_OK)
+      fprintf(stderr, "twinbench: no results: %s left as it was\n", o->output);
+  } else {
+    rc = tb_report_write(f, o->format, res, rep);
+    /* The commit sees a failed write too, and names the file. */
+    if (o->output) {
+      int crc = tb_outfile_commit(out);
+      rc = crc ? crc : rc;
+    }
+  }
   if (rc) {
     if (o->output)
       tb_outfile_abort(out);
     status = tb_error(rc);
-  } else if (o->output)
+  } else if (o->output && res->n && strcmp(o->output, "-"))
     fprintf(stderr, "twinbench: wrote %d result%s to %s\n", res->n, res->n == 1 ? "" : "s",
             o->output);
   /* CSV and JSON stay machine-readable: the views go to stderr. */
@@ -322,7 +392,7 @@ static int tb_cmd_run(int argc, char **argv)
   tb_topo_t *topo = NULL;
   tb_results_t res = {0};
   tb_run_state_t st;
-  tb_outfile_t out = {0};
+  tb_outfile_t out = {0}, dump = {0};
   tb_colset_t *cols = malloc(sizeof *cols);
   int rc, exit_now, status = TB_EXIT_OK;
 
@@ -339,8 +409,7 @@ static int tb_cmd_run(int argc, char **argv)
   }
   tb_run_columns(&o.s, cols);
   /* Claim the output file before any work, so an unwritable path costs nothing. */
-  if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) ||
-      (o.output && (rc = tb_outfile_open(&out, o.output)))) {
+  if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) || (rc = tb_run_claim(&o, &out, &dump))) {
     tb_note_release(0);
     status = tb_error(rc);
     goto done;
@@ -353,10 +422,13 @@ static int tb_cmd_run(int argc, char **argv)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  /* A closed pipe is a write error that the report says, not a silent death. */
+  signal(SIGPIPE, SIG_IGN);
 
   if ((rc = tb_sweep_run(&o.s, &st, &res)))
     status = tb_error(rc);
   tb_report_t rep = {o.s.algo, topo, cols, o.command_line, st.interrupted};
+  status = tb_run_dump(&o, &st, &dump, status);
   status = tb_run_report(&o, &rep, &res, &out, status);
   status = tb_run_verdicts(&st, &res, status);
 

@@ -33,12 +33,12 @@ expect_error 2 "unexpected argument 'extra'" run stream extra
 expect_error 2 "takes no arguments" info extra
 
 # An unwritable output path is refused before any work, and leaves nothing.
-expect_error 1 "cannot write '$TMP/missing/out.csv'" run stream --backend cpu --size 1 \
+expect_error 2 "cannot write '$TMP/missing/out.csv'" run stream --backend cpu --size 1 \
   --output "$TMP/missing/out.csv"
 [ -e "$TMP/missing" ] && fail "an output folder was created"
 mkdir "$TMP/ro" && chmod 555 "$TMP/ro"
 if [ "$(id -u)" -ne 0 ]; then
-  expect_error 1 "cannot write" run stream --backend cpu --size 1 --output "$TMP/ro/out.csv"
+  expect_error 2 "cannot write" run stream --backend cpu --size 1 --output "$TMP/ro/out.csv"
 fi
 [ -z "$(ls "$TMP/ro")" ] || fail "files left in a read-only folder: $(ls "$TMP/ro")"
 

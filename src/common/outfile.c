@@ -1,79 +1,169 @@
-/* twinbench: report files, written to a temporary file and renamed over
- * the target. */
+/* twinbench: report and dump files. */
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "outfile.h"
 #include "status.h"
 
-int tb_outfile_open(tb_outfile_t *o, const char *path)
+static int tb_outfile_fail(tb_outfile_t *o, int status, const char *fmt, const char *path, int e)
 {
-  memset(o, 0, sizeof *o);
-  size_t len = strlen(path);
-  o->path = strdup(path);
-  o->tmp = malloc(len + 16);
-  if (!o->path || !o->tmp) {
-    tb_outfile_abort(o);
-    return tb_fail(TB_ENOMEM, "out of memory");
-  }
-  snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", path);
-  int fd = mkstemp(o->tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(o->tmp);
-    o->tmp = NULL;
-    tb_outfile_abort(o);
-    return tb_fail(TB_EIO, "cannot write '%s': %s", path, strerror(e));
-  }
-  /* mkstemp creates the file private; give it the mode a plain fopen would. */
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  o->f = fdopen(fd, "w");
-  if (!o->f) {
+  char shown[256];
+  tb_printable(path, shown, sizeof shown);
+  tb_fail(status, fmt, shown, strerror(e));
+  tb_outfile_abort(o);
+  return status;
+}
+
+/* Write in place: a device, or a FIFO a process reads (never blocking on
+ * one that nobody reads). */
+static int tb_outfile_in_place(tb_outfile_t *o, const char *path, const struct stat *st)
+{
+  int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0 && errno == ENXIO && S_ISFIFO(st->st_mode))
+    return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': a FIFO that no process reads (%s)",
+                           path, ENXIO);
+  if (fd < 0)
+    return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': %s", path, errno);
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  if (!(o->f = fdopen(fd, "w"))) {
     close(fd);
-    tb_outfile_abort(o);
-    return tb_fail(TB_EIO, "cannot write '%s': %s", path, strerror(errno));
+    return tb_outfile_fail(o, TB_ENOMEM, "cannot write '%s': %s", path, ENOMEM);
   }
   return TB_OK;
 }
 
+/* The regular (or new) file target: locked, and a temporary file beside it. */
+static int tb_outfile_atomic(tb_outfile_t *o, const char *target, int exists, mode_t mode)
+{
+  size_t len = strlen(target);
+  if (!(o->target = strdup(target)) || !(o->tmp = malloc(len + 16)))
+    return tb_outfile_fail(o, TB_ENOMEM, "cannot write '%s': %s", o->path, ENOMEM);
+  o->lock_fd = open(target, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (o->lock_fd < 0)
+    return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': %s", o->path, errno);
+  o->created = !exists;
+  if (flock(o->lock_fd, LOCK_EX | LOCK_NB))
+    return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': another run is writing it (%s)",
+                           o->path, EWOULDBLOCK);
+  snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", target);
+  int fd = mkstemp(o->tmp);
+  if (fd < 0) {
+    free(o->tmp);
+    o->tmp = NULL;
+    return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': %s", o->path, errno);
+  }
+  /* mkstemp makes the file private; give it the target's mode, or the one
+   * a plain fopen would. */
+  if (!exists) {
+    mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  }
+  fchmod(fd, mode & 07777);
+  if (!(o->f = fdopen(fd, "w"))) {
+    close(fd);
+    return tb_outfile_fail(o, TB_ENOMEM, "cannot write '%s': %s", o->path, ENOMEM);
+  }
+  return TB_OK;
+}
+
+int tb_outfile_open(tb_outfile_t *o, const char *path)
+{
+  struct stat lst, st;
+  memset(o, 0, sizeof *o);
+  o->lock_fd = -1;
+  if (!strcmp(path, "-")) {
+    o->f = stdout;
+    return TB_OK;
+  }
+  if (!(o->path = strdup(path)))
+    return tb_fail(TB_ENOMEM, "out of memory");
+  if (lstat(path, &lst)) {
+    if (errno != ENOENT)
+      return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': %s", path, errno);
+    return tb_outfile_atomic(o, path, 0, 0);
+  }
+  if (stat(path, &st)) /* a dangling link: written through, in place */
+    st = lst;
+  if (S_ISDIR(st.st_mode))
+    return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': %s", path, EISDIR);
+  if (S_ISLNK(lst.st_mode) && S_ISREG(st.st_mode)) {
+    char *real = realpath(path, NULL);
+    if (!real)
+      return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': %s", path, errno);
+    int rc = tb_outfile_atomic(o, real, 1, st.st_mode);
+    free(real);
+    return rc;
+  }
+  if (S_ISREG(st.st_mode) && !S_ISLNK(lst.st_mode))
+    return tb_outfile_atomic(o, path, 1, st.st_mode);
+  return tb_outfile_in_place(o, path, &st);
+}
+
 int tb_outfile_commit(tb_outfile_t *o)
 {
-  int bad = fflush(o->f) || ferror(o->f);
-  int e = errno;
-  if (fclose(o->f))
+  int bad = fflush(o->f) || ferror(o->f), e = bad ? errno : 0;
+  char shown[256];
+  if (o->f == stdout) {
+    o->f = NULL;
+    if (bad)
+      return tb_fail(TB_EIO, "writing the report to standard output failed: %s", strerror(e));
+    return TB_OK;
+  }
+  if (fclose(o->f) && !bad)
     bad = 1, e = errno;
   o->f = NULL;
+  if (!bad && o->tmp && rename(o->tmp, o->target))
+    bad = 1, e = errno;
   if (bad) {
-    tb_fail(TB_EIO, "writing '%s' failed: %s", o->path, strerror(e));
-    tb_outfile_abort(o);
-    return TB_EIO;
-  }
-  if (rename(o->tmp, o->path)) {
-    tb_fail(TB_EIO, "cannot rename the report to '%s': %s", o->path, strerror(errno));
+    tb_fail(TB_EIO, "writing '%s' failed: %s", tb_printable(o->path, shown, sizeof shown),
+            strerror(e ? e : EIO));
     tb_outfile_abort(o);
     return TB_EIO;
   }
   free(o->tmp);
-  free(o->path);
-  o->tmp = o->path = NULL;
+  o->tmp = NULL;
+  o->created = 0;
+  tb_outfile_abort(o); /* releases the lock and the names */
   return TB_OK;
 }
 
 void tb_outfile_abort(tb_outfile_t *o)
 {
-  if (o->f)
+  struct stat a, b;
+  if (o->f && o->f != stdout)
     fclose(o->f);
   if (o->tmp)
     unlink(o->tmp);
+  /* A target this run created (to lock it) goes again, if it is still the
+   * empty file it made. */
+  if (o->created && o->lock_fd >= 0 && !fstat(o->lock_fd, &a) && a.st_size == 0 &&
+      !stat(o->target, &b) && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+    unlink(o->target);
+  if (o->lock_fd >= 0)
+    close(o->lock_fd);
   free(o->tmp);
+  free(o->target);
   free(o->path);
   memset(o, 0, sizeof *o);
+  o->lock_fd = -1;
+}
+
+int tb_path_same(const char *a, const char *b)
+{
+  struct stat sa, sb;
+  if (!strcmp(a, b))
+    return 1;
+  if (stat(a, &sa) || stat(b, &sb))
+    return 0;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

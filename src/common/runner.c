@@ -1,6 +1,7 @@
 /* twinbench: the runner: the checks before a sweep, and the sweep. */
 #include <config.h>
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,7 +9,6 @@
 #include <string.h>
 
 #include "mem.h"
-#include "outfile.h"
 #include "params.h"
 #include "problem.h"
 #include "runner.h"
@@ -385,21 +385,20 @@ typedef struct tb_stage {
   int has_inout;
 } tb_stage_t;
 
-static int tb_write_dump(const tb_stage_t *g, const tb_ctx_t *ctx, void *const *view)
+/* The first verified configuration's results, into the claimed dump file. */
+static int tb_write_dump(const tb_stage_t *g, const tb_result_t *row, void *const *view)
 {
-  tb_outfile_t o;
-  int rc = tb_outfile_open(&o, g->s->dump_path);
+  int rc = g->p->algo->dump(g->p, view, g->s->dump);
   if (rc)
     return rc;
-  rc = g->p->algo->dump(g->p, view, o.f);
-  if (rc) {
-    tb_outfile_abort(&o);
-    return rc;
-  }
-  if ((rc = tb_outfile_commit(&o)))
-    return rc;
-  fprintf(stderr, "twinbench: wrote %s (%s on %s)\n", g->s->dump_path, ctx->v->name,
-          tb_backend_at(g->b)->name);
+  if (fflush(g->s->dump) || ferror(g->s->dump))
+    return tb_fail(TB_EIO, "writing the dump '%s' failed: %s", g->s->dump_path,
+                   strerror(errno ? errno : EIO));
+  char cfg[96];
+  tb_result_config_text(row, cfg, sizeof cfg);
+  snprintf(g->st->dump_what, sizeof g->st->dump_what, "%s on %s", cfg,
+           tb_backend_at(g->b)->name);
+  g->st->dumped = 1;
   return TB_OK;
 }
 
@@ -516,10 +515,9 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
            !(rc = tb_backend_at(g->b)->download(ctx, view, &row.xfer)) &&
            !(rc = tb_row_describe(g, ctx, &row)))
     rc = tb_row_measure(g, ctx, view, times, &row);
-  if (!rc && g->s->dump_path && !g->st->dumped && row.check.verdict != TB_FAIL) {
-    if (!(rc = tb_write_dump(g, ctx, view)))
-      g->st->dumped = 1;
-  }
+  if (!rc && g->s->dump && !g->st->dumped &&
+      (row.check.verdict == TB_PASS || row.check.verdict == TB_SKIPPED))
+    rc = tb_write_dump(g, &row, view);
   if (!rc && !(rc = tb_results_push(g->res, &row)))
     tb_progress_show(g->pg, &g->res->r[g->res->n - 1]);
   if (rc)

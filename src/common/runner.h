@@ -10,6 +10,8 @@
 #ifndef TB_RUNNER_H
 #define TB_RUNNER_H
 
+#include <stdio.h>
+
 #include "algo.h"
 #include "problem.h"
 #include "registry.h"
@@ -48,6 +50,7 @@ typedef struct tb_sweep {
   uint64_t seed;
   const char *input_path;
   const char *dump_path;
+  FILE *dump;   /* where the first verified configuration's results go (--dump), or NULL */
   int progress; /* a progress line on stderr */
 } tb_sweep_t;
 
@@ -71,7 +74,8 @@ typedef struct tb_run_state {
   int failures;      /* rows that failed verification */
   int unverifiable;  /* rows whose bound could not tell */
   int interrupted;
-  int dumped;
+  int dumped;          /* the dump is written */
+  char dump_what[128]; /* of which configuration */
 } tb_run_state_t;
 
 /* Validate the sweep against the registry and the machine before anything
