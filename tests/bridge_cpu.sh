@@ -121,4 +121,12 @@ if "$TB" list bridge | grep -q "^ *prefetch "; then
   expect_error 2 "\-\-width '3' is not a power of two" run bridge $E --width 3
 fi
 expect_error 2 "\-\-steps '0' must be at least 1" run bridge $E --steps 0
+# Values beyond the precision are refused, not failed: a start near float's
+# largest, increments over a step of 1e-39.
+expect_error 2 "the paths may reach .* more than float holds" run bridge $E --x0 3e38
+"$TB" run bridge --backend cpu --size 3 --steps 7 --precision double --x0 3e38 --threads 1 \
+  --repeat 1 $LIMIT --format csv >"$TMP/big.csv" 2>"$TMP/err" || fail "x0 3e38 in double: $(cat "$TMP/err")"
+printf '1e-39\n0.5\n1\n' >"$TMP/tiny"
+expect_error 2 "the increments may reach .* more than float holds" run bridge --backend cpu \
+  --size 3 --steps 3 --times "$TMP/tiny" --mode increments
 finish

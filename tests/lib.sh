@@ -47,6 +47,38 @@ expect_all_pass() {
   [ "$bad" -eq 0 ] || fail "$bad rows of $1 not verified"
 }
 
+# expect_verified FILE: no row of the CSV report FILE failed or went
+# unchecked: each passed, or says unverifiable (its bound cannot tell a
+# wrong result from a right one, and its note says why).
+expect_verified() {
+  bad=$(tail -n +2 "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^\(pass\|unverifiable\)$')
+  [ "$bad" -eq 0 ] || fail "$bad rows of $1 failed or were not verified"
+}
+
+# expect_sum_verdicts FILE: the rows of a CSV report of sums (reduce) pass
+# exactly where their bound (tolerance x result) is below the smallest
+# input, 0.5, and say unverifiable where it is not.
+expect_sum_verdicts() {
+  awk -F, -v v="$(csv_col "$1" verified)" -v t="$(csv_col "$1" tolerance)" \
+    -v r="$(csv_col "$1" result)" 'NR > 1 {
+      vac = $t * $r >= 0.5
+      if ($v != (vac ? "unverifiable" : "pass")) { print "row " NR ": " $0; bad++ } }
+    END { exit bad > 0 }' "$1" || fail "$1: a sum's verdict does not follow its bound"
+}
+
+# mc_verified FILE N: N Monte Carlo rows, each passed or, where no option's
+# bound is below its price (tells = 0: a handful of options and few paths),
+# unverifiable; and some of them passed.
+mc_verified() {
+  rows=$(($(wc -l <"$1") - 1))
+  [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
+  awk -F, -v v="$(csv_col "$1" verified)" -v t="$(csv_col "$1" tells)" 'NR > 1 {
+      if (!($v == "pass" && $t > 0) && !($v == "unverifiable" && $t == 0)) bad++
+      pass += $v == "pass" }
+    END { exit bad > 0 || pass == 0 }' "$1" ||
+    fail "$1: rows neither passed nor honestly unverifiable: $(cat "$1")"
+}
+
 # csv_select FILE NAME...: the named columns of every row of FILE, in the
 # order given, comma-separated.
 csv_select() {

@@ -47,7 +47,7 @@ awk -v p="$p" -v s="$se" 'BEGIN { exit !(s > 0 && s < 0.02 && (p - 4.7594) ^ 2 <
   --size 1,7,2^20+3 --threads 1,3 --repeat 2 --warmup 1 --seed 3 $LIMIT --format csv \
   --output "$TMP/bs.csv" 2>"$TMP/err" || fail "blackscholes run: $(cat "$TMP/err")"
 all_pass "$TMP/bs.csv" 48
-head -1 "$TMP/bs.csv" | grep -q ',cnd,math,options_per_s,l1,max_abs,parity$' ||
+head -1 "$TMP/bs.csv" | grep -q ',cnd,math,options_per_s,l1,max_abs,parity,note$' ||
   fail "blackscholes header: $(head -1 "$TMP/bs.csv")"
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
@@ -92,7 +92,7 @@ rc=$?
 "$TB" run montecarlo --backend cpu --precision float,double --size 3,61 --paths 4097,20002 \
   --payoff call,put --math libm,fast --threads 1,3 --repeat 1 --warmup 0 --seed 5 $LIMIT \
   --format csv --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo run: $(cat "$TMP/err")"
-all_pass "$TMP/mc.csv" 64
+mc_verified "$TMP/mc.csv" 64
 "$TB" run montecarlo --backend cpu --precision float,double --size 61 --paths 2^15 \
   --antithetic no,yes --payoff call,put --threads 2 --repeat 1 --warmup 0 --seed 6 $LIMIT \
   --format csv --output "$TMP/anti.csv" 2>"$TMP/err" || fail "antithetic run: $(cat "$TMP/err")"
@@ -137,4 +137,20 @@ bad_csv nan 'S,X,T,r\n10,20,1,nan\n' ":2: r is 'nan', not a finite number"
 expect_error 2 "$TMP/none.csv: cannot open" run blackscholes --backend cpu --input "$TMP/none.csv"
 expect_error 2 "--size cannot be combined with --input" run blackscholes --backend cpu \
   --input "$TMP/hull.csv" --size 10
+
+# Valid but extreme inputs: 1K paths of a 100-year option at v = 3 cannot be
+# priced to anything a bound could hold (prices of 0 would pass): the row is
+# unverifiable, never pass. Prices beyond float are refused before running.
+printf 'S,X,T,r,v\n100,100,100,0.02,3\n' >"$TMP/extreme.csv"
+"$TB" run montecarlo --backend cpu --input "$TMP/extreme.csv" --paths 1K --threads 1 --repeat 1 \
+  $LIMIT --format csv --output "$TMP/ext.csv" 2>"$TMP/err" || fail "extreme options: $(cat "$TMP/err")"
+[ "$(csv_select "$TMP/ext.csv" verified tells)" = "unverifiable,0" ] ||
+  fail "extreme options: $(csv_select "$TMP/ext.csv" verified tells), expected unverifiable"
+grep -q "1 of 1 results could not be verified" "$TMP/err" || fail "no word of the unverifiable row"
+printf 'S,X,T,r,v\n100,100,100,1,0.67\n' >"$TMP/huge.csv"
+expect_error 2 "option 1 .* simulated prices reach .* more than float holds" run montecarlo \
+  --backend cpu --input "$TMP/huge.csv" --paths 1K
+"$TB" run montecarlo --backend cpu --input "$TMP/huge.csv" --paths 1K --precision double \
+  --threads 1 --repeat 1 $LIMIT --format csv >/dev/null 2>"$TMP/err" ||
+  fail "the same option in double: $(cat "$TMP/err")"
 finish

@@ -69,13 +69,13 @@ done
 "$TB" run montecarlo --backend gpu --precision float,double --math libm,fast --size 1,3,37 \
   --paths 1001,4100,16387 --block 32,100,512 --grid auto,1,7 --repeat 2 --warmup 1 --seed 13 \
   --format csv --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo: $(cat "$TMP/err")"
-all_pass "$TMP/mc.csv" 504
+mc_verified "$TMP/mc.csv" 504
 grep -q "skipped (block=100" "$TMP/err" || fail "montecarlo block 100 was not reported as skipped"
 # Antithetic pairs, calls and puts: 2 x 2 x 2 x 2 x 2 problems, 2 blocks, 6 rows each.
 "$TB" run montecarlo --backend gpu --precision float,double --size 5,37 --paths 1002,16386 \
   --antithetic yes --payoff call,put --math libm,fast --block 64,256 --repeat 1 --seed 14 \
   --format csv --output "$TMP/anti.csv" 2>"$TMP/err" || fail "antithetic: $(cat "$TMP/err")"
-all_pass "$TMP/anti.csv" 192
+mc_verified "$TMP/anti.csv" 192
 
 # Per-option r and v from a file: the kernels' array forms.
 printf 'S,X,T,r,v\n42,40,0.5,0.1,0.2\n100,95,1,0.05,0.25\n50,55,2,,\n20,20,0.5,-0.01,0.4\n30,10,3,0.03,0.5\n' \
@@ -89,7 +89,7 @@ for prec in float double; do
   "$TB" run montecarlo --backend gpu --input "$TMP/rv.csv" --precision $prec --paths 2^16 \
     --antithetic no,yes --math libm,fast --repeat 1 --format csv --output "$TMP/rvm.csv" \
     2>"$TMP/err" || fail "rv mc: $(cat "$TMP/err")"
-  all_pass "$TMP/rvm.csv" 12
+  mc_verified "$TMP/rvm.csv" 12
 done
 
 # CPU and GPU with the same seed simulate the same paths: each price and

@@ -12,7 +12,8 @@ gpu_present || { echo "no usable GPU: skipped"; exit 77; }
   --repeat 2 --warmup 1 --seed 13 $LIMIT --format csv --output "$TMP/gpu.csv" 2>"$TMP/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "run exited $rc: $(cat "$TMP/err")"
-expect_all_pass "$TMP/gpu.csv"
+expect_verified "$TMP/gpu.csv"
+expect_sum_verdicts "$TMP/gpu.csv"
 # Per precision and size: serial 1; reduce0..reduce5 at blocks 32 and 1024 (a
 # tree needs a power of two) 12; reduce6 at 2 blocks x 2 grids 4; shfl, vec16
 # and onepass at 3 blocks x 2 grids 18; cub 1: 36, times 12.

@@ -22,9 +22,10 @@ bad=$(tail -n +2 "$TMP/cpu.csv" | cut -d, -f"$b" | grep -vc "^\($want\)$")
 [ "$bad" -eq 0 ] || fail "$bad rows with a failed binding"
 
 # The documented columns of a CPU run, in order: what ran, the CPU
-# configuration, the figures, the binding; no GPU tuning columns.
-core="algo,variant,backend,precision,size,threads,placement,median_ms,min_ms,max_ms,xfer_ms,e2e_ms,gbs,gflops,limit_gbs,frac_limit,verified,error,h2d_pageable_ms,d2h_pageable_ms,h2d_pinned_ms,d2h_pinned_ms,e2e_pageable_ms,binding,binding_ok"
-head -1 "$TMP/cpu.csv" | grep -q "^$core,op,result$" || fail "header: $(head -1 "$TMP/cpu.csv")"
+# configuration, the figures, the binding; no GPU tuning columns; the
+# parameters and the algorithm's columns; the check's note last.
+core="algo,variant,backend,precision,size,threads,placement,median_ms,min_ms,max_ms,xfer_ms,e2e_ms,gbs,gflops,limit_gbs,frac_limit,verified,error,tolerance,h2d_pageable_ms,d2h_pageable_ms,h2d_pinned_ms,d2h_pinned_ms,e2e_pageable_ms,binding,binding_ok"
+head -1 "$TMP/cpu.csv" | grep -q "^$core,op,result,note$" || fail "header: $(head -1 "$TMP/cpu.csv")"
 
 # Fresh inputs from another seed verify too; --no-verify marks rows skipped.
 "$TB" run stream --backend cpu --size 777 --threads 2 --seed 123456789 $LIMIT --format csv \

@@ -30,11 +30,13 @@ static const struct {
     {"frac_limit", "%limit", "%.1f"},
     {"verified", "verified", NULL},
     {"error", "error", "%.2g"},
+    {"tolerance", NULL, "%.2g"},
     {"h2d_pageable_ms", NULL, NULL},
     {"d2h_pageable_ms", NULL, NULL},
     {"h2d_pinned_ms", NULL, NULL},
     {"d2h_pinned_ms", NULL, NULL},
     {"e2e_pageable_ms", NULL, NULL},
+    {"note", NULL, NULL},
 };
 
 static void tb_col_add(tb_colset_t *cs, tb_col_kind_t kind, int index, const char *name,
@@ -93,7 +95,7 @@ void tb_colset_end(tb_colset_t *cs)
     tb_col_add(cs, TB_CK_CORE, c, tb_core[c].name, tb_core[c].table_name, tb_core[c].format, 0);
   tb_colset_take(cs, TB_CK_CONFIG, 0);
   tb_colset_take(cs, TB_CK_TUNE, 0);
-  for (int c = C_NHEAD; c < C_NCORE; c++)
+  for (int c = C_NHEAD; c < C_NOTE; c++)
     tb_col_add(cs, TB_CK_CORE, c, tb_core[c].name, tb_core[c].table_name, tb_core[c].format, 0);
   tb_colset_take(cs, TB_CK_CONFIG, 1);
   for (int k = 0; k < a->nparams; k++) {
@@ -104,6 +106,7 @@ void tb_colset_end(tb_colset_t *cs)
   for (int k = 0; k < a->ncolumns; k++)
     tb_col_add(cs, TB_CK_EXTRA, k, a->columns[k].name, a->columns[k].name, a->columns[k].format,
                a->columns[k].flags);
+  tb_col_add(cs, TB_CK_CORE, C_NOTE, tb_core[C_NOTE].name, NULL, NULL, TB_COL_TEXT);
   cs->npending = 0;
 }
 
@@ -175,6 +178,11 @@ static void tb_core_value(const tb_result_t *r, int col, const char *fmt, tb_val
     break;
   case C_VERIFIED: tb_val_text(v, "%s", tb_verdict_name(r->check.verdict)); break;
   case C_ERROR: tb_val_num(v, r->check.error, fmt); break;
+  case C_TOLERANCE: tb_val_num(v, r->check.tolerance, fmt); break;
+  case C_NOTE:
+    if (r->check.note[0])
+      tb_val_text(v, "%s", r->check.note);
+    break;
   case C_H2D_PAGEABLE: tb_val_num(v, offload ? r->xfer.h2d_pageable_ms : NAN, "%.4g"); break;
   case C_D2H_PAGEABLE: tb_val_num(v, offload ? r->xfer.d2h_pageable_ms : NAN, "%.4g"); break;
   case C_H2D_PINNED: tb_val_num(v, offload ? r->xfer.h2d_pinned_ms : NAN, "%.4g"); break;

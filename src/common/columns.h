@@ -16,12 +16,13 @@ extern "C" {
 #endif
 
 /* The core columns: what ran, then (after the configuration and tuning
- * columns) the figures. */
+ * columns) the figures; the note of a check comes last of all, after the
+ * algorithm's columns (free text: the one column that may hold commas). */
 enum {
   C_ALGO, C_VARIANT, C_BACKEND, C_PREC, C_SIZE, C_NHEAD,
   C_MEDIAN = C_NHEAD, C_MIN, C_MAX, C_XFER, C_E2E, C_GBS, C_GFLOPS, C_LIMIT, C_FRAC,
-  C_VERIFIED, C_ERROR, C_H2D_PAGEABLE, C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED,
-  C_E2E_PAGEABLE, C_NCORE
+  C_VERIFIED, C_ERROR, C_TOLERANCE, C_H2D_PAGEABLE, C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED,
+  C_E2E_PAGEABLE, C_NOTE, C_NCORE
 };
 
 typedef enum tb_col_kind {

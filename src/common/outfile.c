@@ -23,11 +23,19 @@ static int tb_outfile_fail(tb_outfile_t *o, int status, const char *fmt, const c
   return status;
 }
 
-/* Write in place: a device, or a FIFO a process reads (never blocking on
- * one that nobody reads). */
+/* How long a FIFO may take to get its reader (a program started beside
+ * twinbench, say), in steps of 50 ms. */
+#define TB_FIFO_WAIT_STEPS 60
+
+/* Write in place: a device, or a FIFO a process reads (never blocking for
+ * ever on one that nobody reads). */
 static int tb_outfile_in_place(tb_outfile_t *o, const char *path, const struct stat *st)
 {
   int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  for (int k = 0; fd < 0 && errno == ENXIO && S_ISFIFO(st->st_mode) && k < TB_FIFO_WAIT_STEPS; k++) {
+    usleep(50000);
+    fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  }
   if (fd < 0 && errno == ENXIO && S_ISFIFO(st->st_mode))
     return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': a FIFO that no process reads (%s)",
                            path, ENXIO);

@@ -7,9 +7,9 @@
  * followed and its target replaced, the link kept. Anything else (a device,
  * a FIFO that a process reads, "-" for standard output) is written in
  * place. Paths are checked when the file is claimed, before any work: a
- * directory, a missing folder, a FIFO nobody reads, a target another run is
- * writing are TB_EINVAL; a failed write (a full disk, a closed pipe) is
- * TB_EIO at commit. */
+ * directory, a missing folder, a FIFO nobody reads (within 3 s), a target
+ * another run is writing are TB_EINVAL; a failed write (a full disk, a
+ * closed pipe) is TB_EIO at commit. */
 #ifndef TB_OUTFILE_H
 #define TB_OUTFILE_H
 

@@ -74,6 +74,31 @@ int tb_check_fail(tb_check_t *chk, const char *fmt, ...)
   return TB_OK;
 }
 
+int tb_check_against(tb_check_t *chk, double err, double tolerance)
+{
+  chk->error = err;
+  chk->tolerance = tolerance;
+  chk->verdict = err <= tolerance ? TB_PASS : TB_FAIL;
+  return chk->verdict == TB_FAIL;
+}
+
+int tb_check_unverifiable(tb_check_t *chk, const char *fmt, ...)
+{
+  va_list ap;
+  if (chk->verdict != TB_PASS)
+    return TB_OK;
+  va_start(ap, fmt);
+  vsnprintf(chk->note, sizeof chk->note, fmt, ap);
+  va_end(ap);
+  chk->verdict = TB_UNVERIFIABLE;
+  return TB_OK;
+}
+
+const char *tb_poison_note(double x)
+{
+  return x == x ? "" : " (never written: still poisoned)";
+}
+
 int tb_problem_setup(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,
                      uint64_t seed, const char *input_path, const tb_param_value_t *params)
 {

@@ -34,6 +34,50 @@ int tb_check_fail(tb_check_t *chk, const char *fmt, ...)
 #endif
     ;
 
+/* ---- Verification ------------------------------------------------------ */
+
+/* The verifiers' search for the worst element: the largest error (NaN, the
+ * poison or a result that is no number, counts as infinite) and where. Each
+ * thread keeps its own and merges it under a critical section. */
+typedef struct tb_worst {
+  double err;
+  int64_t at; /* -1: no element seen */
+} tb_worst_t;
+
+#define TB_WORST_NONE {0.0, -1}
+
+static inline void tb_worst_see(tb_worst_t *w, double err, int64_t at)
+{
+  if (!(err == err))
+    err = 1.0 / 0.0;
+  if (w->at < 0 || err > w->err) {
+    w->err = err;
+    w->at = at;
+  }
+}
+
+static inline void tb_worst_merge(tb_worst_t *into, const tb_worst_t *part)
+{
+  if (part->at >= 0 && (into->at < 0 || part->err > into->err))
+    *into = *part;
+}
+
+/* Hold error err against tolerance: sets chk's error, tolerance and verdict
+ * (pass, or fail); returns 1 when it failed, for the caller to say where
+ * with tb_check_fail. */
+int tb_check_against(tb_check_t *chk, double err, double tolerance);
+
+/* A passed check whose bound cannot tell a wrong result from a right one
+ * (vacuous): the verdict becomes unverifiable, with a printf-style note. */
+int tb_check_unverifiable(tb_check_t *chk, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* " (never written: still poisoned)" for a NaN result, else "": for notes. */
+const char *tb_poison_note(double x);
+
 /* Set a problem up from its parameter values (its arrays declared, none
  * allocated); input_path is --input FILE or NULL. */
 int tb_problem_setup(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,

@@ -28,8 +28,16 @@ static inline void tb_kahan_add(long double *s, long double *c, long double y)
 
 /* sum_i x_i y_i (y NULL: sum_i x_i) over n elements of precision prec,
  * compensated in long double over fixed chunks (so the result does not
- * depend on the thread count), the chunks' sums combined compensated too. */
-long double tb_ref_sum(const void *x, const void *y, tb_prec_t prec, int64_t n);
+ * depend on the thread count), the chunks' sums combined compensated too;
+ * smallest (when not NULL) gets the smallest |term|. */
+long double tb_ref_sum(const void *x, const void *y, tb_prec_t prec, int64_t n,
+                       long double *smallest);
+
+/* A sum's relative bound is vacuous when it allows as much as the smallest
+ * term: a result that lost a term, or counted one twice, would pass. Turns
+ * chk's pass into unverifiable then, saying so. */
+struct tb_check;
+int tb_ref_sum_vacuous(struct tb_check *chk, long double sum, long double smallest);
 
 /* The unit roundoff of a floating-point precision (double's for int32, whose
  * references are exact). */

@@ -53,17 +53,10 @@ static void tb_json_cols(FILE *f, const tb_colset_t *cs, const tb_result_t *r, i
 
 static void tb_json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r)
 {
-  tb_val_t v;
   int first = 1;
   fputc('{', f);
   tb_json_cols(f, cs, r, TB_CK_CORE, TB_CK_CONFIG, &first);
   tb_json_cols(f, cs, r, TB_CK_TUNE, TB_CK_TUNE, &first);
-  fprintf(f, ", \"note\": ");
-  tb_json_string(f, r->check.note);
-  fprintf(f, ", \"tolerance\": ");
-  v.kind = isnan(r->check.tolerance) ? 0 : 2;
-  v.num = r->check.tolerance;
-  tb_json_val(f, &v, 0);
   fprintf(f, ", \"repeats\": %d, \"bytes\": %.17g, \"flops\": %.17g, \"params\": {", r->repeats,
           r->bytes, r->flops);
   first = 1;

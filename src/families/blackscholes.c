@@ -199,12 +199,12 @@ static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
   int rc = tb_bs_reference(p);
   if (rc)
     return rc;
-  double worst = 0.0, sum_diff = 0.0, sum_ref = 0.0, max_abs = 0.0, max_par = 0.0;
-  int64_t at = -1;
+  double sum_diff = 0.0, sum_ref = 0.0, max_abs = 0.0, max_par = 0.0;
+  tb_worst_t worst = TB_WORST_NONE;
 #pragma omp parallel
   {
-    double w = 0.0, sd = 0.0, sr = 0.0, ma = 0.0, mp = 0.0;
-    int64_t wi = -1;
+    double sd = 0.0, sr = 0.0, ma = 0.0, mp = 0.0;
+    tb_worst_t w = TB_WORST_NONE;
 #pragma omp for schedule(static) nowait
     for (int64_t i = 0; i < p->n; i++) {
       const tb_bs_ref_t *r = &bp->ref[i];
@@ -215,13 +215,8 @@ static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
       sr += fabs(rc_) + fabs(rq);
       ma = fmax(ma, fmax(dc, dq));
       mp = fmax(mp, par);
-      double f = fmax(fmax(dc / r->b_call, dq / r->b_put), par / r->b_parity);
-      if (isnan(dc) || isnan(dq) || isnan(par))
-        f = INFINITY; /* the poison, or a result that is no number */
-      if (f > w || wi < 0) {
-        w = f;
-        wi = i;
-      }
+      tb_worst_see(&w, isnan(dc + dq + par) ? NAN : fmax(fmax(dc / r->b_call, dq / r->b_put),
+                                                         par / r->b_parity), i);
     }
 #pragma omp critical
     {
@@ -229,27 +224,22 @@ static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
       sum_ref += sr;
       max_abs = fmax(max_abs, ma);
       max_par = fmax(max_par, mp);
-      if (wi >= 0 && (at < 0 || w > worst)) {
-        worst = w;
-        at = wi;
-      }
+      tb_worst_merge(&worst, &w);
     }
   }
   extra[TB_BS_L1] = sum_diff / sum_ref;
   extra[TB_BS_MAXABS] = max_abs;
   extra[TB_BS_PARITY] = max_par;
-  chk->tolerance = 1.0;
-  chk->error = worst;
-  chk->verdict = TB_PASS;
-  if (!(worst <= 1.0)) {
+  if (tb_check_against(chk, worst.err, 1.0)) {
     tb_option_t o;
+    const int64_t at = worst.at;
     tb_optset_get(p, &b->in, at, &o);
     const double c = tb_optset_elem(p, call, at), q = tb_optset_elem(p, put, at);
     tb_check_fail(chk,
                   "option %lld (S %g, X %g, T %g): call %.9g (exact %.9g), put %.9g (exact "
                   "%.9g): %.3g times its bound%s",
-                  (long long)at, o.s, o.x, o.t, c, bp->ref[at].call, q, bp->ref[at].put, worst,
-                  isnan(c) || isnan(q) ? " (never written: still poisoned)" : "");
+                  (long long)at, o.s, o.x, o.t, c, bp->ref[at].call, q, bp->ref[at].put,
+                  worst.err, tb_poison_note(c + q));
   }
   return TB_OK;
 }
@@ -298,11 +288,11 @@ const tb_algo_t tb_algo_blackscholes = {
     .default_sizes = "nvidia2008",
     .size_meaning = "options (each priced as a call and a put)",
     .presets = tb_bs_presets,
-    .npresets = 1,
+    .npresets = TB_COUNT(tb_bs_presets),
     .params = tb_bs_params,
-    .nparams = 2,
+    .nparams = TB_COUNT(tb_bs_params),
     .columns = tb_bs_columns,
-    .ncolumns = 4,
+    .ncolumns = TB_COUNT(tb_bs_columns),
     .error_meaning = "largest fraction of its derived bound that a call, a put or a put-call "
                      "parity residual uses (pass <= 1); the bounds allow the polynomial CDF's "
                      "7.5e-8 (cnd=poly) and the rounding of the formula (math=libm or fast)",

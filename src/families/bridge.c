@@ -110,6 +110,40 @@ static int tb_bridge_setup_order(tb_bridge_t *b, const char *spec, uint64_t seed
   return rc;
 }
 
+/* Whether the paths (or increments) fit in the run's precision: a point is
+ * at most |x0| plus, over the steps that built it, sig |C Z|, so every
+ * value is below B = |x0| + z_max c S, with S the sum of the steps' sig, c
+ * the largest row sum of |C| and z_max the largest normal the run draws
+ * (Philox's Box-Muller: 6.7 in float, 8.6 in double; a file's are held to
+ * 40); an increment is below 2 z_max c S / dt_min. A value beyond half
+ * the largest finite number (an increment's difference doubles it) would
+ * end as a verification failure: it is refused here instead. */
+static int tb_bridge_check_range(const tb_bridge_t *b, tb_prec_t prec)
+{
+  const double most = (prec == TB_FLOAT ? FLT_MAX : DBL_MAX) / 2;
+  const double zmax = b->normals ? 40.0 : prec == TB_FLOAT ? 6.7 : 8.6;
+  double c = 0.0, sum_sig = 0.0, dt_min = INFINITY;
+  for (int k = 0; k < b->dim; k++) {
+    double row = 0.0;
+    for (int j = 0; j < b->dim; j++)
+      row += fabs(b->chol[k * b->dim + j]);
+    c = fmax(c, row);
+  }
+  for (int i = 0; i < b->steps; i++) {
+    sum_sig += (double)b->wref[3 * i + 2];
+    dt_min = fmin(dt_min, b->t[i + 1] - b->t[i]);
+  }
+  const double spread = zmax * c * sum_sig;
+  const double reach = b->mode == TB_BRIDGE_INCREMENTS ? 2 * spread / dt_min : fabs(b->x0) + spread;
+  if (!(reach <= most) || (b->mode == TB_BRIDGE_INCREMENTS && !(1.0 / dt_min <= most)))
+    return tb_fail(TB_EINVAL, "the %s may reach %.3g (x0 %g, the normals' spread %.3g%s), more "
+                              "than %s holds: use double, or smaller inputs",
+                   b->mode == TB_BRIDGE_INCREMENTS ? "increments" : "paths", reach, b->x0, spread,
+                   b->mode == TB_BRIDGE_INCREMENTS ? ", over the shortest time step" : "",
+                   tb_prec_name(prec));
+  return TB_OK;
+}
+
 static int tb_bridge_setup(tb_problem_t *p)
 {
   tb_bridge_t *b = calloc(1, sizeof *b);
@@ -169,6 +203,8 @@ static int tb_bridge_setup(tb_problem_t *p)
       w[2] = sqrtl((tr - ts) * (ts - tl) / span);
     }
   }
+  if ((rc = tb_bridge_check_range(b, p->prec)))
+    return rc;
 
   int64_t count = tb_count_mul(p, tb_count_mul(p, b->tiles, TB_BRIDGE_LANES), (int64_t)n * d);
   tb_kind_t k = tb_prec_kind(p->prec);
@@ -264,6 +300,25 @@ static double tb_bridge_ratio(long double got, long double want, double scale)
   return isnan(r) ? INFINITY : r;
 }
 
+/* The value of the output at time index i, dimension k of path (a point, or
+ * an increment), and its reference and error scale from x, g. */
+static void tb_bridge_expect(const tb_bridge_t *b, tb_prec_t prec, const void *out, int64_t path,
+                             int i, int k, const long double *x, const double *g,
+                             long double *got, long double *want, double *scale)
+{
+  const int n = b->steps, d = b->dim;
+  const double u = tb_unit_roundoff(prec);
+  *got = tb_elem_ld(out, prec, tb_bridge_at(n, d, path, i - 1, k));
+  *want = x[i * d + k];
+  *scale = u * g[i * d + k];
+  if (b->mode == TB_BRIDGE_INCREMENTS) {
+    long double dt = (long double)b->t[i] - (long double)b->t[i - 1];
+    long double dx = x[i * d + k] - x[(i - 1) * d + k];
+    *want = dx / dt;
+    *scale = (double)(u * (g[i * d + k] + g[(i - 1) * d + k] + fabsl(dx)) / dt);
+  }
+}
+
 static int tb_bridge_verify(tb_problem_t *p, void *const *view, double *extra, tb_check_t *chk)
 {
   const tb_bridge_t *b = p->priv;
@@ -272,21 +327,16 @@ static int tb_bridge_verify(tb_problem_t *p, void *const *view, double *extra, t
   const double uref = LDBL_EPSILON / 2;
   const double c = d + 9;
   const void *z = view[b->z], *out = view[b->x];
-  double worst = 0.0, worst_got = 0.0;
-  long double worst_want = 0.0L;
-  int64_t worst_path = -1;
-  int worst_row = 0, worst_k = 0, nomem = 0;
+  const size_t per_path = (size_t)((n + 1) * d);
+  tb_worst_t worst = TB_WORST_NONE;
+  int nomem = 0;
   (void)extra;
 
-  chk->tolerance = c * (1.0 + ldexp(1.0, -10) + 16.0 * n * u + uref / u);
 #pragma omp parallel
   {
-    long double *x = malloc((size_t)((n + 1) * d) * sizeof *x);
-    double *g = malloc((size_t)((n + 1) * d) * sizeof *g);
-    double w = 0.0, wg = 0.0;
-    long double ww = 0.0L;
-    int64_t wp = -1;
-    int wr = 0, wk = 0;
+    long double *x = malloc(per_path * sizeof *x);
+    double *g = malloc(per_path * sizeof *g);
+    tb_worst_t w = TB_WORST_NONE;
     if (!x || !g) {
 #pragma omp atomic write
       nomem = 1;
@@ -298,47 +348,35 @@ static int tb_bridge_verify(tb_problem_t *p, void *const *view, double *extra, t
       tb_bridge_reference(b, p->prec, z, path, x, g);
       for (int k = 0; k < d; k++)
         for (int i = 1; i <= n; i++) {
-          long double got = tb_elem_ld(out, p->prec, tb_bridge_at(n, d, path, i - 1, k));
-          long double want = x[i * d + k];
-          double scale = u * g[i * d + k];
-          if (b->mode == TB_BRIDGE_INCREMENTS) {
-            long double dt = (long double)b->t[i] - (long double)b->t[i - 1];
-            long double dx = x[i * d + k] - x[(i - 1) * d + k];
-            want = dx / dt;
-            scale = (double)(u * (g[i * d + k] + g[(i - 1) * d + k] + fabsl(dx)) / dt);
-          }
-          double e = tb_bridge_ratio(got, want, scale);
-          if (e > w || wp < 0) {
-            w = e;
-            wp = path;
-            wr = i;
-            wk = k;
-            wg = (double)got;
-            ww = want;
-          }
+          long double got, want;
+          double scale;
+          tb_bridge_expect(b, p->prec, out, path, i, k, x, g, &got, &want, &scale);
+          tb_worst_see(&w, tb_bridge_ratio(got, want, scale), (path * (n + 1) + i) * d + k);
         }
     }
 #pragma omp critical
-    if (wp >= 0 && (w > worst || worst_path < 0)) {
-      worst = w;
-      worst_path = wp;
-      worst_row = wr;
-      worst_k = wk;
-      worst_got = wg;
-      worst_want = ww;
-    }
+    tb_worst_merge(&worst, &w);
     free(x);
     free(g);
   }
   if (nomem)
     return tb_fail(TB_ENOMEM, "out of memory in the bridge verifier");
-  chk->error = worst;
-  chk->verdict = TB_PASS;
-  if (!(worst <= chk->tolerance))
-    tb_check_fail(chk, "path %lld, t_%d, dimension %d: %.9g, reference %.9Lg: error %.3g over "
+  if (tb_check_against(chk, worst.err, c * (1.0 + ldexp(1.0, -10) + 16.0 * n * u + uref / u))) {
+    const int64_t path = worst.at / ((n + 1) * d);
+    const int i = (int)(worst.at / d % (n + 1)), k = (int)(worst.at % d);
+    long double *x = malloc(per_path * sizeof *x), got = 0.0L, want = 0.0L;
+    double *g = malloc(per_path * sizeof *g), scale;
+    if (x && g) {
+      tb_bridge_reference(b, p->prec, z, path, x, g);
+      tb_bridge_expect(b, p->prec, out, path, i, k, x, g, &got, &want, &scale);
+    }
+    free(x);
+    free(g);
+    tb_check_fail(chk, "path %lld, t_%d, dimension %d: %.9Lg, reference %.9Lg: error %.3g over "
                        "the bound %.3g%s",
-                  (long long)worst_path, worst_row, worst_k + 1, worst_got, worst_want, worst,
-                  chk->tolerance, isnan(worst_got) ? " (never written: still poisoned)" : "");
+                  (long long)path, i, k + 1, got, want, worst.err, chk->tolerance,
+                  tb_poison_note((double)got));
+  }
   return TB_OK;
 }
 
@@ -392,11 +430,11 @@ const tb_algo_t tb_algo_bridge = {
     .default_sizes = "nag",
     .size_meaning = "paths",
     .presets = tb_bridge_presets,
-    .npresets = 1,
+    .npresets = TB_COUNT(tb_bridge_presets),
     .params = tb_bridge_params,
-    .nparams = P_COUNT,
+    .nparams = TB_COUNT(tb_bridge_params),
     .columns = tb_bridge_columns,
-    .ncolumns = 2,
+    .ncolumns = TB_COUNT(tb_bridge_columns),
     .error_meaning = "largest |x - ref| / (u G) over every value, G the magnitude the rounding "
                      "errors of the construction are bounded by (see the README); the tolerance "
                      "is about d + 9",

@@ -259,6 +259,16 @@ void tb_optset_get(const tb_problem_t *p, const tb_optset_t *o, int64_t i, tb_op
   opt->v = tb_input(p, o->v, i, o->v0);
 }
 
+void tb_optset_file_get(const tb_optset_t *o, int64_t i, tb_option_t *opt)
+{
+  const double *row = o->file + i * TB_NCOLS;
+  opt->s = row[TB_COL_S];
+  opt->x = row[TB_COL_X];
+  opt->t = row[TB_COL_T];
+  opt->r = row[TB_COL_R];
+  opt->v = row[TB_COL_V];
+}
+
 double tb_optset_bytes(const tb_problem_t *p, const tb_optset_t *o, int outputs)
 {
   int arrays = 3 + (o->r >= 0) + (o->v >= 0) + outputs;

@@ -63,6 +63,10 @@ void tb_optset_free(tb_optset_t *o);
 /* Option i of problem p. */
 void tb_optset_get(const tb_problem_t *p, const tb_optset_t *o, int64_t i, tb_option_t *opt);
 
+/* Option i of the input file as setup read it (o->file not NULL): from
+ * setup on, before the arrays exist. */
+void tb_optset_file_get(const tb_optset_t *o, int64_t i, tb_option_t *opt);
+
 /* Element i of array a (in the problem's precision) as a double. */
 double tb_optset_elem(const tb_problem_t *p, const void *a, int64_t i);
 

@@ -23,7 +23,7 @@ static const tb_column_def_t tb_stream_columns[] = {
 typedef struct tb_stream_priv {
   tb_stream_t pub;
   int have_ref;
-  long double ref;
+  long double ref, smallest; /* the dot's sum and its smallest term */
 } tb_stream_priv_t;
 
 static int tb_stream_setup(tb_problem_t *p)
@@ -75,34 +75,28 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
   const long double q = TB_STREAM_Q;
   const int64_t n = p->n;
 
-  chk->verdict = TB_PASS;
   if (s->op == TB_STREAM_DOT) {
     const double ud = tb_unit_roundoff(TB_DOUBLE);
     tb_stream_priv_t *sp = p->priv;
     if (!sp->have_ref) { /* compensated, in extended precision, once per problem */
-      sp->ref = tb_ref_sum(a, b, p->prec, n);
+      sp->ref = tb_ref_sum(a, b, p->prec, n, &sp->smallest);
       sp->have_ref = 1;
     }
     long double sum = sp->ref;
     double k = (double)(n + 1) * ud;
     double got = (double)tb_elem_ld(c, p->prec, 0);
     extra[0] = got;
-    chk->tolerance = k / (1.0 - k) + u * (1.0 + k);
-    chk->error = (double)(fabsl((long double)got - sum) / sum);
-    if (!(chk->error <= chk->tolerance))
-      tb_check_fail(chk, "sum %.17g, reference %.17Lg: relative error %.3g over the bound %.3g",
-                    got, sum, chk->error, chk->tolerance);
-    return TB_OK;
+    if (tb_check_against(chk, (double)(fabsl((long double)got - sum) / sum),
+                         k / (1.0 - k) + u * (1.0 + k)))
+      tb_check_fail(chk, "sum %.17g, reference %.17Lg: relative error %.3g over the bound %.3g%s",
+                    got, sum, chk->error, chk->tolerance, tb_poison_note(got));
+    return tb_ref_sum_vacuous(chk, sum, sp->smallest);
   }
 
-  chk->tolerance = (s->op == TB_STREAM_COPY ? 0.0 : s->op == TB_STREAM_TRIAD ? 2.0 : 1.0) * u *
-                   (1.0 + 2 * u);
-  double worst = 0.0;
-  int64_t at = -1;
+  tb_worst_t worst = TB_WORST_NONE;
 #pragma omp parallel
   {
-    double w = 0.0;
-    int64_t wi = -1;
+    tb_worst_t w = TB_WORST_NONE;
 #pragma omp for schedule(static) nowait
     for (int64_t i = 0; i < n; i++) {
       long double x = tb_elem_ld(a, p->prec, i), ref, mag;
@@ -116,24 +110,18 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
         mag = fabsl(x) + fabsl(qb);
       }
       }
-      double e = (double)(fabsl(tb_elem_ld(c, p->prec, i) - ref) / mag);
-      if (!(e <= w)) { /* also catches NaN, the poison */
-        w = isnan(e) ? INFINITY : e;
-        wi = i;
-      }
+      tb_worst_see(&w, (double)(fabsl(tb_elem_ld(c, p->prec, i) - ref) / mag), i);
     }
 #pragma omp critical
-    if (w > worst) {
-      worst = w;
-      at = wi;
-    }
+    tb_worst_merge(&worst, &w);
   }
-  chk->error = worst;
-  if (!(worst <= chk->tolerance)) {
-    double got = (double)tb_elem_ld(c, p->prec, at);
+  const double tol =
+      (s->op == TB_STREAM_COPY ? 0.0 : s->op == TB_STREAM_TRIAD ? 2.0 : 1.0) * u * (1.0 + 2 * u);
+  if (tb_check_against(chk, worst.err, tol)) {
+    double got = (double)tb_elem_ld(c, p->prec, worst.at);
     tb_check_fail(chk, "c[%lld] = %.17g (a = %.17g): error %.3g over the bound %.3g%s",
-                  (long long)at, got, (double)tb_elem_ld(a, p->prec, at), worst, chk->tolerance,
-                  isnan(got) ? " (never written: still poisoned)" : "");
+                  (long long)worst.at, got, (double)tb_elem_ld(a, p->prec, worst.at), worst.err,
+                  tol, tb_poison_note(got));
   }
   return TB_OK;
 }
@@ -165,9 +153,9 @@ const tb_algo_t tb_algo_stream = {
     .presets = NULL,
     .npresets = 0,
     .params = tb_stream_params,
-    .nparams = 1,
+    .nparams = TB_COUNT(tb_stream_params),
     .columns = tb_stream_columns,
-    .ncolumns = 1,
+    .ncolumns = TB_COUNT(tb_stream_columns),
     .error_meaning = "largest |x - ref| / m over the elements, m the magnitude in the rounding "
                      "bound; dot: relative error of the sum",
     .setup = tb_stream_setup,
