@@ -32,18 +32,13 @@ static int tb_param_range(const tb_param_def_t *d, const char *text, const tb_pa
 
 static int tb_param_choice(const tb_param_def_t *d, const char *text, tb_param_value_t *v)
 {
-  for (int k = 0; d->choices[k]; k++)
-    if (!strcmp(d->choices[k], text)) {
-      v->i = k;
-      v->r = k;
-      return TB_OK;
-    }
-  char known[512];
-  size_t len = 0;
-  known[0] = '\0';
-  for (int j = 0; d->choices[j] && len < sizeof known; j++)
-    len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", j ? ", " : "", d->choices[j]);
-  return tb_fail(TB_EINVAL, "--%s: unknown value '%s' (known: %s)", d->name, text, known);
+  char what[80];
+  int k = 0;
+  snprintf(what, sizeof what, "--%s: unknown value", d->name);
+  int rc = tb_name_index(d->choices, -1, text, what, &k);
+  v->i = k;
+  v->r = k;
+  return rc;
 }
 
 int tb_param_parse_value(const tb_param_def_t *d, const char *text, tb_param_value_t *v)

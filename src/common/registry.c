@@ -102,20 +102,11 @@ const tb_backend_t *tb_backend_at(int b)
 
 int tb_backend_parse(const char *s, int *b)
 {
-  char known[256];
-  size_t len = 0;
-  known[0] = '\0';
+  const char *names[TB_MAX_BACKENDS];
   tb_registry_init();
-  for (int i = 0; i < tb_reg.n; i++) {
-    if (!strcmp(tb_reg.be[i]->name, s)) {
-      *b = i;
-      return TB_OK;
-    }
-    if (len < sizeof known)
-      len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "",
-                              tb_reg.be[i]->name);
-  }
-  return tb_fail(TB_EINVAL, "unknown backend '%s' (known: %s)", s, known);
+  for (int i = 0; i < tb_reg.n; i++)
+    names[i] = tb_reg.be[i]->name;
+  return tb_name_index(names, tb_reg.n, s, "unknown backend", b);
 }
 
 const tb_variant_t *const *tb_backend_variants(int b)

@@ -12,15 +12,8 @@
 
 int tb_format_parse(const char *s, int *format)
 {
-  static const char *const names[] = {"table", "csv", "json"};
-  char shown[64];
-  for (int i = 0; i < 3; i++)
-    if (!strcmp(s, names[i])) {
-      *format = i;
-      return TB_OK;
-    }
-  return tb_fail(TB_EINVAL, "unknown format '%s' (known: table, csv, json)",
-                 tb_printable(s, shown, sizeof shown));
+  static const char *const names[] = {"table", "csv", "json", NULL};
+  return tb_name_index(names, -1, s, "unknown format", format);
 }
 
 /* One CSV field, quoted when it holds a separator, a quote or a line end. */

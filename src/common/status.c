@@ -95,6 +95,23 @@ void tb_note_release(int print)
   tb_held.n = 0;
 }
 
+int tb_name_index(const char *const *names, int n, const char *s, const char *what, int *index)
+{
+  char known[512], shown[64];
+  size_t len = 0;
+  known[0] = '\0';
+  for (int i = 0; n < 0 ? names[i] != NULL : i < n; i++) {
+    if (!strcmp(names[i], s)) {
+      *index = i;
+      return TB_OK;
+    }
+    if (len < sizeof known)
+      len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "", names[i]);
+  }
+  return tb_fail(TB_EINVAL, "%s '%s' (known: %s)", what, tb_printable(s, shown, sizeof shown),
+                 len ? known : "none");
+}
+
 const char *tb_printable(const char *s, char *buf, size_t len)
 {
   size_t k = 0;
@@ -137,10 +154,7 @@ const char *tb_prec_name(tb_prec_t p)
 
 int tb_prec_parse(const char *s, tb_prec_t *p)
 {
-  for (int i = 0; i < TB_NPREC; i++)
-    if (!strcmp(s, tb_prec_names[i])) {
-      *p = (tb_prec_t)i;
-      return TB_OK;
-    }
-  return tb_fail(TB_EINVAL, "unknown precision '%s' (known: int32, float, double)", s);
+  int i = 0, rc = tb_name_index(tb_prec_names, TB_NPREC, s, "unknown precision", &i);
+  *p = (tb_prec_t)i;
+  return rc;
 }

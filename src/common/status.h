@@ -55,6 +55,10 @@ void tb_note_progress(int shown);
 void tb_note_hold(void);
 void tb_note_release(int print);
 
+/* The index of s among names[0..n) (n < 0: names is NULL-terminated), or
+ * TB_EINVAL with "<what> 's' (known: a, b, c)". */
+int tb_name_index(const char *const *names, int n, const char *s, const char *what, int *index);
+
 /* s as text that is safe to echo in a message: bytes outside printable
  * ASCII become '?', and it is cut to len - 1 bytes (with "..." at the end
  * when cut). Returns buf. */

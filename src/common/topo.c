@@ -16,7 +16,7 @@ struct tb_topo {
   char model[128];
 };
 
-static const char *const tb_placement_names[TB_NPLACEMENTS] = {"compact", "scatter", "cores"};
+const char *const tb_placement_names[TB_NPLACEMENTS + 1] = {"compact", "scatter", "cores", NULL};
 
 static int tb_topo_load(tb_topo_t **out, const char *synthetic)
 {
@@ -120,16 +120,6 @@ const char *tb_topo_cpu_model(const tb_topo_t *t)
 const char *tb_placement_name(int policy)
 {
   return (unsigned)policy < TB_NPLACEMENTS ? tb_placement_names[policy] : "?";
-}
-
-int tb_placement_parse(const char *s, int *policy)
-{
-  for (int i = 0; i < TB_NPLACEMENTS; i++)
-    if (!strcmp(s, tb_placement_names[i])) {
-      *policy = i;
-      return TB_OK;
-    }
-  return tb_fail(TB_EINVAL, "unknown placement '%s' (known: compact, scatter, cores)", s);
 }
 
 /* Scatter order below obj: the children's own orders interleaved round-robin,

@@ -58,8 +58,9 @@ int64_t tb_topo_llc_bytes(const tb_topo_t *t);
 /* The CPU model string, or "unknown CPU". */
 const char *tb_topo_cpu_model(const tb_topo_t *t);
 
+/* The policies' names, indexed by tb_placement_t, NULL-terminated. */
+extern const char *const tb_placement_names[TB_NPLACEMENTS + 1];
 const char *tb_placement_name(int policy);
-int tb_placement_parse(const char *s, int *policy);
 
 /* order[k] = OS index of the PU that thread k of the policy goes to,
  * for k < npus (a team of more threads wraps around). */

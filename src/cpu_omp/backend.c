@@ -24,8 +24,6 @@ extern const tb_variant_t *const *const tb_cpu_variants[];
 
 enum { TB_CPU_OPT_THREADS, TB_CPU_OPT_PLACEMENT, TB_CPU_OPT_LIMIT, TB_CPU_NOPT };
 
-static const char *const tb_cpu_placements[] = {"compact", "scatter", "cores", NULL};
-
 static const tb_param_def_t tb_cpu_options[TB_CPU_NOPT] = {
     {"threads", "the team sizes: numbers, cores (one thread per core), pus (one per PU) or "
                 "sweep (1, 2, 4, ... below the core count, the cores, then the PUs)",
@@ -33,7 +31,7 @@ static const tb_param_def_t tb_cpu_options[TB_CPU_NOPT] = {
     {"placement", "where a team's threads go: compact (topology order), scatter (round-robin "
                   "over packages, NUMA nodes, caches and cores) or cores (a thread per core "
                   "before any SMT sibling)",
-     TB_PARAM_CHOICE, "cores", 0, 0, tb_cpu_placements, 0, NULL},
+     TB_PARAM_CHOICE, "cores", 0, 0, tb_placement_names, 0, NULL},
     {"limit-size", "elements per array of the CPU's limit measurement (auto: 4 x the "
                    "last-level caches, in [2^25, 2^28])",
      TB_PARAM_INT, "auto", 1, (double)((int64_t)1 << 34), NULL, TB_PARAM_AUTO, NULL},

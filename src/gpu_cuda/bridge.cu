@@ -259,15 +259,18 @@ __device__ __forceinline__ void tb_store_out(T *__restrict__ o, unsigned flags, 
   }
 }
 
-/* This thread's path: its tile's normals and outputs, offset by its lane. */
-template <typename T>
-__device__ __forceinline__ bool tb_path(const tb_kargs<T> &a, int d, const T *&zt, T *&xt)
+/* This thread's group of V adjacent paths of a tile (V = 1: its path): its
+ * normals and outputs, offset by its first lane; false for a thread past
+ * the last path (it still takes part in the staging). */
+template <typename T, int D, int V>
+__device__ __forceinline__ bool tb_group(const tb_kargs<T> &a, const T *&zt, T *&xt)
 {
-  const int64_t p = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const int64_t base = (p / TB_BRIDGE_LANES) * a.n * d * TB_BRIDGE_LANES + p % TB_BRIDGE_LANES;
-  zt = a.z + base;
-  xt = a.x + base;
-  return p < a.npad;
+  const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t at =
+      (q / (TB_BRIDGE_LANES / V)) * a.n * D * TB_BRIDGE_LANES + q % (TB_BRIDGE_LANES / V) * V;
+  zt = a.z + at;
+  xt = a.x + at;
+  return q * V < a.npad;
 }
 
 /* C of the constant-memory variants. */
@@ -303,7 +306,7 @@ template <typename T, int D, int P> __global__ void tb_k_const(const tb_kargs<T>
 {
   const T *zt;
   T *xt;
-  if (!tb_path(a, D, zt, xt))
+  if (!tb_group<T, D, 1>(a, zt, xt))
     return;
   T st[TB_BRIDGE_GPU_SLOTS][D];
 #pragma unroll
@@ -322,17 +325,18 @@ template <typename T, int D, int P> __global__ void tb_k_const(const tb_kargs<T>
   }
 }
 
-/* Stage the indices of steps [k0, k0 + ms) and the weights of steps
- * [k0, k0 + mw) of the plan into shared memory (all threads). */
-template <typename T>
-__device__ __forceinline__ void tb_stage(const tb_kargs<T> &a, int k0, int ms, int mw,
-                                         uint3 *sh_step, T *sh_w)
+/* Stage the records of steps [k0, k0 + ms) of a plan (R of them a step)
+ * and the weights of steps [k0, k0 + mw) (W a step) into shared memory (all
+ * threads take part). */
+template <int R, int W, typename S, typename T>
+__device__ __forceinline__ void tb_stage(const S *rec, const T *w, int k0, int ms, int mw, S *sh,
+                                         T *sw)
 {
   __syncthreads(); /* the previous chunk is done with */
-  for (int i = threadIdx.x; i < ms; i += blockDim.x)
-    sh_step[i] = a.step[k0 + i];
-  for (int i = threadIdx.x; i < mw * TB_BRIDGE_NW; i += blockDim.x)
-    sh_w[i] = a.w[k0 * TB_BRIDGE_NW + i];
+  for (int i = threadIdx.x; i < R * ms; i += blockDim.x)
+    sh[i] = rec[R * k0 + i];
+  for (int i = threadIdx.x; i < mw * W; i += blockDim.x)
+    sw[i] = w[k0 * W + i];
   __syncthreads();
 }
 
@@ -359,7 +363,7 @@ template <typename T, int D, int P> __global__ void tb_k_shared(const tb_kargs<T
   __shared__ T sh_w[TB_BRIDGE_CHUNK * TB_BRIDGE_NW];
   const T *zt;
   T *xt;
-  const bool live = tb_path(a, D, zt, xt); /* every thread takes part in the staging */
+  const bool live = tb_group<T, D, 1>(a, zt, xt);
   const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
   T st[TB_BRIDGE_GPU_SLOTS][D];
 #pragma unroll
@@ -367,7 +371,7 @@ template <typename T, int D, int P> __global__ void tb_k_shared(const tb_kargs<T
     st[TB_BRIDGE_SLOT_X0][j] = a.x0;
   for (int k0 = 0; k0 < a.n; k0 += TB_BRIDGE_CHUNK) {
     const int m = min(TB_BRIDGE_CHUNK, a.n - k0);
-    tb_stage(a, k0, m, m, sh_step, sh_w);
+    tb_stage<1, TB_BRIDGE_NW>(a.step, a.w, k0, m, m, sh_step, sh_w);
     if (!live)
       continue;
     tb_step cur = tb_unpack(sh_step[0]);
@@ -453,7 +457,7 @@ template <typename T, int D, int P> __global__ void tb_k_reuse(const tb_kargs<T>
   __shared__ T sh_w[TB_BRIDGE_CHUNK * TB_BRIDGE_NW];
   const T *zt;
   T *xt;
-  const bool live = tb_path(a, D, zt, xt);
+  const bool live = tb_group<T, D, 1>(a, zt, xt);
   const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
   T st[TB_BRIDGE_GPU_SLOTS][D], pl[D], pr[D], ps[D];
 #pragma unroll
@@ -461,7 +465,7 @@ template <typename T, int D, int P> __global__ void tb_k_reuse(const tb_kargs<T>
     st[TB_BRIDGE_SLOT_X0][j] = pl[j] = pr[j] = ps[j] = a.x0;
   for (int k0 = 0; k0 < a.n; k0 += TB_BRIDGE_CHUNK) {
     const int m = min(TB_BRIDGE_CHUNK, a.n - k0);
-    tb_stage(a, k0, m, m, sh_step, sh_w);
+    tb_stage<1, TB_BRIDGE_NW>(a.step, a.w, k0, m, m, sh_step, sh_w);
     if (!live)
       continue;
     for (int i0 = 0; i0 < m; i0 += P) {
@@ -502,12 +506,9 @@ template <typename T, int D, int P, int V, bool CS> __global__ void tb_k_wide(co
   typedef tb_vec<T, V> vec;
   __shared__ uint3 sh_step[TB_BRIDGE_CHUNK + TB_BRIDGE_MAX_P];
   __shared__ T sh_w[TB_BRIDGE_CHUNK * TB_BRIDGE_NW];
-  const int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const int64_t base =
-      (g / (TB_BRIDGE_LANES / V)) * a.n * D * TB_BRIDGE_LANES + g % (TB_BRIDGE_LANES / V) * V;
-  const T *zt = a.z + base;
-  T *xt = a.x + base;
-  const bool live = g * V < a.npad; /* every thread takes part in the staging */
+  const T *zt;
+  T *xt;
+  const bool live = tb_group<T, D, V>(a, zt, xt);
   const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
   vec st[TB_BRIDGE_GPU_SLOTS][D], pl[D], pr[D], ps[D], zv[P][D];
 #pragma unroll
@@ -517,7 +518,7 @@ template <typename T, int D, int P, int V, bool CS> __global__ void tb_k_wide(co
       st[TB_BRIDGE_SLOT_X0][j].v[q] = pl[j].v[q] = pr[j].v[q] = ps[j].v[q] = a.x0;
   for (int k0 = 0; k0 < a.n; k0 += TB_BRIDGE_CHUNK) {
     const int m = min(TB_BRIDGE_CHUNK, a.n - k0);
-    tb_stage(a, k0, min(m + P, a.n - k0), m, sh_step, sh_w);
+    tb_stage<1, TB_BRIDGE_NW>(a.step, a.w, k0, min(m + P, a.n - k0), m, sh_step, sh_w);
     if (!live)
       continue;
     if (k0 == 0)
@@ -617,25 +618,6 @@ __device__ __forceinline__ void tb_smem_ring_step(const tb_srec *rec, const T *s
   tb_smem_step<T, D>(rec, sw, k, inc, zc, xt, stk, c);
 }
 
-/* The first value of path group q (V adjacent paths of a tile) in the tile layout. */
-template <int D, int V> __device__ __forceinline__ int64_t tb_group_at(int64_t q, int n)
-{
-  return (q / (TB_BRIDGE_LANES / V)) * n * D * TB_BRIDGE_LANES + q % (TB_BRIDGE_LANES / V) * V;
-}
-
-/* Stage steps [k0, k0 + ms) of smem's plan and the weights of [k0, k0 + mw). */
-template <typename T>
-__device__ __forceinline__ void tb_smem_stage(const tb_kargs<T> &a, int k0, int ms, int mw,
-                                              int4 *sh, T *sw)
-{
-  __syncthreads(); /* the previous chunk is done with */
-  for (int i = threadIdx.x; i < 2 * ms; i += blockDim.x)
-    sh[i] = a.rec[2 * k0 + i];
-  for (int i = threadIdx.x; i < mw * TB_BRIDGE_SW; i += blockDim.x)
-    sw[i] = a.w[k0 * TB_BRIDGE_SW + i];
-  __syncthreads();
-}
-
 /* The plan is staged chunk by chunk (all of it at once for up to
  * TB_BRIDGE_CHUNK steps), with P records beyond the chunk for the normals
  * requested ahead. A persistent grid (one wave of resident blocks, each
@@ -651,10 +633,9 @@ template <typename T, int D, int P, int V> __global__ void tb_k_smem(const tb_ka
   const tb_srec *rec = reinterpret_cast<const tb_srec *>(tb_sh);   /* cap + P */
   T *sw = reinterpret_cast<T *>(tb_sh + 2 * (cap + P));             /* cap x SW */
   U *stk0 = reinterpret_cast<U *>(sw + cap * TB_BRIDGE_SW);         /* the stack */
-  const int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const T *zt = a.z + tb_group_at<D, V>(q, a.n);
-  T *xt = a.x + tb_group_at<D, V>(q, a.n);
-  const bool live = q * V < a.npad; /* every thread takes part in the staging */
+  const T *zt;
+  T *xt;
+  const bool live = tb_group<T, D, V>(a, zt, xt);
   const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
   U *stk[D];
 #pragma unroll
@@ -667,7 +648,7 @@ template <typename T, int D, int P, int V> __global__ void tb_k_smem(const tb_ka
   U zv[P][D];
   for (int k0 = 0; k0 < a.n; k0 += cap) {
     const int m = min(cap, a.n - k0);
-    tb_smem_stage(a, k0, min(m + P, a.n - k0), m, tb_sh, sw);
+    tb_stage<2, TB_BRIDGE_SW>(a.rec, a.w, k0, min(m + P, a.n - k0), m, tb_sh, sw);
     if (!live)
       continue;
     if (k0 == 0)
