@@ -98,6 +98,22 @@ run --backend gpu --size 65 --steps 2000 --order random --block 128 \
   fail "2000 steps: const and prefetch not skipped: $(cat "$TMP/l.err")"
 [ "$(($(wc -l <"$TMP/l.csv") - 1))" -eq 4 ] || fail "2000 steps: shared, reuse, wide and smem did not run"
 
+# Both backends, GPU tuning values: each CPU variant once per thread count
+# (not once per GPU knob), each GPU variant once per (prefetch, width) it
+# takes: const and shared 1, prefetch and reuse 2, wide and smem 4; and the
+# speedup summary has one line for the one problem, naming each backend's
+# best configuration with its tuning values.
+"$TB" run bridge --backend cpu,gpu --threads 1,2 --prefetch 8,16 --width 1,2 --size 4099 \
+  --repeat 1 --warmup 0 $LIMIT --format csv >"$TMP/both.csv" 2>"$TMP/both.err" ||
+  fail "cpu,gpu: $(cat "$TMP/both.err")"
+[ "$(grep -c ',cpu,' "$TMP/both.csv")" -eq 4 ] || fail "cpu,gpu: not 4 CPU rows"
+gr=$(grep -c ',gpu,' "$TMP/both.csv")
+gs=$(grep -c "note: .* skipped" "$TMP/both.err")
+[ $((gr + gs)) -eq 14 ] || fail "cpu,gpu: $gr GPU rows and $gs skipped, expected 14"
+[ "$(grep -c '^float ' "$TMP/both.err")" -eq 1 ] || fail "cpu,gpu: not one speedup line: $(cat "$TMP/both.err")"
+grep '^float ' "$TMP/both.err" | grep -q "cpu .* threads=.* gpu .* block=" ||
+  fail "cpu,gpu: the summary does not name the best configurations"
+
 # ulps FILE1 FILE2 PREC: the largest difference between two dumps in units in
 # the last place of the larger value (0 when they are equal).
 ulps() {

@@ -1,0 +1,55 @@
+#!/bin/bash
+# The GPU backend's headline figures in one run, each held against a peer
+# measured in the same run: the STREAM triad (float and double) against the
+# device-to-device copy; reduce onepass against CUB at 2^22 and 2^28 int32;
+# the bridge's smem in float (NAG's 1,439,744 paths of 64 steps, P = 16,
+# V = 1) against the device copy. A change to the framework must leave them
+# within noise: run it with TB set to each build and compare. Run from the
+# build folder on the GPU machine:
+#   OUT=results/headline bash experiments/headline.sh
+# Full CSVs and logs go to $OUT; the summary is printed last (under a
+# minute on an H100).
+set -u
+TB=${TB:-./twinbench}
+OUT=${OUT:-.}
+mkdir -p "$OUT"
+[ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
+
+. "$(dirname "$0")/lib.sh"
+
+bench triad run stream --backend gpu --precision float,double -P op=triad \
+  --block 128,256,512,1024 --repeat 50 --warmup 5
+bench reduce run reduce --backend gpu --precision int32 --size 2^22,2^28 --variant onepass,cub \
+  --block 256,512,1024 --grid auto,1056,2112,4224 --repeat 50 --warmup 5
+bench bridge run bridge --backend gpu --precision float --variant smem --prefetch 16 --width 1 \
+  --block 256,512 --repeat 20 --warmup 3
+
+# best FILE KEY...: per distinct KEY columns, the row with the highest gbs:
+# the keys, then gbs, frac_limit and limit_gbs.
+best() {
+  f=$1
+  shift
+  keys=""
+  for k in "$@"; do keys="$keys${keys:+,}$(col "$f" "$k")"; done
+  awk -F, -v keys="$keys" -v g="$(col "$f" gbs)" -v fr="$(col "$f" frac_limit)" \
+    -v li="$(col "$f" limit_gbs)" -v v="$(col "$f" verified)" '
+    BEGIN { n = split(keys, k, ",") }
+    NR > 1 && $v != "fail" {
+      key = $(k[1]); for (i = 2; i <= n; i++) key = key " " $(k[i])
+      if (!(key in b) || $g > b[key]) { b[key] = $g; f[key] = $fr; l[key] = $li }
+    }
+    END { for (key in b) printf "%-28s %9.1f GB/s  %.3f of %.1f GB/s\n", key, b[key], f[key], l[key] }' \
+    "$f" | sort
+}
+
+echo
+echo "### $("$TB" --version); GB/s of the best configuration, and its fraction of the device copy"
+echo "-- STREAM triad (variant, precision)"
+best "$OUT/triad.csv" variant precision
+echo "-- reduce int32 (size, variant)"
+best "$OUT/reduce.csv" size variant | tee "$OUT/reduce.best"
+awk '{ gbs[$1 " " $2] = $3 } END { for (n in gbs) if (n ~ / onepass$/) { s = n; sub(/ onepass$/, "", s)
+       printf "onepass / cub at %s: %.3f\n", s, gbs[n] / gbs[s " cub"] } }' "$OUT/reduce.best" | sort
+echo "-- bridge smem, float paths (variant)"
+best "$OUT/bridge.csv" variant
+exit "$status"
