@@ -1847,6 +1847,19 @@ static char *read_all(const char *path, size_t *len)
   return s;
 }
 
+/* Whether the case's arguments or files hold byte ch: a byte the program
+ * prints that is in neither came from the program itself. */
+static int case_holds(const case_t *c, char ch)
+{
+  for (int i = 0; i < c->narg; i++)
+    if (ch && !c->drop[c->group[i]] && strchr(c->arg[i], ch))
+      return 1;
+  for (int i = 0; i < c->nfiles; i++)
+    if (memchr(c->data[i], ch, c->len[i]))
+      return 1;
+  return 0;
+}
+
 /* Judge a finished case; status as waitpid gave it. */
 static void judge(slot_t *s, int status, verdict_t *v)
 {
@@ -1867,16 +1880,30 @@ static void judge(slot_t *s, int status, verdict_t *v)
     size_t nl = 0;
     for (size_t i = 0; i < v->errlen; i++)
       nl += v->err[i] == '\n';
-    if (rc == 2 && (nl != 1 || v->err[v->errlen - 1] != '\n'))
-      fail(v, "refusal (exit 2) with %s on stderr",
-           !v->errlen ? "nothing" : nl > 1 ? "several lines" : "a line without a newline");
+    /* Several lines: one of the input's newlines, or the program's own
+     * lines, named by the start of the first ("twinbench: gpu backend
+     * skipped", "list: invalid option -- ") for grouping. */
+    if (rc == 2 && (nl != 1 || v->err[v->errlen - 1] != '\n')) {
+      const char *end = v->err + v->errlen;
+      int lead = span(v->err, end, ":\n");
+      if (v->err + lead < end && v->err[lead] == ':')
+        lead += 1 + span(v->err + lead + 1, end, ":'\"0123456789\n");
+      if (!v->errlen || nl < 2)
+        fail(v, "refusal (exit 2) with %s on stderr", v->errlen ? "a line without a newline" : "nothing");
+      else if (case_holds(s->c, '\n'))
+        fail(v, "refusal (exit 2) with several lines on stderr: a newline of the input echoed");
+      else
+        fail(v, "refusal (exit 2) with several lines on stderr, the first '%.*s...'", lead, v->err);
+    }
   }
   /* Values echoed raw put the user's control bytes (escapes, carriage
-   * returns) on the terminal: the program's messages should show them. */
+   * returns) on the terminal: the program's messages should show them.
+   * Control bytes the input does not hold are the program's own garbage. */
   for (size_t i = 0; i < v->errlen; i++) {
     unsigned char ch = (unsigned char)v->err[i];
     if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f) {
-      fail(v, "raw control characters on stderr (a value echoed unescaped)");
+      fail(v, case_holds(s->c, (char)ch) ? "raw control characters on stderr, echoed from the input"
+                                        : "raw control characters on stderr that the input does not hold");
       break;
     }
   }
