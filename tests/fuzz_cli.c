@@ -1773,6 +1773,7 @@ typedef struct {
   double seconds;
 } verdict_t;
 
+/* Record a failure; the first one names the case's class. */
 static void fail(verdict_t *v, const char *fmt, ...)
 {
   char line[512];
@@ -1793,6 +1794,24 @@ static int span(const char *p, const char *end, const char *stop)
   while (q < end && *q && !strchr(stop, *q))
     q++;
   return (int)(q - p);
+}
+
+/* The first stack frame of a sanitizer report from m on that is in the
+ * program's sources, "#N 0xADDR in FUNC ../src/FILE:LINE:COL": its " in ",
+ * and in *src its file. The sanitizer's own sources are under libsanitizer/. */
+static const char *program_frame(const char *m, const char *end, const char **src)
+{
+  for (const char *p = m; (p = memmem(p, (size_t)(end - p), "src/", 4)); p += 4) {
+    const char *line = p;
+    while (line > m && line[-1] != '\n')
+      line--;
+    const char *in = memmem(line, (size_t)(p - line), " in ", 4);
+    if (in && !memmem(line, (size_t)(p - line) + (size_t)span(p, end, "\n"), "libsanitizer", 12)) {
+      *src = p;
+      return in;
+    }
+  }
+  return NULL;
 }
 
 /* A sanitizer report's class, to group failures by cause: for UBSan its place
@@ -1817,22 +1836,25 @@ static void sanitizer_class(verdict_t *v)
      * frames "#N 0xADDR in FUNC ../src/FILE:LINE:COL". */
     char error[64];
     snprintf(error, sizeof error, "ERROR: %s: ", marks[i]);
-    const char *kind = memmem(m, (size_t)(end - m), error, strlen(error));
+    const char *kind = memmem(v->err, v->errlen, error, strlen(error)), *src = NULL;
     kind = kind ? kind + strlen(error) : end;
-    const char *src = memmem(m, (size_t)(end - m), "src/", 4), *line = src, *in = NULL;
-    while (line && line > m && line[-1] != '\n')
-      line--;
-    if (line)
-      in = memmem(line, (size_t)(src - line), " in ", 4);
+    int klen = span(kind, end, "0123456789(\n");
+    const char *on = memmem(kind, (size_t)klen, " on ", 4); /* "SEGV on unknown address" */
+    if (on)
+      klen = (int)(on - kind);
+    while (klen && kind[klen - 1] == ' ')
+      klen--;
+    const char *in = program_frame(m, end, &src);
     if (in)
-      fail(v, "sanitizer: %s: %.*s in %.*s %.*s", marks[i], span(kind, end, " \n"), kind,
-           span(in + 4, end, " \n"), in + 4, span(src, end, " \n"), src);
+      fail(v, "sanitizer: %s: %.*s in %.*s %.*s", marks[i], klen, kind, span(in + 4, end, " \n"),
+           in + 4, span(src, end, " \n"), src);
     else
-      fail(v, "sanitizer: %s: %.*s", marks[i], span(kind, end, " \n"), kind);
+      fail(v, "sanitizer: %s: %.*s", marks[i], klen, kind);
     return;
   }
 }
 
+/* The first MiB of a file (a sanitizer's report fits), NUL-terminated. */
 static char *read_all(const char *path, size_t *len)
 {
   FILE *f = fopen(path, "rb");
