@@ -58,7 +58,7 @@ static struct {
   char tb[PATH_MAX];  /* the program's absolute path: cases run in their own folders */
   char tmp[512];      /* the temporary folder, "" until made */
   int can_mknod;
-} G = {.cases = 500, .only = -1, .jobs = 2, .timeout = 10};
+} G = {.seed = 1, .cases = 500, .only = -1, .jobs = 2, .timeout = 10};
 
 static volatile sig_atomic_t G_stop;
 
@@ -1093,6 +1093,12 @@ static const char *gen_assign(case_t *c, const algo_t *a)
   return k < 97 ? p->name : cfmt(c, "=%s", gen_param_value(c, p));
 }
 
+/* A name for --pivot: one of names, now and then a hostile one. */
+static const char *pivot_name(case_t *c, const char *const *names, int n)
+{
+  return chance(c, 90) ? names[below(c, (unsigned)n)] : gen_hostile(c);
+}
+
 /* ROWS:COL[:CELL] for --pivot, from the names rows carry. */
 static const char *gen_pivot(case_t *c, const algo_t *a, const opt_t *o)
 {
@@ -1107,14 +1113,12 @@ static const char *gen_pivot(case_t *c, const algo_t *a, const opt_t *o)
     names[n++] = a->column[i];
   for (int i = 0; i < o->nwords; i++)
     names[n++] = o->words[i];
-#define NAME() (chance(c, 90) ? names[below(c, (unsigned)n)] : gen_hostile(c))
-  const char *rows = NAME();
+  const char *rows = pivot_name(c, names, n);
   if (chance(c, 25))
-    rows = cfmt(c, "%s+%s", rows, NAME());
-  const char *s = cfmt(c, "%s:%s", rows, NAME());
+    rows = cfmt(c, "%s+%s", rows, pivot_name(c, names, n));
+  const char *s = cfmt(c, "%s:%s", rows, pivot_name(c, names, n));
   if (chance(c, 40))
-    s = cfmt(c, "%s:%s", s, NAME());
-#undef NAME
+    s = cfmt(c, "%s:%s", s, pivot_name(c, names, n));
   if (bad(c, 20)) {
     static const char *const odd[] = {"", ":", "::", "a:", ":b", "a:b:c:d", "a++b:c", "+:+",
                                       "threads:threads", "threads:threads:threads"};
@@ -2002,6 +2006,15 @@ typedef struct {
 static failure_t *failures;
 static long nfailures;
 
+/* Whether failure i is the first of its class. */
+static int first_of_class(long i)
+{
+  for (long j = 0; j < i; j++)
+    if (!strcmp(failures[i].key, failures[j].key))
+      return 0;
+  return 1;
+}
+
 /* How the cases ended: exit statuses 0..255, then death by signal, then
  * hangs; a mix with few runs that get past the checks tests little. */
 static long outcome[258];
@@ -2108,8 +2121,6 @@ int main(int argc, char **argv)
   const char *env;
   if ((env = getenv("TB_FUZZ_SEED")) && *env)
     G.seed = (uint64_t)number(env, "TB_FUZZ_SEED");
-  else
-    G.seed = 1;
   if ((env = getenv("TB_FUZZ_CASES")) && *env)
     G.cases = number(env, "TB_FUZZ_CASES");
   int c;
@@ -2200,10 +2211,7 @@ int main(int argc, char **argv)
   /* The classes of failure, each with its first case. */
   int nclasses = 0;
   for (long i = 0; i < nfailures; i++) {
-    int seen = 0;
-    for (long j = 0; j < i && !seen; j++)
-      seen = !strcmp(failures[i].key, failures[j].key);
-    if (seen)
+    if (!first_of_class(i))
       continue;
     long count = 0;
     for (long j = i; j < nfailures; j++)
@@ -2214,13 +2222,9 @@ int main(int argc, char **argv)
   }
   if (G.minimize && nclasses && !G_stop) {
     printf("\nminimal command lines, one per class:\n");
-    for (long i = 0; i < nfailures && !G_stop; i++) {
-      int seen = 0;
-      for (long j = 0; j < i && !seen; j++)
-        seen = !strcmp(failures[i].key, failures[j].key);
-      if (!seen)
+    for (long i = 0; i < nfailures && !G_stop; i++)
+      if (first_of_class(i))
         minimize(failures[i].index, failures[i].key);
-    }
   }
   printf("\n");
   print_outcomes();
