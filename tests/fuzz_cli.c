@@ -610,9 +610,9 @@ static const char *gen_size(case_t *c)
 {
   long v;
   unsigned k = roll(c);
-  if (k < 30)
+  if (k < 25)
     return gen_cheap_size(c, &v);
-  if (k < 60)
+  if (k < 65)
     return PICK(c, huge_numbers);
   if (k < 85)
     return PICK(c, syntax_numbers);
@@ -632,7 +632,7 @@ static const char *gen_threads(case_t *c)
   static const char *const huge[] = {"100000", "1048576", "2147483647", "2147483648",
                                      "4294967297", "2^31", "2^31-1", "2^20", "1G", "1M"};
   unsigned k = roll(c);
-  return k < 40 ? PICK(c, cheap) : k < 60 ? PICK(c, huge) : k < 75 ? PICK(c, huge_numbers)
+  return k < 30 ? PICK(c, cheap) : k < 65 ? PICK(c, huge) : k < 80 ? PICK(c, huge_numbers)
                                                                    : PICK(c, syntax_numbers);
 }
 
@@ -1232,15 +1232,19 @@ static void gen_fuzz_group(case_t *c, const algo_t *a)
 {
   unsigned k = below(c, c->gentle ? 70 : 100);
   if (k < 45) {
-    /* Outputs and inputs are few among the options but worth more cases;
-     * help is one option that ends a case early. */
+    /* Files and the sizes and counts (where huge values overflow) are few
+     * among the options but worth more cases; help ends a case early. */
+    static const char *const counts[] = {"size", "threads", "repeat", "warmup", "limit-size"};
     const opt_t *files[MAX_OPTS], *o = NULL;
     int n = 0;
     for (int i = 0; i < M.nopts; i++)
       if (M.opt[i].arg && strstr(M.opt[i].arg, "FILE"))
         files[n++] = &M.opt[i];
     for (int tries = 0; tries < 16 && (!o || (c->gentle && !takes(a, o))); tries++) {
-      o = n && chance(c, 20) ? files[below(c, (unsigned)n)] : &M.opt[below(c, M.nopts)];
+      unsigned w = below(c, 100);
+      o = n && w < 20 ? files[below(c, (unsigned)n)] : w < 50 ? find_opt(PICK(c, counts)) : NULL;
+      if (!o)
+        o = &M.opt[below(c, M.nopts)];
       if (!strcmp(o->name, "help") && chance(c, 80))
         o = &M.opt[below(c, M.nopts)];
     }
