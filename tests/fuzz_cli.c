@@ -1877,14 +1877,14 @@ static char *read_all(const char *path, size_t *len)
   return s;
 }
 
-/* Whether the case's arguments or files hold byte ch: a byte the program
- * prints that is in neither came from the program itself. */
-static int case_holds(const case_t *c, char ch)
+/* Whether the case's arguments (and with files, its files) hold byte ch: a
+ * byte the program prints that is in neither came from the program itself. */
+static int case_holds(const case_t *c, char ch, int files)
 {
   for (int i = 0; i < c->narg; i++)
     if (ch && !c->drop[c->group[i]] && strchr(c->arg[i], ch))
       return 1;
-  for (int i = 0; i < c->nfiles; i++)
+  for (int i = 0; files && i < c->nfiles; i++)
     if (memchr(c->data[i], ch, c->len[i]))
       return 1;
   return 0;
@@ -1920,7 +1920,7 @@ static void judge(slot_t *s, int status, verdict_t *v)
         lead += 1 + span(v->err + lead + 1, end, ":'\"0123456789\n");
       if (!v->errlen || nl < 2)
         fail(v, "refusal (exit 2) with %s on stderr", v->errlen ? "a line without a newline" : "nothing");
-      else if (case_holds(s->c, '\n'))
+      else if (case_holds(s->c, '\n', 0)) /* files are lines: a value is one */
         fail(v, "refusal (exit 2) with several lines on stderr: a newline of the input echoed");
       else
         fail(v, "refusal (exit 2) with several lines on stderr, the first '%.*s...'", lead, v->err);
@@ -1932,7 +1932,7 @@ static void judge(slot_t *s, int status, verdict_t *v)
   for (size_t i = 0; i < v->errlen; i++) {
     unsigned char ch = (unsigned char)v->err[i];
     if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f) {
-      fail(v, case_holds(s->c, (char)ch) ? "raw control characters on stderr, echoed from the input"
+      fail(v, case_holds(s->c, (char)ch, 1) ? "raw control characters on stderr, echoed from the input"
                                         : "raw control characters on stderr that the input does not hold");
       break;
     }
