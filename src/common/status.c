@@ -26,6 +26,15 @@ const char *tb_strerror(int status)
   }
 }
 
+/* A message is one line of printable text, whatever user text it quotes:
+ * control characters and bytes outside ASCII become '?'. */
+static void tb_line_only(char *s)
+{
+  for (; *s; s++)
+    if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+      *s = '?';
+}
+
 int tb_fail(int status, const char *fmt, ...)
 {
   /* Format aside first: callers often wrap the previous detail in a new one. */
@@ -34,6 +43,7 @@ int tb_fail(int status, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  tb_line_only(msg);
   memcpy(tb_detail, msg, sizeof tb_detail);
   return status;
 }
@@ -75,6 +85,7 @@ void tb_note(const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  tb_line_only(line);
   if (!tb_held.on)
     tb_note_print(line);
   else if (tb_held.n < TB_HELD_NOTES)
