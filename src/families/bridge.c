@@ -114,14 +114,14 @@ static int tb_bridge_setup_order(tb_bridge_t *b, const char *spec, uint64_t seed
  * at most |x0| plus, over the steps that built it, sig |C Z|, so every
  * value is below B = |x0| + z_max c S, with S the sum of the steps' sig, c
  * the largest row sum of |C| and z_max the largest normal the run draws
- * (Philox's Box-Muller: 6.7 in float, 8.6 in double; a file's are held to
- * 40); an increment is below 2 z_max c S / dt_min. A value beyond half
+ * (Philox's Box-Muller: 6.7 in float, 8.6 in double; a file's largest);
+ * an increment is below 2 z_max c S / dt_min. A value beyond half
  * the largest finite number (an increment's difference doubles it) would
  * end as a verification failure: it is refused here instead. */
 static int tb_bridge_check_range(const tb_bridge_t *b, tb_prec_t prec)
 {
   const double most = (prec == TB_FLOAT ? FLT_MAX : DBL_MAX) / 2;
-  const double zmax = b->normals ? 40.0 : prec == TB_FLOAT ? 6.7 : 8.6;
+  const double zmax = b->normals ? b->zmax : prec == TB_FLOAT ? 6.7 : 8.6;
   double c = 0.0, sum_sig = 0.0, dt_min = INFINITY;
   for (int k = 0; k < b->dim; k++) {
     double row = 0.0;
@@ -185,7 +185,7 @@ static int tb_bridge_setup(tb_problem_t *p)
     return rc;
   if (strcmp(v[P_NORMALS].s, "philox")) {
     b->normals = v[P_NORMALS].s;
-    if ((rc = tb__bridge_normals_check(b->normals, p->prec, p->n, n, d)))
+    if ((rc = tb__bridge_normals_check(b->normals, b, p->prec, &b->zmax)))
       return rc;
   }
 

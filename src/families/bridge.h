@@ -99,6 +99,7 @@ typedef struct tb_bridge {
   double *chol;      /* the d x d lower-triangular factor C, row-major */
   double *sigma;     /* Sigma = C C' as the user gave it (or C C' for a given C) */
   const char *normals; /* the normals file, or NULL for Philox */
+  double zmax;         /* the largest |normal| of the file (0 for Philox) */
   long double *wref; /* per order position: wl, wr, sig (without C), for the reference */
   int z, x;          /* array indices: the normals (in), the output (out) */
 } tb_bridge_t;
@@ -186,9 +187,11 @@ int tb__bridge_read_times(const char *path, int n, double t0, double *t);
 int tb__bridge_read_matrix(const char *spec, const char *param, int is_chol, int d,
                            tb_prec_t prec, double *sigma, double *chol);
 
-/* Check that the normals file holds exactly paths x steps x dim values of
- * the precision. */
-int tb__bridge_normals_check(const char *path, tb_prec_t prec, int64_t paths, int steps, int dim);
+/* Check that the normals file holds exactly b's paths x steps x dim values
+ * of the precision, every one finite (before anything runs); *zmax gets
+ * the largest |value|. */
+int tb__bridge_normals_check(const char *path, const tb_bridge_t *b, tb_prec_t prec,
+                             double *zmax);
 
 /* Read the normals file into z (tile layout), checking every value is finite. */
 int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t prec, void *z);

@@ -359,34 +359,6 @@ static int tb_normals_open(const char *path, int *fd, int64_t *bytes)
   return TB_OK;
 }
 
-int tb__bridge_normals_check(const char *path, tb_prec_t prec, int64_t paths, int steps, int dim)
-{
-  const int64_t e = (int64_t)tb_kind_size(tb_prec_kind(prec));
-  const int64_t per_path = (int64_t)steps * dim * e;
-  int64_t bytes;
-  int fd, rc = tb_normals_open(path, &fd, &bytes);
-  if (rc)
-    return rc;
-  close(fd);
-  if (bytes == 0)
-    return tb_fail(TB_EINVAL,
-                   "normals file %s is empty: expected %lld paths of %d steps x %d dimensions "
-                   "of %s (%lld bytes each)",
-                   path, (long long)paths, steps, dim, tb_prec_name(prec), (long long)per_path);
-  if (bytes % per_path)
-    return tb_fail(TB_EINVAL,
-                   "normals file %s holds %lld bytes, not a whole number of paths of %d steps x "
-                   "%d dimensions of %s (%lld bytes each)",
-                   path, (long long)bytes, steps, dim, tb_prec_name(prec), (long long)per_path);
-  if (bytes / per_path != paths)
-    return tb_fail(TB_EINVAL,
-                   "normals file %s holds %lld paths of %d steps x %d dimensions of %s, but the "
-                   "size is %lld paths (use --size %lld)",
-                   path, (long long)(bytes / per_path), steps, dim, tb_prec_name(prec),
-                   (long long)paths, (long long)(bytes / per_path));
-  return TB_OK;
-}
-
 /* Convert a little-endian value of e bytes to the host's order in place. */
 static void tb_from_le(unsigned char *p, int e)
 {
@@ -400,11 +372,13 @@ static void tb_from_le(unsigned char *p, int e)
   }
 }
 
-int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t prec, void *z)
+/* One pass over the normals file: every value finite; into z (the tile
+ * layout) when z is not NULL; the largest |value| into *zmax. */
+static int tb_normals_pass(const char *path, const tb_bridge_t *b, tb_prec_t prec, void *z,
+                           double *zmax)
 {
   const int e = (int)tb_kind_size(tb_prec_kind(prec));
-  const int64_t per_path = (int64_t)b->steps * b->dim;
-  const int64_t total = b->paths * per_path;
+  const int64_t total = b->paths * (int64_t)b->steps * b->dim;
   enum { CHUNK = 1 << 16 };
   unsigned char *buf = malloc((size_t)CHUNK * (size_t)e);
   FILE *f = NULL;
@@ -415,6 +389,7 @@ int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t pr
                  path, (long long)(total * e), (long long)bytes);
   if (!rc && !(f = fdopen(fd, "rb")))
     rc = tb_fail(TB_ENOMEM, "out of memory");
+  *zmax = 0.0;
   for (int64_t q0 = 0; q0 < total && !rc; q0 += CHUNK) {
     int64_t m = total - q0 < CHUNK ? total - q0 : CHUNK;
     if ((int64_t)fread(buf, (size_t)e, (size_t)m, f) != m) {
@@ -437,7 +412,9 @@ int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t pr
                      path, (long long)((q0 + j) * e), isnan(x) ? "NaN" : "an infinity");
         break;
       }
-      memcpy((char *)z + tb_bridge_at_file(b, q0 + j) * e, p, (size_t)e);
+      *zmax = fabs(x) > *zmax ? fabs(x) : *zmax;
+      if (z)
+        memcpy((char *)z + tb_bridge_at_file(b, q0 + j) * e, p, (size_t)e);
     }
   }
   if (f)
@@ -446,4 +423,40 @@ int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t pr
     close(fd);
   free(buf);
   return rc;
+}
+
+int tb__bridge_normals_check(const char *path, const tb_bridge_t *b, tb_prec_t prec,
+                             double *zmax)
+{
+  const int64_t e = (int64_t)tb_kind_size(tb_prec_kind(prec));
+  const int64_t per_path = (int64_t)b->steps * b->dim * e;
+  const int steps = b->steps, dim = b->dim;
+  int64_t bytes;
+  int fd, rc = tb_normals_open(path, &fd, &bytes);
+  if (rc)
+    return rc;
+  close(fd);
+  if (bytes == 0)
+    return tb_fail(TB_EINVAL,
+                   "normals file %s is empty: expected %lld paths of %d steps x %d dimensions "
+                   "of %s (%lld bytes each)",
+                   path, (long long)b->paths, steps, dim, tb_prec_name(prec), (long long)per_path);
+  if (bytes % per_path)
+    return tb_fail(TB_EINVAL,
+                   "normals file %s holds %lld bytes, not a whole number of paths of %d steps x "
+                   "%d dimensions of %s (%lld bytes each)",
+                   path, (long long)bytes, steps, dim, tb_prec_name(prec), (long long)per_path);
+  if (bytes / per_path != b->paths)
+    return tb_fail(TB_EINVAL,
+                   "normals file %s holds %lld paths of %d steps x %d dimensions of %s, but the "
+                   "size is %lld paths (use --size %lld)",
+                   path, (long long)(bytes / per_path), steps, dim, tb_prec_name(prec),
+                   (long long)b->paths, (long long)(bytes / per_path));
+  return tb_normals_pass(path, b, prec, NULL, zmax);
+}
+
+int tb__bridge_normals_read(const char *path, const tb_bridge_t *b, tb_prec_t prec, void *z)
+{
+  double zmax;
+  return tb_normals_pass(path, b, prec, z, &zmax);
 }
