@@ -270,13 +270,18 @@ static void read_run_help(char *text)
 }
 
 /* A parameter line of `list ALGO`: "name  description; default D; one of a b"
- * or "...; integer in [lo, hi]", "real in [lo, hi]", "text". */
+ * or "...; integer in [lo, hi]", "real in [lo, hi]", "text". The variants'
+ * tuning parameters have the same form; one that several variants share
+ * (block) is read once. */
 static void read_param(algo_t *a, const char *p)
 {
+  size_t n = strcspn(p, " ");
+  for (int i = 0; i < a->nparams; i++)
+    if (strlen(a->param[i].name) == n && !strncmp(a->param[i].name, p, n))
+      return;
   if (a->nparams == MAX_PARAMS)
     return;
   param_t *q = &a->param[a->nparams++];
-  size_t n = strcspn(p, " ");
   q->name = model_str(p, n);
   const char *desc = p + n, *s;
   q->kind = P_TEXT;
@@ -331,7 +336,8 @@ static void read_algo(algo_t *a, char *text)
       p += strspn(p, " ");
       if (*p != '(')
         add_name(a->variant, &a->nvariants, p, strcspn(p, " "));
-    }
+    } else if (indent > 4 && !strcmp(section, "variants"))
+      read_param(a, p);
   }
 }
 
