@@ -32,6 +32,29 @@ expect_error 2 "unknown option" run stream --frobnicate
 expect_error 2 "unexpected argument 'extra'" run stream extra
 expect_error 2 "takes no arguments" info extra
 
+# The messages of the reliability classes: one line each, naming the option,
+# quoting only printable text.
+expect_error 2 "option '--no-verify=x' takes no value" run stream --no-verify=x
+expect_error 2 "option '--size' needs a value" run stream --size
+expect_error 2 "option '--p' is ambiguous (--precision, --param" run stream --p 1
+expect_error 2 "unknown option '-x'" list -x
+expect_error 2 "unknown option '--frob'" info --frob
+expect_error 2 "\-\-seed '99999999999999999999' overflows 64 bits" run stream --seed 99999999999999999999
+expect_error 2 "\-\-repeat '99999999999999999999' overflows 64 bits" run stream --repeat 99999999999999999999
+expect_error 2 "unknown algorithm 'a?b'" run "$(printf 'a\033b')"
+expect_error 2 "unknown algorithm 'a?b'" run "$(printf 'a\nb')"
+# Counts near the 64-bit limit are refused with the problem named, never
+# computed past it (each family's sizes).
+for a in stream reduce blackscholes montecarlo bridge; do
+  expect_error 2 "does not fit in memory\|needs .* of host memory\|is above" run $a --backend cpu \
+    --size 9223372036854775807
+done
+expect_error 2 "montecarlo .* does not fit in memory: its element or byte counts overflow" \
+  run montecarlo --backend cpu --size 2^50 --paths 2^20
+# Thread counts beyond 64 a PU (or the OpenMP runtime's limit) are refused.
+expect_error 2 "\-\-threads 100000 is more than 64 threads for each of the" run stream --threads 100000
+expect_error 2 "\-\-threads 1073741824 is more than" run stream --threads 1G
+
 # An unwritable output path is refused before any work, and leaves nothing.
 expect_error 2 "cannot write '$TMP/missing/out.csv'" run stream --backend cpu --size 1 \
   --output "$TMP/missing/out.csv"
@@ -53,6 +76,30 @@ if ! gpu_present; then
   grep -q "gpu backend skipped" "$TMP/mixed.err" || fail "no note that the GPU was skipped"
   [ "$(grep -c ',cpu,' "$TMP/mixed.csv")" -eq 5 ] || fail "the CPU part did not run"
 fi
+
+# A variant that runs only on a GPU that is not there: 69, not 1.
+if ! gpu_present && "$TB" list stream | grep -q "gpu  vec16"; then
+  expect_error 69 "variant 'vec16' runs on the gpu backend, which is not available" \
+    run stream --variant vec16 --size 1000
+fi
+
+# list and info whose output cannot be written: exit 1, said (a private full
+# device, as root).
+if [ "$(id -u)" -eq 0 ] && mknod "$TMP/full" c 1 7 2>/dev/null; then
+  for c in list info; do
+    "$TB" $c >"$TMP/full" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" -eq 1 ] && grep -q "writing the output failed: No space left" "$TMP/err" ||
+      fail "$c to a full device exited $rc: $(cat "$TMP/err")"
+  done
+fi
+
+# A text value with a carriage return is quoted in CSV.
+printf '2\n1\n' >"$TMP/$(printf 'o\rr')"
+"$TB" run bridge --backend cpu --size 3 --steps 2 --threads 1 --repeat 1 $LIMIT \
+  --order "$TMP/$(printf 'o\rr')" --format csv >"$TMP/cr.csv" 2>"$TMP/err" ||
+  fail "an order file with a CR in its name: $(cat "$TMP/err")"
+grep -q "$(printf ',"[^"]*o\rr"')" "$TMP/cr.csv" || fail "a CR in a CSV field is not quoted"
 
 # More threads than PUs: said, and done (oversubscribed, recorded per row).
 npus=$(nproc)
