@@ -66,15 +66,6 @@ static int host_configs(tb_topo_t *topo, const char *const *text, tb_configs_t *
   return TB_OK;
 }
 
-static void host_configs_free(tb_configs_t *c)
-{
-  for (int i = 0; i < c->n; i++)
-    free(c->cfg[i]);
-  free(c->cfg);
-  c->cfg = NULL;
-  c->n = 0;
-}
-
 static int host_runs(const void *cfg, const tb_variant_t *v)
 {
   (void)cfg;
@@ -230,7 +221,7 @@ static const tb_backend_t host_backend = {
     .ncolumns = TB_COUNT(host_columns),
     .probe = host_probe,
     .configs = host_configs,
-    .configs_free = host_configs_free,
+    .configs_free = tb_configs_free,
     .runs = host_runs,
     .needs = host_needs,
     .enter = host_enter,

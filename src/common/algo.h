@@ -286,6 +286,9 @@ typedef struct tb_configs {
   void **cfg;
 } tb_configs_t;
 
+/* A configs_free for configurations that are one allocation each. */
+void tb_configs_free(tb_configs_t *c);
+
 struct tb_topo;
 
 typedef struct tb_backend {

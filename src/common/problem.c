@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem.h"
@@ -121,6 +122,12 @@ int tb_problem_setup(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int
                    what);
   }
   return TB_OK;
+}
+
+void tb_problem_free_priv(tb_problem_t *p)
+{
+  free(p->priv);
+  p->priv = NULL;
 }
 
 void tb_problem_destroy(tb_problem_t *p)

@@ -92,6 +92,9 @@ int tb_problem_fill(tb_problem_t *p);
 int tb_problem_create(tb_problem_t *p, const tb_algo_t *algo, tb_prec_t prec, int64_t n,
                       uint64_t seed, const tb_param_value_t *params);
 
+/* The cleanup of an algorithm whose p->priv is one allocation. */
+void tb_problem_free_priv(tb_problem_t *p);
+
 /* Release everything a problem holds. */
 void tb_problem_destroy(tb_problem_t *p);
 

@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "registry.h"
@@ -28,6 +29,15 @@ static struct {
   const tb_backend_t *be[TB_MAX_BACKENDS];
   const tb_variant_t *variants[TB_MAX_BACKENDS][TB_MAX_VARIANTS + 1];
 } tb_reg;
+
+void tb_configs_free(tb_configs_t *c)
+{
+  for (int i = 0; i < c->n; i++)
+    free(c->cfg[i]);
+  free(c->cfg);
+  c->cfg = NULL;
+  c->n = 0;
+}
 
 const tb_algo_t *tb_algo_find(const char *name)
 {

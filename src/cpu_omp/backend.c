@@ -131,15 +131,6 @@ static int tb_cpu_parse_options(tb_topo_t *topo, const char *const *text, int **
   return rc;
 }
 
-static void tb_cpu_configs_free(tb_configs_t *c)
-{
-  for (int i = 0; i < c->n; i++)
-    free(c->cfg[i]);
-  free(c->cfg);
-  c->cfg = NULL;
-  c->n = 0;
-}
-
 static int tb_cpu_config_add(tb_configs_t *c, tb_topo_t *topo, int threads, int placement,
                              int team, int64_t limit)
 {
@@ -192,7 +183,7 @@ static int tb_cpu_configs(tb_topo_t *topo, const char *const *text, tb_configs_t
   free(threads);
   tb_param_list_free(place, nplace);
   if (rc)
-    tb_cpu_configs_free(out);
+    tb_configs_free(out);
   return rc;
 }
 
@@ -412,7 +403,7 @@ const tb_backend_t tb_backend_cpu = {
     .env_json = tb_cpu_env_json,
     .mem_available = NULL,
     .configs = tb_cpu_configs,
-    .configs_free = tb_cpu_configs_free,
+    .configs_free = tb_configs_free,
     .runs = tb_cpu_runs,
     .needs = tb_cpu_needs,
     .enter = tb_cpu_enter,

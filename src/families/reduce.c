@@ -151,12 +151,6 @@ static void tb_reduce_cost(const tb_problem_t *p, double *bytes, double *flops)
   *flops = p->prec == TB_INT32 ? 0.0 : (double)(p->n - 1);
 }
 
-static void tb_reduce_cleanup(tb_problem_t *p)
-{
-  free(p->priv);
-  p->priv = NULL;
-}
-
 const tb_algo_t tb_algo_reduce = {
     .name = "reduce",
     .summary = "the sum of n numbers: the reduce0..6 ladder, shuffles, vector loads, one pass, CUB",
@@ -179,5 +173,5 @@ const tb_algo_t tb_algo_reduce = {
     .verify = tb_reduce_verify,
     .cost = tb_reduce_cost,
     .dump = NULL,
-    .cleanup = tb_reduce_cleanup,
+    .cleanup = tb_problem_free_priv,
 };

@@ -135,12 +135,6 @@ static void tb_stream_cost(const tb_problem_t *p, double *bytes, double *flops)
   *flops = ops[s->op] * (double)p->n;
 }
 
-static void tb_stream_cleanup(tb_problem_t *p)
-{
-  free(p->priv);
-  p->priv = NULL;
-}
-
 const tb_algo_t tb_algo_stream = {
     .name = "stream",
     .summary = "STREAM copy, scale, add, triad and dot: the memory-bandwidth baseline",
@@ -163,5 +157,5 @@ const tb_algo_t tb_algo_stream = {
     .verify = tb_stream_verify,
     .cost = tb_stream_cost,
     .dump = NULL,
-    .cleanup = tb_stream_cleanup,
+    .cleanup = tb_problem_free_priv,
 };

@@ -164,15 +164,6 @@ int tb_gpu_configs(tb_topo *topo, const char *const *text, tb_configs_t *out)
   return TB_OK;
 }
 
-void tb_gpu_configs_free(tb_configs_t *c)
-{
-  for (int i = 0; i < c->n; i++)
-    free(c->cfg[i]);
-  free(c->cfg);
-  c->cfg = NULL;
-  c->n = 0;
-}
-
 int tb_gpu_runs(const void *cfg, const tb_variant_t *v)
 {
   (void)cfg;
@@ -472,7 +463,7 @@ extern "C" const tb_backend_t tb_backend_gpu = {
     tb_gpu_env_json,
     tb_gpu_mem_available,
     tb_gpu_configs,
-    tb_gpu_configs_free,
+    tb_configs_free,
     tb_gpu_runs,
     tb_gpu_needs,
     tb_gpu_enter,

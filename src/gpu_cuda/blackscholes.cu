@@ -166,25 +166,20 @@ template <int KIND> int tb_bs_run(tb_ctx_t *ctx)
   return tb_bs_typed<KIND>(ctx, [ctx](auto t) { return tb_bs_run_t<decltype(t), KIND>(ctx); });
 }
 
-const tb_param_def_t tb_bs_gpu_tuning[] = {
-    TB_GPU_BLOCK("256"),
-    TB_GPU_GRID(TB_GPU_GRID_WAVES),
-};
-
 const unsigned tb_bs_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
-TB_VARIANT(tb_bs_gridstride, "gridstride", &tb_algo_blackscholes, tb_bs_precs, 0,
-           tb_bs_gpu_tuning, TB_COUNT(tb_bs_gpu_tuning), tb_bs_prepare<TB_BS_GRIDSTRIDE>,
-           tb_bs_run<TB_BS_GRIDSTRIDE>, NULL, NULL,
-           "grid-stride loop, one option per thread per step");
-TB_VARIANT(tb_bs_pair, "pair", &tb_algo_blackscholes, tb_bs_precs, 0, tb_bs_gpu_tuning,
-           TB_COUNT(tb_bs_gpu_tuning), tb_bs_prepare<TB_BS_PAIR>, tb_bs_run<TB_BS_PAIR>, NULL,
-           NULL, "grid-stride loop, two options per thread per step (float2 / double2 accesses)");
-TB_VARIANT(tb_bs_quad, "quad", &tb_algo_blackscholes, TB_PREC_BIT(TB_FLOAT), 0,
-           tb_bs_gpu_tuning, TB_COUNT(tb_bs_gpu_tuning), tb_bs_prepare<TB_BS_QUAD>,
-           tb_bs_run<TB_BS_QUAD>, NULL, NULL,
-           "grid-stride loop, four options per thread per step (float4 accesses, streaming cache "
-           "hints)");
+#define TB_BS_VARIANT(ID, NAME, PRECS, KIND, SUMMARY)                                          \
+  TB_VARIANT(ID, NAME, &tb_algo_blackscholes, PRECS, 0, tb_gpu_gridstride_tuning,                 \
+             TB_COUNT(tb_gpu_gridstride_tuning), tb_bs_prepare<KIND>, tb_bs_run<KIND>, NULL, NULL, \
+             SUMMARY)
+
+TB_BS_VARIANT(tb_bs_gridstride, "gridstride", tb_bs_precs, TB_BS_GRIDSTRIDE,
+              "grid-stride loop, one option per thread per step");
+TB_BS_VARIANT(tb_bs_pair, "pair", tb_bs_precs, TB_BS_PAIR,
+              "grid-stride loop, two options per thread per step (float2 / double2 accesses)");
+TB_BS_VARIANT(tb_bs_quad, "quad", TB_PREC_BIT(TB_FLOAT), TB_BS_QUAD,
+              "grid-stride loop, four options per thread per step (float4 accesses, streaming "
+              "cache hints)");
 
 } /* namespace */
 

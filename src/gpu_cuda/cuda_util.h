@@ -63,6 +63,12 @@ static inline int tb_cuda_status(cudaError_t e, const char *what, const char *fi
 /* Check the launch just made. */
 #define TB_CUDA_LAUNCH(name) TB_CUDA(cudaPeekAtLastError())
 
+/* The tuning parameters of the grid-stride variants (tb_gpu_grid's rule). */
+static const tb_param_def_t tb_gpu_gridstride_tuning[] = {
+    TB_GPU_BLOCK("256"),
+    TB_GPU_GRID(TB_GPU_GRID_WAVES),
+};
+
 /* Whether kernel can run blocks of tb_gpu_block(ctx) threads (its registers and
  * shared memory set the most it takes): TB_EUNSUP with the reason if not, so
  * the runner notes and skips the configuration. With fa, the kernel's

@@ -186,21 +186,17 @@ void tb_stream_release(tb_ctx_t *ctx)
   ctx->state = NULL;
 }
 
-const tb_param_def_t tb_stream_gpu_tuning[] = {
-    TB_GPU_BLOCK("256"),
-    TB_GPU_GRID(TB_GPU_GRID_WAVES),
-};
-
 const unsigned tb_stream_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
-TB_VARIANT(tb_stream_gridstride, "gridstride", &tb_algo_stream, tb_stream_precs, 0,
-           tb_stream_gpu_tuning, TB_COUNT(tb_stream_gpu_tuning), tb_stream_prepare<false>,
-           tb_stream_run<false>, NULL, tb_stream_release,
-           "grid-stride loop, one element per thread per step");
-TB_VARIANT(tb_stream_vec16, "vec16", &tb_algo_stream, tb_stream_precs, 0, tb_stream_gpu_tuning,
-           TB_COUNT(tb_stream_gpu_tuning), tb_stream_prepare<true>, tb_stream_run<true>, NULL,
-           tb_stream_release,
-           "grid-stride loop of 16-byte vector loads and stores (float4, double2)");
+#define TB_STREAM_VARIANT(ID, NAME, VEC, SUMMARY)                                            \
+  TB_VARIANT(ID, NAME, &tb_algo_stream, tb_stream_precs, 0, tb_gpu_gridstride_tuning,             \
+             TB_COUNT(tb_gpu_gridstride_tuning), tb_stream_prepare<VEC>, tb_stream_run<VEC>, NULL, \
+             tb_stream_release, SUMMARY)
+
+TB_STREAM_VARIANT(tb_stream_gridstride, "gridstride", false,
+                  "grid-stride loop, one element per thread per step");
+TB_STREAM_VARIANT(tb_stream_vec16, "vec16", true,
+                  "grid-stride loop of 16-byte vector loads and stores (float4, double2)");
 
 } /* namespace */
 
