@@ -397,6 +397,16 @@ static int tb_cmd_run(int argc, char **argv)
   memset(&st, 0, sizeof st);
   if (!cols)
     return tb_error(tb_fail(TB_ENOMEM, "out of memory"));
+  /* An interrupt from here on stops the sweep (before it starts, if it
+   * comes during the checks) and keeps the rows measured; a closed pipe is a
+   * write error that the report says, not a silent death. */
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = tb_on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
   if ((rc = tb_grammar_parse(argc, argv, &o, &exit_now)) || exit_now) {
     status = rc ? tb_error(rc) : tb_stdout_done(TB_EXIT_OK);
     goto done;
@@ -414,14 +424,6 @@ static int tb_cmd_run(int argc, char **argv)
   }
   tb_note_release(1);
 
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = tb_on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  /* A closed pipe is a write error that the report says, not a silent death. */
-  signal(SIGPIPE, SIG_IGN);
 
   if ((rc = tb_sweep_run(&o.s, &st, &res)))
     status = tb_error(rc);

@@ -1357,8 +1357,11 @@ static void add_defaults(case_t *c, const algo_t *a, const char *size, const int
       arg(c, cfmt(c, "--%s", fixed[i][0]));
       arg(c, fixed[i][1]);
     }
-  /* With --input the file sets the size. */
-  if (!is_fuzzed(c, "size") && !is_fuzzed(c, "input")) {
+  /* With --input the file sets the size: where the algorithm takes one (a
+   * fuzzed --input may also have become another option's value, leaving
+   * an algorithm without input at its full default size). */
+  const opt_t *input = find_opt("input");
+  if (!is_fuzzed(c, "size") && !(is_fuzzed(c, "input") && a && input && takes(a, input))) {
     group(c, 1);
     arg(c, "--size");
     arg(c, size);
