@@ -85,6 +85,7 @@ while ! ls "$TMP" | grep -q 'busy.csv.tmp' && [ $tries -lt 100 ]; do
   tries=$((tries + 1))
 done
 expect_error 2 "another run is writing it" $RUN --output "$TMP/busy.csv"
+sleep 1 # a few of its configurations measured (an interrupt before the first keeps the old file)
 kill -INT $first
 wait $first
 [ "$(head -1 "$TMP/busy.csv" | cut -d, -f1)" = algo ] || fail "the first run's report was lost"
