@@ -167,11 +167,12 @@ static void tb_list_param(const tb_param_def_t *d, const char *indent)
       printf(" %s", d->choices[k]);
   } else if (d->type == TB_PARAM_TEXT)
     printf("text");
-  else
-    printf("%s%s in [%g, %g]%s%s", (d->flags & TB_PARAM_POW2) ? "a power of two" : "",
-           d->type == TB_PARAM_INT ? ((d->flags & TB_PARAM_POW2) ? "" : "integer") : "real",
+  else if (d->type == TB_PARAM_INT)
+    printf("%s in [%.0f, %.0f]%s%s", (d->flags & TB_PARAM_POW2) ? "a power of two" : "integer",
            d->min, d->max, (d->flags & TB_PARAM_AUTO) ? ", or auto" : "",
            d->sweep ? ", or sweep" : "");
+  else
+    printf("real in [%g, %g]", d->min, d->max);
   printf("\n");
 }
 
@@ -189,7 +190,7 @@ static void tb_list_one(const tb_algo_t *a)
   if (a->dump)
     printf("  dump:        --dump FILE is accepted\n");
   for (int i = 0; i < a->npresets; i++)
-    printf("  %s %-12s = %lld: %s\n", i ? "           " : "presets:  ", a->presets[i].name,
+    printf("  %-12s %s = %lld: %s\n", i ? "" : "presets:", a->presets[i].name,
            (long long)a->presets[i].size, a->presets[i].summary);
   if (a->nparams)
     printf("  parameters (--param NAME=LIST, or --NAME LIST):\n");
@@ -427,7 +428,8 @@ static int tb_cmd_run(int argc, char **argv)
 
   if ((rc = tb_sweep_run(&o.s, &st, &res)))
     status = tb_error(rc);
-  tb_report_t rep = {o.s.algo, topo, cols, o.command_line, st.interrupted};
+  tb_report_t rep = {o.s.algo,   topo,       cols,         o.command_line, st.interrupted,
+                     o.s.seed,   o.s.repeat, o.s.warmup,   o.s.verify};
   status = tb_run_dump(&o, &st, &dump, status);
   status = tb_run_report(&o, &rep, &res, &out, status);
   status = tb_run_verdicts(&st, &res, status);
@@ -440,6 +442,29 @@ done:
     tb_topo_close(topo);
   free(cols);
   return tb_stdout_done(status);
+}
+
+/* ---- help -------------------------------------------------------------- */
+
+static int tb_cmd_help(int argc, char **argv)
+{
+  char shown[64];
+  const char *t = argc > 1 ? argv[1] : "";
+  if (argc > 2) {
+    fprintf(stderr, "twinbench help: takes at most one command (see 'twinbench help')\n");
+    return TB_EXIT_USAGE;
+  }
+  if (!strcmp(t, "run"))
+    tb_grammar_usage(stdout);
+  else if (!strcmp(t, "list") || !strcmp(t, "info") || !*t)
+    fputs(!strcmp(t, "list") ? tb_usage_list : !strcmp(t, "info") ? tb_usage_info : tb_usage_main,
+          stdout);
+  else {
+    fprintf(stderr, "twinbench help: unknown command '%s' (commands: info, list, run, help)\n",
+            tb_printable(t, shown, sizeof shown));
+    return TB_EXIT_USAGE;
+  }
+  return tb_stdout_done(TB_EXIT_OK);
 }
 
 /* ---- main -------------------------------------------------------------- */
@@ -459,15 +484,8 @@ int main(int argc, char **argv)
     printf("twinbench %s (%s)\n", PACKAGE_VERSION, tb_git_revision());
     return tb_stdout_done(TB_EXIT_OK);
   }
-  if (!strcmp(cmd, "help")) {
-    const char *t = argc > 2 ? argv[2] : "";
-    if (!strcmp(t, "run"))
-      tb_grammar_usage(stdout);
-    else
-      fputs(!strcmp(t, "list") ? tb_usage_list : !strcmp(t, "info") ? tb_usage_info : tb_usage_main,
-            stdout);
-    return tb_stdout_done(TB_EXIT_OK);
-  }
+  if (!strcmp(cmd, "help"))
+    return tb_cmd_help(argc - 1, argv + 1);
   /* Each command parses its own options from its own argv. */
   optind = 1;
   if (!strcmp(cmd, "info"))

@@ -319,7 +319,8 @@ int main(void)
             tb_colset_add_variant(cols, *v);
       }
     tb_colset_end(cols);
-    tb_report_t rep = {o.s.algo, topo, cols, o.command_line, 0};
+    tb_report_t rep = {o.s.algo, topo, cols, o.command_line, 0, o.s.seed, o.s.repeat,
+                       o.s.warmup, o.s.verify};
     check_report(&res, cols, &rep);
   }
   tb_results_free(&res);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "columns.h"
@@ -231,8 +232,12 @@ const char *tb__plain(const tb_val_t *v, char *buf, size_t len)
     return "";
   if (v->num == floor(v->num) && fabs(v->num) < 1e15)
     snprintf(buf, len, "%.0f", v->num);
-  else
-    snprintf(buf, len, "%.10g", v->num);
+  else /* the fewest digits that read back as the same double */
+    for (int digits = 15; digits <= 17; digits++) {
+      snprintf(buf, len, "%.*g", digits, v->num);
+      if (strtod(buf, NULL) == v->num)
+        break;
+    }
   return buf;
 }
 

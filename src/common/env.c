@@ -2,7 +2,9 @@
 #include <config.h>
 
 #include <hwloc.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +47,63 @@ static void tb_json_kv(FILE *f, const char *key, const char *value, int last)
   fputs(last ? "\n" : ",\n", f);
 }
 
+/* The first line of a small system file, without its end, or NULL. */
+static const char *tb_read_line(const char *path, char *buf, size_t len)
+{
+  FILE *in = fopen(path, "r");
+  if (!in)
+    return NULL;
+  const char *got = fgets(buf, (int)len, in);
+  fclose(in);
+  if (!got)
+    return NULL;
+  buf[strcspn(buf, "\n")] = '\0';
+  return buf;
+}
+
+/* What the environment says about threads and devices: OMP_*, GOMP_*,
+ * CUDA_VISIBLE_DEVICES, as an object. */
+static void tb_env_vars(FILE *f)
+{
+  extern char **environ;
+  int first = 1;
+  fprintf(f, "    \"variables\": {");
+  for (char **e = environ; e && *e; e++) {
+    if (strncmp(*e, "OMP_", 4) && strncmp(*e, "GOMP_", 5) && strncmp(*e, "CUDA_VISIBLE_DEVICES=", 21))
+      continue;
+    const char *eq = strchr(*e, '=');
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - *e : (long)strlen(*e)), *e);
+    fprintf(f, "%s", first ? "" : ", ");
+    tb_json_string(f, name);
+    fputs(": ", f);
+    tb_json_string(f, eq ? eq + 1 : "");
+    first = 0;
+  }
+  fprintf(f, "},\n");
+}
+
+/* The CPU's frequency governor and current clock, and the load average. */
+static void tb_env_load(FILE *f)
+{
+  char buf[256];
+  double l1, l5, l15;
+  tb_json_kv(f, "cpu_governor",
+             tb_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", buf, sizeof buf),
+             0);
+  const char *khz = tb_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", buf,
+                                 sizeof buf);
+  if (khz)
+    fprintf(f, "    \"cpu_mhz\": %.0f,\n", atof(khz) / 1000.0);
+  else
+    fprintf(f, "    \"cpu_mhz\": null,\n");
+  if (tb_read_line("/proc/loadavg", buf, sizeof buf) &&
+      sscanf(buf, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+    fprintf(f, "    \"load_average\": [%g, %g, %g],\n", l1, l5, l15);
+  else
+    fprintf(f, "    \"load_average\": null,\n");
+}
+
 void tb_env_json(FILE *f, const tb_report_t *rep)
 {
   char host[256] = "unknown", date[64] = "";
@@ -68,8 +127,8 @@ void tb_env_json(FILE *f, const tb_report_t *rep)
           tb_topo_npackages(rep->topo), tb_topo_nnuma(rep->topo), tb_topo_ncores(rep->topo),
           tb_topo_npus(rep->topo));
   fprintf(f, "    \"llc_bytes\": %lld,\n", (long long)tb_topo_llc_bytes(rep->topo));
-  tb_json_kv(f, "OMP_PROC_BIND", getenv("OMP_PROC_BIND"), 0);
-  tb_json_kv(f, "OMP_PLACES", getenv("OMP_PLACES"), 0);
+  tb_env_vars(f);
+  tb_env_load(f);
   fprintf(f, "    \"backends\": {");
   for (int b = 0; b < tb_backend_count(); b++) {
     const tb_backend_t *be = tb_backend_at(b);

@@ -8,7 +8,8 @@
 extern "C" {
 #endif
 
-/* Write s as a JSON string literal (NULL as an empty string). */
+/* Write s as a JSON string literal (NULL as an empty string): valid UTF-8
+ * whatever s holds (a byte that is no UTF-8 becomes U+FFFD). */
 void tb_json_string(FILE *f, const char *s);
 
 #ifdef __cplusplus

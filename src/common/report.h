@@ -3,6 +3,7 @@
 #ifndef TB_REPORT_H
 #define TB_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "columns.h"
@@ -17,12 +18,17 @@ typedef enum tb_format { TB_FMT_TABLE, TB_FMT_CSV, TB_FMT_JSON } tb_format_t;
 int tb_format_parse(const char *s, int *format);
 
 /* What a report says about the run besides its rows. */
+/* The version of the JSON report's layout (doc/report.schema.json). */
+#define TB_REPORT_SCHEMA_VERSION 1
+
 typedef struct tb_report {
   const tb_algo_t *algo;
   const tb_topo_t *topo;
   const tb_colset_t *cols; /* the columns of the rows */
   const char *command_line;
   int interrupted;
+  uint64_t seed;
+  int repeats, warmups, verify;
 } tb_report_t;
 
 /* Write the rows (and, for JSON, the environment and the speedups). */

@@ -97,19 +97,48 @@ static void tb_json_speedups(FILE *f, const tb_results_t *res, const tb_colset_t
   fprintf(f, "%s]", ns ? "\n  " : "");
 }
 
+/* The measured limits of the run: one per backend configuration and kind. */
+static void tb_json_limits(FILE *f, const tb_results_t *res)
+{
+  char text[160];
+  fprintf(f, ",\n  \"limits\": [");
+  for (int i = 0, n = 0; i < res->n; i++) {
+    const tb_result_t *r = &res->r[i];
+    int seen = 0;
+    for (int j = 0; j < i && !seen; j++)
+      seen = res->r[j].bi == r->bi && res->r[j].ci == r->ci;
+    if (seen)
+      continue;
+    fprintf(f, "%s\n    {\"backend\": ", n++ ? "," : "");
+    tb_json_string(f, r->backend->name);
+    tb_result_configuration(r, text, sizeof text);
+    fprintf(f, ", \"configuration\": ");
+    tb_json_string(f, text);
+    fprintf(f, ", \"kind\": ");
+    tb_json_string(f, r->backend->limit_names[r->algo->limit]);
+    fprintf(f, ", \"gbs\": %.17g}", r->limit_gbs);
+  }
+  fprintf(f, "\n  ]");
+}
+
 void tb__write_json(FILE *f, const tb_results_t *res, const tb_report_t *rep)
 {
   const tb_algo_t *a = rep->algo;
-  fprintf(f, "{\n  \"twinbench\": \"%s\",\n  \"algo\": ", PACKAGE_VERSION);
+  fprintf(f, "{\n  \"schema_version\": %d,\n  \"twinbench\": \"%s\",\n  \"algo\": ",
+          TB_REPORT_SCHEMA_VERSION, PACKAGE_VERSION);
   tb_json_string(f, a->name);
   fprintf(f, ",\n  \"size_meaning\": ");
   tb_json_string(f, a->size_meaning);
   fprintf(f, ",\n  \"error_meaning\": ");
   tb_json_string(f, a->error_meaning);
   fprintf(f, ",\n  \"bytes_counting\": \"STREAM-style: each array read or written once, no "
-             "write-allocate\",\n  \"interrupted\": %s,\n  \"environment\": ",
-          rep->interrupted ? "true" : "false");
+             "write-allocate; GB = 10^9 bytes; rates over the median time\",\n  \"run\": {"
+             "\"seed\": %llu, \"repeats\": %d, \"warmups\": %d, \"verify\": %s, "
+             "\"interrupted\": %s},\n  \"environment\": ",
+          (unsigned long long)rep->seed, rep->repeats, rep->warmups,
+          rep->verify ? "true" : "false", rep->interrupted ? "true" : "false");
   tb_env_json(f, rep);
+  tb_json_limits(f, res);
   fprintf(f, ",\n  \"results\": [");
   for (int i = 0; i < res->n; i++) {
     fprintf(f, "%s\n    ", i ? "," : "");

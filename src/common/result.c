@@ -94,12 +94,27 @@ static void tb_cell_text(char *buf, size_t len, size_t *k, const char *name, con
     *k += (size_t)snprintf(buf + *k, len - *k, " %s=%.15g", name, c->num);
 }
 
+/* The backend configuration's short columns, " name=value" each, at *k. */
+static void tb_config_cells(const tb_result_t *r, char *buf, size_t len, size_t *k)
+{
+  for (int c = 0; c < r->backend->ncolumns; c++)
+    if (!(r->backend->columns[c].flags & TB_COL_WIDE))
+      tb_cell_text(buf, len, k, r->backend->columns[c].name, &r->config[c]);
+}
+
 void tb_result_config_text(const tb_result_t *r, char *buf, size_t len)
 {
   size_t k = (size_t)snprintf(buf, len, "%s", r->variant->name);
-  for (int c = 0; c < r->backend->ncolumns; c++)
-    if (!(r->backend->columns[c].flags & TB_COL_WIDE))
-      tb_cell_text(buf, len, &k, r->backend->columns[c].name, &r->config[c]);
+  tb_config_cells(r, buf, len, &k);
   for (int t = 0; t < r->variant->ntuning; t++)
     tb_cell_text(buf, len, &k, r->variant->tuning[t].name, &r->tune[t]);
+}
+
+void tb_result_configuration(const tb_result_t *r, char *buf, size_t len)
+{
+  size_t k = 0;
+  buf[0] = '\0';
+  tb_config_cells(r, buf, len, &k);
+  if (buf[0] == ' ')
+    memmove(buf, buf + 1, strlen(buf));
 }

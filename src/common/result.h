@@ -61,6 +61,10 @@ const tb_cell_t *tb_result_cell(const tb_result_t *r, const char *name);
  * tuning values. */
 void tb_result_config_text(const tb_result_t *r, char *buf, size_t len);
 
+/* The backend configuration alone: "threads=4 placement=cores" ("" for a
+ * backend whose configurations have no short columns). */
+void tb_result_configuration(const tb_result_t *r, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif
