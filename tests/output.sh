@@ -35,6 +35,20 @@ assert isinstance(r["binding"], list) and len(r["binding"]) == 1, r
 assert r["params"]["op"] == "dot" and r["columns"]["result"] > 0, r
 assert d["bytes_counting"].startswith("STREAM-style")
 PY
+  # Every family's JSON follows doc/report.schema.json, including strings
+  # that came from non-UTF-8 bytes on the command line.
+  SCHEMA="${srcdir:-.}/doc/report.schema.json"
+  CHECK="${srcdir:-.}/tests/check_json.py"
+  python3 "$CHECK" "$SCHEMA" "$TMP/r.json" || fail "stream JSON breaks the schema"
+  for fam in reduce blackscholes montecarlo bridge; do
+    "$TB" run $fam --backend cpu --size 64 --threads 1 --repeat 1 $LIMIT --format json \
+      --output "$TMP/$fam.json" 2>"$TMP/err" || fail "$fam json run: $(cat "$TMP/err")"
+    python3 "$CHECK" "$SCHEMA" "$TMP/$fam.json" || fail "$fam JSON breaks the schema"
+  done
+  OMP_TB_NOTE="$(printf 'x\377\376y')" "$TB" run stream --backend cpu --size 100 \
+    --threads 1 $LIMIT --format json --output "$TMP/bytes.json" 2>"$TMP/err" ||
+    fail "json run with odd bytes: $(cat "$TMP/err")"
+  python3 "$CHECK" "$SCHEMA" "$TMP/bytes.json" || fail "JSON with odd bytes breaks the schema"
 fi
 # --pivot: rows by op, a column per thread count, and bad specifications refused.
 "$TB" run stream --backend cpu --size 1000 --threads 1,2 $LIMIT --pivot op:threads:gbs \

@@ -1,6 +1,8 @@
 /* twinbench: JSON text. */
 #include <config.h>
 
+#include <math.h>
+
 #include "json.h"
 
 /* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the bytes
@@ -55,4 +57,12 @@ void tb_json_string(FILE *f, const char *s)
     }
   }
   fputc('"', f);
+}
+
+void tb_json_number(FILE *f, double x)
+{
+  if (isfinite(x))
+    fprintf(f, "%.17g", x);
+  else
+    fputs("null", f);
 }

@@ -12,6 +12,9 @@ extern "C" {
  * whatever s holds (a byte that is no UTF-8 becomes U+FFFD). */
 void tb_json_string(FILE *f, const char *s);
 
+/* Write x as a JSON number (null when it is not finite). */
+void tb_json_number(FILE *f, double x);
+
 #ifdef __cplusplus
 }
 #endif

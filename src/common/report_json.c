@@ -27,10 +27,8 @@ static void tb_json_val(FILE *f, const tb_val_t *v, unsigned flags)
     fputc(']', f);
   } else if (v->kind == 1)
     tb_json_string(f, v->text);
-  else if (v->kind == 0 || !isfinite(v->num))
-    fputs("null", f);
   else
-    fprintf(f, "%.17g", v->num);
+    tb_json_number(f, v->kind == 0 ? NAN : v->num);
 }
 
 /* The columns of kind k1 or k2 of row r as "name": value pairs, the first
@@ -57,8 +55,11 @@ static void tb_json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r)
   fputc('{', f);
   tb_json_cols(f, cs, r, TB_CK_CORE, TB_CK_CONFIG, &first);
   tb_json_cols(f, cs, r, TB_CK_TUNE, TB_CK_TUNE, &first);
-  fprintf(f, ", \"repeats\": %d, \"bytes\": %.17g, \"flops\": %.17g, \"params\": {", r->repeats,
-          r->bytes, r->flops);
+  fprintf(f, ", \"repeats\": %d, \"bytes\": ", r->repeats);
+  tb_json_number(f, r->bytes);
+  fprintf(f, ", \"flops\": ");
+  tb_json_number(f, r->flops);
+  fprintf(f, ", \"params\": {");
   first = 1;
   tb_json_cols(f, cs, r, TB_CK_PARAM, TB_CK_PARAM, &first);
   fprintf(f, "}, \"columns\": {");
@@ -84,14 +85,21 @@ static void tb_json_speedups(FILE *f, const tb_results_t *res, const tb_colset_t
     fprintf(f, ", \"reference_best\": ");
     tb_result_config_text(s->ref, text, sizeof text);
     tb_json_string(f, text);
-    fprintf(f, ", \"reference_ms\": %.17g, \"backend\": ", s->ref->median_ms);
+    fprintf(f, ", \"reference_ms\": ");
+    tb_json_number(f, s->ref->median_ms);
+    fprintf(f, ", \"backend\": ");
     tb_json_string(f, s->other->backend->name);
     fprintf(f, ", \"best\": ");
     tb_result_config_text(s->other, text, sizeof text);
     tb_json_string(f, text);
-    fprintf(f, ", \"ms\": %.17g, \"kernel_speedup\": %.6g, \"pinned_speedup\": %.6g, "
-               "\"pageable_speedup\": %.6g}",
-            s->other->median_ms, s->kernel, s->pinned, s->pageable);
+    const double figures[] = {s->other->median_ms, s->kernel, s->pinned, s->pageable};
+    static const char *const names[] = {"ms", "kernel_speedup", "pinned_speedup",
+                                        "pageable_speedup"};
+    for (int k = 0; k < 4; k++) {
+      fprintf(f, ", \"%s\": ", names[k]);
+      tb_json_number(f, figures[k]);
+    }
+    fputc('}', f);
   }
   free(sp);
   fprintf(f, "%s]", ns ? "\n  " : "");
@@ -116,7 +124,9 @@ static void tb_json_limits(FILE *f, const tb_results_t *res)
     tb_json_string(f, text);
     fprintf(f, ", \"kind\": ");
     tb_json_string(f, r->backend->limit_names[r->algo->limit]);
-    fprintf(f, ", \"gbs\": %.17g}", r->limit_gbs);
+    fprintf(f, ", \"gbs\": ");
+    tb_json_number(f, r->limit_gbs);
+    fputc('}', f);
   }
   fprintf(f, "\n  ]");
 }
