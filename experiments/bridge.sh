@@ -44,7 +44,7 @@ rows() {
       -v pf="$(col "$f" prefetch)" -v ms="$(col "$f" median_ms)" -v gb="$(col "$f" gbs)" \
       -v fr="$(col "$f" frac_limit)" -v li="$(col "$f" limit_gbs)" -v ve="$(col "$f" verified)" \
       -v wi="$(col "$f" width)" -v ca="$(col "$f" cache)" '
-      NR > 1 && $ve == "pass" {
+      '"$CSV_ROW"' && $ve == "pass" {
         print $be, $va, $pr, $mo, ($th == "" ? "-" : $th), ($bl == "" ? "-" : $bl), $pf, $ms, $gb, $fr, $li, $wi, $ca
       }' "$f"
   done
@@ -98,8 +98,8 @@ fi
 all=$(rows "$OUT/table.csv" "$OUT/ladder.csv" "$OUT/wide.csv" "$OUT/smem.csv")
 echo
 echo "### (a) the report's table, median ms: rows generator + precision, columns CPU threads (omp) and the GPU (best strategy and block, P = 16, V = 1)"
-sed -n '/^# median_ms by /,/^$/p' "$OUT/table.log"
-sed -n '/^# CPU-vs-GPU speedup/,/^$/p' "$OUT/table.log"
+sed -n '/^# median_ms by /,/^$/p' "$OUT/table.txt"
+sed -n '/^# speedup: /,/^$/p' "$OUT/table.txt"
 
 if [ "$gpu" -eq 1 ]; then
   echo

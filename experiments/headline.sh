@@ -34,7 +34,7 @@ best() {
   awk -F, -v keys="$keys" -v g="$(col "$f" gbs)" -v fr="$(col "$f" frac_limit)" \
     -v li="$(col "$f" limit_gbs)" -v v="$(col "$f" verified)" '
     BEGIN { n = split(keys, k, ",") }
-    NR > 1 && $v != "fail" {
+    '"$CSV_ROW"' && $v != "fail" {
       key = $(k[1]); for (i = 2; i <= n; i++) key = key " " $(k[i])
       if (!(key in b) || $g > b[key]) { b[key] = $g; f[key] = $fr; l[key] = $li }
     }

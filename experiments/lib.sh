@@ -2,12 +2,13 @@
 # status collects failures of bench runs; a script exits with it.
 status=0
 
-# bench NAME ARGS...: one twinbench run to $OUT/NAME.csv with its stderr
-# (notes, the pivot view, the speedups) in $OUT/NAME.log.
+# bench NAME ARGS...: one twinbench run to $OUT/NAME.csv, its table (with
+# the speedups and the pivot view) in $OUT/NAME.txt and its notes in
+# $OUT/NAME.log.
 bench() {
   name=$1; shift
   echo "== $name: twinbench $*" >&2
-  "$TB" "$@" --format csv --output "$OUT/$name.csv" 2>"$OUT/$name.log"
+  "$TB" "$@" --output "$OUT/$name.csv" >"$OUT/$name.txt" 2>"$OUT/$name.log"
   rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "twinbench exited $rc for $name (see $OUT/$name.log)" >&2
@@ -15,8 +16,13 @@ bench() {
   fi
 }
 
-# pivot NAME: the pivot view a run left in its log.
-pivot() { sed -n '/^# .* by /,/^$/p' "$OUT/$1.log"; }
+# pivot NAME: the pivot view of a run's table.
+pivot() { sed -n '/^# .* by .* (rows) and /,/^$/p' "$OUT/$1.txt"; }
 
-# col FILE NAME: the column number of NAME in a CSV header.
-col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
+# A CSV report: '#' lines of context, the header, the rows.
+# col FILE NAME: the column number of NAME in its header.
+col() { grep -v '^#' "$1" | head -1 | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
+# In awk, the rows of a CSV report are the lines that match CSV_ROW.
+CSV_ROW='!/^#/ && ++_line > 1'
+# csv_rows FILE: the rows.
+csv_rows() { grep -v '^#' "$1" | tail -n +2; }

@@ -37,7 +37,8 @@ best() {
   local f=$1
   shift
   awk -F, -v conds="$*" '
-    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(conds, cs, " "); next }
+    /^#/ { next }
+    !head++ { for (i = 1; i <= NF; i++) c[$i] = i; n = split(conds, cs, " "); next }
     $c["verified"] != "pass" { next }
     { for (k = 1; k <= n; k++) { split(cs[k], kv, "="); if ($c[kv[1]] != kv[2]) next }
       if (!found || $c["median_ms"] + 0 < bestms) { found = 1; bestms = $c["median_ms"] + 0; row = $0 } }
@@ -76,12 +77,12 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 # 1. Black-Scholes.
 "$TB" run blackscholes --backend cpu,gpu --precision float --size nvidia2008,2^26 \
   --math libm,fast --threads "$THREADS" --block 64,128,256,512 --grid auto,4224 \
-  --repeat 10 --warmup 2 --format csv --output "$OUT/bs.csv" 2>"$OUT/bs.log"
+  --repeat 10 --warmup 2 --output "$OUT/bs.csv" >"$OUT/bs.txt" 2>"$OUT/bs.log"
 
 # 2. Monte Carlo at 2^28 paths.
 "$TB" run montecarlo --backend cpu,gpu --precision float,double --size 256 --paths 2^20 \
-  --math libm,fast --threads "$THREADS" --block 128,256,512 --repeat 5 --warmup 1 --format csv \
-  --output "$OUT/mc.csv" 2>"$OUT/mc.log"
+  --math libm,fast --threads "$THREADS" --block 128,256,512 --repeat 5 --warmup 1 \
+  --output "$OUT/mc.csv" >"$OUT/mc.txt" 2>"$OUT/mc.log"
 
 # 3. The crossover of one and many blocks per option.
 rm -f "$OUT/cross.csv"
@@ -89,20 +90,20 @@ for total in 24 27; do
   for lo in 2 4 6 8 10 12 14 16; do
     "$TB" run montecarlo --backend gpu --variant fused,fused1b --precision float --math fast \
       --size "2^$lo" --paths "2^$((total - lo))" --block 128,256 --repeat 5 --warmup 1 \
-      --format csv --output "$OUT/cross.tmp" 2>>"$OUT/cross.log"
-    if [ -f "$OUT/cross.csv" ]; then tail -n +2 "$OUT/cross.tmp" >>"$OUT/cross.csv"
-    else mv "$OUT/cross.tmp" "$OUT/cross.csv"; fi
+      --quiet --output "$OUT/cross.tmp.csv" 2>>"$OUT/cross.log"
+    if [ -f "$OUT/cross.csv" ]; then csv_rows "$OUT/cross.tmp.csv" >>"$OUT/cross.csv"
+    else mv "$OUT/cross.tmp.csv" "$OUT/cross.csv"; fi
   done
 done
-rm -f "$OUT/cross.tmp"
+rm -f "$OUT/cross.tmp.csv"
 
 # 4. The published graphs, fused kernel, float.
 "$TB" run montecarlo --backend gpu --variant fused --precision float --math libm,fast --size 64 \
-  --paths 2^12,2^14,2^16,2^18,2^20,2^22 --block 256 --repeat 5 --format csv \
-  --output "$OUT/paths.csv" --pivot variant+math:paths:samples_per_s 2>"$OUT/paths.log"
+  --paths 2^12,2^14,2^16,2^18,2^20,2^22 --block 256 --repeat 5 \
+  --output "$OUT/paths.csv" --pivot variant+math:paths:samples_per_s >"$OUT/paths.txt" 2>"$OUT/paths.log"
 "$TB" run montecarlo --backend gpu --variant fused --precision float --math libm,fast \
-  --size 16,64,256,1024,4096,16384 --paths 2^16 --block 256 --repeat 5 --format csv \
-  --output "$OUT/optcount.csv" --pivot variant+math:size:options_per_s 2>"$OUT/optcount.log"
+  --size 16,64,256,1024,4096,16384 --paths 2^16 --block 256 --repeat 5 \
+  --output "$OUT/optcount.csv" --pivot variant+math:size:options_per_s >"$OUT/optcount.txt" 2>"$OUT/optcount.log"
 fi
 
 # ---- The short table --------------------------------------------------------
@@ -154,7 +155,7 @@ echo "== One block per option (fused1b) against many (fused), float, math=fast: 
 awk -F, -v V="$(col "$OUT/cross.csv" variant)" -v N="$(col "$OUT/cross.csv" size)" \
     -v P="$(col "$OUT/cross.csv" paths)" -v M="$(col "$OUT/cross.csv" median_ms)" \
     -v R="$(col "$OUT/cross.csv" verified)" '
-  NR > 1 && $R == "pass" {
+  '"$CSV_ROW"' && $R == "pass" {
     tot = $N * $P; k = tot SUBSEP $P
     if (!((k, $V) in t) || $M < t[k, $V]) t[k, $V] = $M
     if (!(k in seen)) { seen[k] = 1; np[tot]++; pp[tot, np[tot]] = $P + 0 }
@@ -176,7 +177,7 @@ awk -F, -v V="$(col "$OUT/cross.csv" variant)" -v N="$(col "$OUT/cross.csv" size
 
 echo
 echo "== Published graphs (fused, float): samples/s by paths per option (64 options), options/s by options (2^16 paths)"
-grep -A3 '^# samples_per_s' "$OUT/paths.log" | tail -3 | sed 's/^/  /'
-grep -A3 '^# options_per_s' "$OUT/optcount.log" | tail -3 | sed 's/^/  /'
+grep -A3 '^# samples_per_s' "$OUT/paths.txt" | tail -3 | sed 's/^/  /'
+grep -A3 '^# options_per_s' "$OUT/optcount.txt" | tail -3 | sed 's/^/  /'
 echo
-echo "(${SECONDS}s; full reports: $OUT/bs.csv mc.csv cross.csv paths.csv optcount.csv and the .log files)"
+echo "(${SECONDS}s; full reports: $OUT/bs.csv mc.csv cross.csv paths.csv optcount.csv and the .txt and .log files)"

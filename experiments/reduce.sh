@@ -62,7 +62,7 @@ if [ -s "$f" ]; then
   awk -F, -v va="$(col "$f" variant)" -v bl="$(col "$f" block)" -v gr="$(col "$f" grid)" \
     -v gb="$(col "$f" gbs)" -v la="$(col "$f" launches)" -v rg="$(col "$f" regs)" \
     -v oc="$(col "$f" occupancy)" -v ve="$(col "$f" verified)" '
-    NR > 1 && $ve == "pass" && (!($va in best) || $gb > best[$va]) {
+    '"$CSV_ROW"' && $ve == "pass" && (!($va in best) || $gb > best[$va]) {
       if (!($va in best)) order[n++] = $va
       best[$va] = $gb; line[$va] = sprintf("%-8s %8.1f %6s %6s %8s %5s %9s", $va, $gb, $bl, $gr, $la, $rg, $oc)
     }
@@ -78,7 +78,7 @@ f=$OUT/vs_cub.csv
 if [ -s "$f" ]; then
   awk -F, -v va="$(col "$f" variant)" -v sz="$(col "$f" size)" -v bl="$(col "$f" block)" \
     -v gr="$(col "$f" grid)" -v gb="$(col "$f" gbs)" -v ve="$(col "$f" verified)" '
-    NR > 1 && $ve == "pass" {
+    '"$CSV_ROW"' && $ve == "pass" {
       if ($va == "cub") { if ($gb > cub[$sz]) cub[$sz] = $gb }
       else if ($gb > own[$sz]) { own[$sz] = $gb; what[$sz] = $va " block " $bl " grid " $gr }
       sizes[$sz] = 1
@@ -98,7 +98,7 @@ f=$OUT/cpu.csv
 if [ -s "$f" ]; then
   awk -F, -v va="$(col "$f" variant)" -v gb="$(col "$f" gbs)" -v li="$(col "$f" limit_gbs)" \
     -v fr="$(col "$f" frac_limit)" -v th="$(col "$f" threads)" -v ve="$(col "$f" verified)" '
-    NR > 1 && $ve == "pass" && $fr > best { best = $fr; b = $va " at " $th " threads"; g = $gb; l = $li }
+    '"$CSV_ROW"' && $ve == "pass" && $fr > best { best = $fr; b = $va " at " $th " threads"; g = $gb; l = $li }
     END { printf "best: %s, %.1f GB/s of a %.1f GB/s read limit = %.3f (target >= 0.9)\n", b, g, l, best }' "$f"
 fi
 

@@ -8,13 +8,13 @@ set -euo pipefail
 OUT=${OUT:-.}
 TB=${TB:-./twinbench}
 "$TB" info | tee "$OUT/stream-info.txt"
-"$TB" run stream --backend cpu,gpu --threads sweep --precision float,double --format csv \
+"$TB" run stream --backend cpu,gpu --threads sweep --precision float,double \
   --output "$OUT/stream.csv" --pivot op+backend+precision:threads:gbs
 echo
 echo "# acceptance ratios (from $OUT/stream.csv, all measured in that one run)"
 python3 - "$OUT/stream.csv" <<'PY'
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
 cores = max(int(r["threads"]) for r in rows if r["backend"] == "cpu")
 for prec in ("float", "double"):
     cpu = [r for r in rows if r["backend"] == "cpu" and r["op"] == "triad"

@@ -33,7 +33,7 @@ def main():
         sys.exit("plot.py: matplotlib is not installed")
 
     with open(a.csv) as f:
-        rows = list(csv.DictReader(f))
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     for cond in a.where:
         k, _, v = cond.partition("=")
         rows = [r for r in rows if r.get(k) == v]

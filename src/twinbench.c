@@ -289,27 +289,53 @@ static int tb_run_path_clash(const tb_run_opts_t *o, const char *out, const char
   return TB_OK;
 }
 
+/* The report files of a run, and what goes on stdout. */
+typedef struct tb_outputs {
+  int n;
+  tb_outfile_t file[TB_MAX_OUTPUTS];
+  int format[TB_MAX_OUTPUTS];
+  int std_format; /* the report on stdout besides the files, or -1: none */
+} tb_outputs_t;
+
 /* Claim the report and dump files before any work, so that a bad path costs
  * nothing and an input is never overwritten. */
-static int tb_run_claim(tb_run_opts_t *o, tb_outfile_t *out, tb_outfile_t *dump)
+static int tb_run_claim(tb_run_opts_t *o, tb_outputs_t *out, tb_outfile_t *dump)
 {
   char shown[128];
-  int rc;
-  if (o->output && o->s.dump_path && tb_path_same(o->output, o->s.dump_path))
-    return tb_fail(TB_EINVAL, "--output and --dump are the same file '%s'",
-                   tb_printable(o->output, shown, sizeof shown));
-  if ((o->output && (rc = tb_run_path_clash(o, o->output, "--output"))) ||
-      (o->s.dump_path && (rc = tb_run_path_clash(o, o->s.dump_path, "--dump"))))
-    return rc;
-  if (o->output && (rc = tb_outfile_open(out, o->output)))
-    return rc;
-  if (o->s.dump_path && (rc = tb_outfile_open(dump, o->s.dump_path))) {
-    if (o->output)
-      tb_outfile_abort(out);
-    return rc;
+  int rc = TB_OK, to_stdout = 0;
+  const int fallback = o->format_given ? o->format : TB_FMT_TABLE;
+  out->n = 0;
+  for (int i = 0; i < o->noutputs; i++) {
+    const char *path = o->output[i];
+    for (int j = 0; j < i; j++)
+      if (tb_path_same(path, o->output[j]))
+        return tb_fail(TB_EINVAL, "--output '%s' is given twice",
+                       tb_printable(path, shown, sizeof shown));
+    if (o->s.dump_path && tb_path_same(path, o->s.dump_path))
+      return tb_fail(TB_EINVAL, "--output and --dump are the same file '%s'",
+                     tb_printable(path, shown, sizeof shown));
+    if ((rc = tb_run_path_clash(o, path, "--output")))
+      return rc;
+    to_stdout |= !strcmp(path, "-");
   }
-  o->s.dump = o->s.dump_path ? dump->f : NULL;
-  return TB_OK;
+  if (o->s.dump_path && (rc = tb_run_path_clash(o, o->s.dump_path, "--dump")))
+    return rc;
+  /* Without files the report is on stdout in --format; with files, the
+   * table is on the terminal unless one of them is stdout or --quiet. */
+  out->std_format = o->noutputs == 0 ? o->format : to_stdout || o->quiet ? -1 : TB_FMT_TABLE;
+  for (int i = 0; i < o->noutputs && !rc; i++) {
+    int f = strcmp(o->output[i], "-") ? tb_format_of_path(o->output[i]) : -1;
+    out->format[i] = f >= 0 ? f : fallback;
+    if (!(rc = tb_outfile_open(&out->file[i], o->output[i])))
+      out->n++;
+  }
+  if (!rc && o->s.dump_path)
+    rc = tb_outfile_open(dump, o->s.dump_path);
+  if (rc)
+    for (int i = 0; i < out->n; i++)
+      tb_outfile_abort(&out->file[i]);
+  o->s.dump = o->s.dump_path && !rc ? dump->f : NULL;
+  return rc;
 }
 
 /* Keep the dump the run wrote, or leave the old file when it wrote none. */
@@ -327,41 +353,57 @@ static int tb_run_dump(const tb_run_opts_t *o, const tb_run_state_t *st, tb_outf
   }
   if ((rc = tb_outfile_commit(dump)))
     return status == TB_EXIT_OK ? tb_error(rc) : status;
-  fprintf(stderr, "twinbench: wrote %s (%s)\n", o->s.dump_path, st->dump_what);
+  if (!o->quiet)
+    fprintf(stderr, "twinbench: wrote %s (%s)\n", o->s.dump_path, st->dump_what);
   return status;
 }
 
-/* Write the report and its views; returns the exit status so far. A run
- * that measured nothing leaves an old report file as it was. */
-static int tb_run_report(const tb_run_opts_t *o, const tb_report_t *rep, const tb_results_t *res,
-                         tb_outfile_t *out, int status)
+/* Write one report file; returns the exit status so far. A run that
+ * measured nothing leaves an old file as it was; a file that fails does not
+ * keep the others from being written. */
+static int tb_run_report_file(const tb_run_opts_t *o, const tb_report_t *rep,
+                              const tb_results_t *res, tb_outfile_t *out, const char *path,
+                              int format, int status)
 {
-  FILE *f = o->output ? out->f : stdout;
-  int rc = TB_OK;
-  if (o->output && res->n == 0) {
+  int rc;
+  if (res->n == 0) {
     tb_outfile_abort(out);
-    if (status == TB_EXIT_OK)
-      fprintf(stderr, "twinbench: no results: %s left as it was\n", o->output);
-  } else {
-    rc = tb_report_write(f, o->format, res, rep);
-    /* The commit sees a failed write too, and names the file. */
-    if (o->output) {
-      int crc = tb_outfile_commit(out);
-      rc = crc ? crc : rc;
-    }
+    if (status == TB_EXIT_OK && !o->quiet)
+      fprintf(stderr, "twinbench: no results: %s left as it was\n", path);
+    return status;
   }
+  rc = tb_report_write(out->f, format, res, rep);
+  /* The commit sees a failed write too, and names the file. */
+  int crc = tb_outfile_commit(out);
+  rc = crc ? crc : rc;
   if (rc) {
-    if (o->output)
-      tb_outfile_abort(out);
-    status = tb_error(rc);
-  } else if (o->output && res->n && strcmp(o->output, "-"))
+    tb_outfile_abort(out);
+    return status == TB_EXIT_OK ? tb_error(rc) : status;
+  }
+  if (strcmp(path, "-") && !o->quiet)
     fprintf(stderr, "twinbench: wrote %d result%s to %s\n", res->n, res->n == 1 ? "" : "s",
-            o->output);
-  /* CSV and JSON stay machine-readable: the views go to stderr. */
-  if (o->format != TB_FMT_TABLE)
-    tb_report_speedups(stderr, res);
+            path);
+  return status;
+}
+
+/* Write the report files, the report on stdout and the views; returns the
+ * exit status so far. */
+static int tb_run_report(const tb_run_opts_t *o, const tb_report_t *rep, const tb_results_t *res,
+                         tb_outputs_t *out, int status)
+{
+  int rc, table_out = out->std_format == TB_FMT_TABLE;
+  for (int i = 0; i < out->n; i++) {
+    status = tb_run_report_file(o, rep, res, &out->file[i], o->output[i], out->format[i], status);
+    table_out |= !strcmp(o->output[i], "-") && out->format[i] == TB_FMT_TABLE;
+  }
+  if (out->std_format >= 0 && (res->n || o->noutputs == 0) &&
+      (rc = tb_report_write(stdout, out->std_format, res, rep)))
+    status = status == TB_EXIT_OK ? tb_error(rc) : status;
+  /* CSV, JSON and Markdown on stdout stay whole: the views go to stderr. */
+  if (!table_out && !o->quiet)
+    tb_report_speedups(stderr, res, 0);
   if (o->pivot)
-    tb_report_pivot(o->format != TB_FMT_TABLE ? stderr : stdout, res, rep->cols, o->pivot);
+    tb_report_pivot(table_out || o->quiet ? stdout : stderr, res, rep->cols, o->pivot);
   return status;
 }
 
@@ -391,7 +433,8 @@ static int tb_cmd_run(int argc, char **argv)
   tb_topo_t *topo = NULL;
   tb_results_t res = {0};
   tb_run_state_t st;
-  tb_outfile_t out = {0}, dump = {0};
+  tb_outputs_t out = {0};
+  tb_outfile_t dump = {0};
   tb_colset_t *cols = malloc(sizeof *cols);
   int rc, exit_now, status = TB_EXIT_OK;
 
@@ -412,13 +455,16 @@ static int tb_cmd_run(int argc, char **argv)
     status = rc ? tb_error(rc) : tb_stdout_done(TB_EXIT_OK);
     goto done;
   }
+  tb_note_quiet(o.quiet);
   if ((rc = tb_topo_open(&topo)) || (rc = tb_sweep_check(&o.s, topo, &st))) {
     status = tb_error(rc);
     goto done;
   }
   tb_run_columns(&o.s, cols);
   /* Claim the output file before any work, so an unwritable path costs nothing. */
-  if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) || (rc = tb_run_claim(&o, &out, &dump))) {
+  if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) ||
+      (o.columns && (rc = tb_columns_check(cols, o.columns))) ||
+      (rc = tb_run_claim(&o, &out, &dump))) {
     tb_note_release(0);
     status = tb_error(rc);
     goto done;
@@ -429,7 +475,8 @@ static int tb_cmd_run(int argc, char **argv)
   if ((rc = tb_sweep_run(&o.s, &st, &res)))
     status = tb_error(rc);
   tb_report_t rep = {o.s.algo,   topo,       cols,         o.command_line, st.interrupted,
-                     o.s.seed,   o.s.repeat, o.s.warmup,   o.s.verify};
+                     o.s.seed,   o.s.repeat, o.s.warmup,   o.s.verify,     o.columns,
+                     o.wide};
   status = tb_run_dump(&o, &st, &dump, status);
   status = tb_run_report(&o, &rep, &res, &out, status);
   status = tb_run_verdicts(&st, &res, status);

@@ -17,12 +17,12 @@ nvar=$("$TB" list bridge | grep -c '^    gpu ')
 # verified or was skipped with a note (a block size a kernel's registers do
 # not allow), and at least LEAST of them ran (default: half).
 rows_ok() {
-  _rows=$(($(wc -l <"$1") - 1))
+  _rows=$(csv_rows "$1" | wc -l)
   _skipped=$(grep -c "note: .* skipped" "$2")
   [ $((_rows + _skipped)) -eq "$3" ] || fail "$1: $_rows rows + $_skipped skipped, expected $3"
   [ "$_rows" -ge "${4:-$(($3 / 2))}" ] || fail "$1: only $_rows of $3 configurations ran"
   _col=$(csv_col "$1" verified)
-  _bad=$(tail -n +2 "$1" | cut -d, -f"$_col" | grep -vc '^pass$')
+  _bad=$(csv_rows "$1" | cut -d, -f"$_col" | grep -vc '^pass$')
   [ "$_bad" -eq 0 ] || fail "$1: $_bad rows not verified"
 }
 
@@ -56,21 +56,21 @@ for refusal in "width 4 x dim 3 values a step" "width 8 x dim 3 values a step" \
   [ "$(grep -c "$refusal" "$TMP/w.err")" -eq $(case $refusal in width*) echo 64 ;; *) echo 32 ;; esac) ] ||
     fail "wide sweep: '$refusal' not refused as often as expected"
 done
-[ "$(($(wc -l <"$TMP/w.csv") - 1))" -eq 320 ] || fail "wide sweep: not 320 rows"
+[ "$(csv_rows "$TMP/w.csv" | wc -l)" -eq 320 ] || fail "wide sweep: not 320 rows"
 # smem at every width: 128 problems x 2 blocks, the same refusals (no cache
 # hints: 32, 16, 16 and 16 of them).
 run --backend gpu --variant smem --precision float,double --size 33,4099 \
   --mode paths,increments --dim 1,3 --order random --width 1,2,4,8 --prefetch 2,16 \
   --block 64,100 --seed 10 >"$TMP/v.csv" 2>"$TMP/v.err" || fail "smem sweep: $(cat "$TMP/v.err")"
 rows_ok "$TMP/v.csv" "$TMP/v.err" 256
-[ "$(($(wc -l <"$TMP/v.csv") - 1))" -eq 160 ] || fail "smem sweep: not 160 rows"
+[ "$(csv_rows "$TMP/v.csv" | wc -l)" -eq 160 ] || fail "smem sweep: not 160 rows"
 # smem's ring of normals through plans shorter than the ring (5 steps, P 16),
 # staged at once (64 steps) and in chunks (200 steps).
 run --backend gpu --variant smem --size 4099 --steps 5,64,200 --mode paths,increments \
   --order random --prefetch 16 --width 1,2 --block 64 --seed 11 \
   >"$TMP/p.csv" 2>"$TMP/p.err" || fail "smem steps: $(cat "$TMP/p.err")"
 rows_ok "$TMP/p.csv" "$TMP/p.err" 12
-[ "$(($(wc -l <"$TMP/p.csv") - 1))" -eq 12 ] || fail "smem steps: not 12 rows"
+[ "$(csv_rows "$TMP/p.csv" | wc -l)" -eq 12 ] || fail "smem steps: not 12 rows"
 
 # Eight dimensions: P x d above 64 registers is refused (prefetch 16), the rest
 # runs; wide and smem at their default width 4 are refused (4 x 8 values a
@@ -97,7 +97,7 @@ run --backend gpu --size 65 --steps 2000 --order random --block 128 \
   >"$TMP/l.csv" 2>"$TMP/l.err" || fail "2000 steps: $(cat "$TMP/l.err")"
 [ "$(grep -c "do not fit in constant memory" "$TMP/l.err")" -eq 2 ] ||
   fail "2000 steps: const and prefetch not skipped: $(cat "$TMP/l.err")"
-[ "$(($(wc -l <"$TMP/l.csv") - 1))" -eq 4 ] || fail "2000 steps: shared, reuse, wide and smem did not run"
+[ "$(csv_rows "$TMP/l.csv" | wc -l)" -eq 4 ] || fail "2000 steps: shared, reuse, wide and smem did not run"
 
 # Both backends, GPU tuning values: each CPU variant once per thread count
 # (not once per GPU knob), each GPU variant once per (prefetch, width) it
@@ -111,9 +111,11 @@ run --backend gpu --size 65 --steps 2000 --order random --block 128 \
 gr=$(grep -c ',gpu,' "$TMP/both.csv")
 gs=$(grep -c "note: .* skipped" "$TMP/both.err")
 [ $((gr + gs)) -eq 14 ] || fail "cpu,gpu: $gr GPU rows and $gs skipped, expected 14"
-[ "$(grep -c '^float ' "$TMP/both.err")" -eq 1 ] || fail "cpu,gpu: not one speedup line: $(cat "$TMP/both.err")"
-grep '^float ' "$TMP/both.err" | grep -q "cpu .* threads=.* gpu .* block=" ||
-  fail "cpu,gpu: the summary does not name the best configurations"
+[ "$(grep -c ' threads=.* gpu .* block=.*[0-9]x' "$TMP/both.err")" -eq 1 ] ||
+  fail "cpu,gpu: not one speedup line naming the best configurations: $(cat "$TMP/both.err")"
+grep -q "^# speedup: " "$TMP/both.err" && grep -q "^#.* precision=float" "$TMP/both.err" &&
+  grep -q "^#.* size=4099" "$TMP/both.err" ||
+  fail "cpu,gpu: the summary does not say the problem: $(cat "$TMP/both.err")"
 
 # ulps FILE1 FILE2 PREC: the largest difference between two dumps in units in
 # the last place of the larger value (0 when they are equal).

@@ -106,7 +106,7 @@ if runs "$TMP/fifo.csv" "options from a FIFO" run blackscholes $OPTS --cnd poly,
   [ "$(csv_select "$TMP/fifo.csv" precision cnd size verified error)" = \
     "$(csv_select "$TMP/file.csv" precision cnd size verified error)" ] ||
     fail "options from a FIFO differ from the file's: $(csv_select "$TMP/fifo.csv" size verified)"
-  expect_rows "$TMP/fifo.csv" "$(($(wc -l <"$TMP/file.csv") - 1))"
+  expect_rows "$TMP/fifo.csv" "$(csv_rows "$TMP/file.csv" | wc -l)"
   expect_all_pass "$TMP/fifo.csv"
 fi
 unfeed

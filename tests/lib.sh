@@ -28,8 +28,15 @@ expect_error() {
   fi
 }
 
+# A CSV report: '#' lines of context, the header, the rows.
+# csv_header FILE: the header; csv_rows FILE: the rows.
+csv_header() { grep -v '^#' "$1" | head -1; }
+csv_rows() { grep -v '^#' "$1" | tail -n +2; }
 # csv_col FILE NAME: the column number of NAME in the CSV header.
-csv_col() { head -1 "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
+csv_col() { csv_header "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
+# In awk, the rows of a CSV report are the lines that match CSV_ROW.
+CSV_ROW='!/^#/ && ++_line > 1'
+
 
 # The GPU answers 0 when usable; otherwise the tests that need it skip.
 gpu_present() { "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 -P op=copy \
@@ -37,13 +44,13 @@ gpu_present() { "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 -P
 
 # expect_rows FILE N: the CSV report FILE has N result rows.
 expect_rows() {
-  rows=$(($(wc -l <"$1") - 1))
+  rows=$(csv_rows "$1" | wc -l)
   [ "$rows" -eq "$2" ] || fail "$rows rows in $1, expected $2"
 }
 
 # expect_all_pass FILE: every row of the CSV report FILE passed verification.
 expect_all_pass() {
-  bad=$(tail -n +2 "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
+  bad=$(csv_rows "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
   [ "$bad" -eq 0 ] || fail "$bad rows of $1 not verified"
 }
 
@@ -51,7 +58,7 @@ expect_all_pass() {
 # unchecked: each passed, or says unverifiable (its bound cannot tell a
 # wrong result from a right one, and its note says why).
 expect_verified() {
-  bad=$(tail -n +2 "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^\(pass\|unverifiable\)$')
+  bad=$(csv_rows "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^\(pass\|unverifiable\)$')
   [ "$bad" -eq 0 ] || fail "$bad rows of $1 failed or were not verified"
 }
 
@@ -60,7 +67,7 @@ expect_verified() {
 # input, 0.5, and say unverifiable where it is not.
 expect_sum_verdicts() {
   awk -F, -v v="$(csv_col "$1" verified)" -v t="$(csv_col "$1" tolerance)" \
-    -v r="$(csv_col "$1" result)" 'NR > 1 {
+    -v r="$(csv_col "$1" result)" "$CSV_ROW"' {
       vac = $t * $r >= 0.5
       if ($v != (vac ? "unverifiable" : "pass")) { print "row " NR ": " $0; bad++ } }
     END { exit bad > 0 }' "$1" || fail "$1: a sum's verdict does not follow its bound"
@@ -70,9 +77,9 @@ expect_sum_verdicts() {
 # bound is below its price (tells = 0: a handful of options and few paths),
 # unverifiable; and some of them passed.
 mc_verified() {
-  rows=$(($(wc -l <"$1") - 1))
+  rows=$(csv_rows "$1" | wc -l)
   [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
-  awk -F, -v v="$(csv_col "$1" verified)" -v t="$(csv_col "$1" tells)" 'NR > 1 {
+  awk -F, -v v="$(csv_col "$1" verified)" -v t="$(csv_col "$1" tells)" "$CSV_ROW"' {
       if (!($v == "pass" && $t > 0) && !($v == "unverifiable" && $t == 0)) bad++
       pass += $v == "pass" }
     END { exit bad > 0 || pass == 0 }' "$1" ||
@@ -87,5 +94,5 @@ csv_select() {
   cols=""
   for c in "$@"; do cols="$cols${cols:+,}$(csv_col "$f" "$c")"; done
   awk -F, -v cols="$cols" 'BEGIN { n = split(cols, c, ",") }
-    NR > 1 { line = $(c[1]); for (i = 2; i <= n; i++) line = line "," $(c[i]); print line }' "$f"
+    '"$CSV_ROW"' { line = $(c[1]); for (i = 2; i <= n; i++) line = line "," $(c[i]); print line }' "$f"
 }

@@ -13,9 +13,9 @@ num() { awk -F, -v r="$2" -v c="$(csv_col "$1" "$3")" 'NR == r + 1 { print $c }'
 near() { awk -v x="$1" -v y="$2" -v t="$3" 'BEGIN { d = x - y; exit !(d <= t && -d <= t) }'; }
 # all_pass FILE ROWS: the CSV report has ROWS rows, every one verified.
 all_pass() {
-  rows=$(($(wc -l <"$1") - 1))
+  rows=$(csv_rows "$1" | wc -l)
   [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
-  bad=$(tail -n +2 "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
+  bad=$(csv_rows "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
   [ "$bad" -eq 0 ] || fail "$1: $bad rows not verified"
 }
 
@@ -47,13 +47,13 @@ awk -v p="$p" -v s="$se" 'BEGIN { exit !(s > 0 && s < 0.02 && (p - 4.7594) ^ 2 <
   --size 1,7,2^20+3 --threads 1,3 --repeat 2 --warmup 1 --seed 3 $LIMIT --format csv \
   --output "$TMP/bs.csv" 2>"$TMP/err" || fail "blackscholes run: $(cat "$TMP/err")"
 all_pass "$TMP/bs.csv" 48
-head -1 "$TMP/bs.csv" | grep -q ',cnd,math,options_per_s,l1,max_abs,parity,note$' ||
-  fail "blackscholes header: $(head -1 "$TMP/bs.csv")"
+csv_header "$TMP/bs.csv" | grep -q ',cnd,math,options_per_s,l1,max_abs,parity,note$' ||
+  fail "blackscholes header: $(csv_header "$TMP/bs.csv")"
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
 awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \
   -v l="$(csv_col "$TMP/bs.csv" l1)" -v r="$(csv_col "$TMP/bs.csv" options_per_s)" \
-  'NR > 1 && $s > 1000 && !($l < ($p == "float" ? 1e-6 : 2e-7) && $r > 0) { bad++ }
+  "$CSV_ROW"' && $s > 1000 && !($l < ($p == "float" ? 1e-6 : 2e-7) && $r > 0) { bad++ }
    END { exit bad > 0 }' "$TMP/bs.csv" || fail "blackscholes l1 or options_per_s out of range"
 
 # --dump: the header, one row per option, the inputs in the published ranges,
@@ -79,7 +79,7 @@ printf 'v, T ,S,X,r\n0.25,1,100,95,0.05\n,2,50,55,\n0.4,0.5,20,20,-0.01\n' >"$TM
   fail "r,v dump: $(cat "$TMP/rvd.csv")"
 # 5 input arrays and 2 outputs of 3 doubles: 168 bytes per run.
 awk -F, -v g="$(csv_col "$TMP/rv.out" gbs)" -v m="$(csv_col "$TMP/rv.out" median_ms)" \
-  'NR == 2 { exit !(($g * $m * 1e6 - 168) ^ 2 < 1) }' "$TMP/rv.out" || fail "r,v bytes"
+  "$CSV_ROW"' { exit !(($g * $m * 1e6 - 168) ^ 2 < 1) }' "$TMP/rv.out" || fail "r,v bytes"
 
 # Monte Carlo: both precisions, calls and puts, both math forms, with and
 # without antithetic pairs, odd path counts (partial Philox groups), teams of 1 and 3.
@@ -101,7 +101,7 @@ all_pass "$TMP/anti.csv" 8
 awk -F, -v p="$(csv_col "$TMP/anti.csv" precision)" -v a="$(csv_col "$TMP/anti.csv" antithetic)" \
   -v o="$(csv_col "$TMP/anti.csv" payoff)" -v s="$(csv_col "$TMP/anti.csv" se_mean)" \
   -v r="$(csv_col "$TMP/anti.csv" samples_per_s)" \
-  'NR > 1 { se[$p " " $o " " $a] = $s; if (!($r > 0)) bad++ }
+  "$CSV_ROW"' { se[$p " " $o " " $a] = $s; if (!($r > 0)) bad++ }
    END { for (k in se) { split(k, f, " "); if (f[3] == "yes" && !(se[k] < se[f[1] " " f[2] " no"])) bad++ }
          exit bad > 0 }' "$TMP/anti.csv" || fail "antithetic standard errors did not drop: $(cat "$TMP/anti.csv")"
 

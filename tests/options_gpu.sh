@@ -9,9 +9,9 @@
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
 
 all_pass() { # FILE ROWS
-  rows=$(($(wc -l <"$1") - 1))
+  rows=$(csv_rows "$1" | wc -l)
   [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
-  bad=$(tail -n +2 "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
+  bad=$(csv_rows "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
   [ "$bad" -eq 0 ] || fail "$1: $bad rows not verified"
 }
 
@@ -30,12 +30,12 @@ skipped=$(grep -c "skipped (block=1024" "$TMP/err")
 [ "$(grep -c "skipped (block=" "$TMP/err")" -eq "$skipped" ] || fail "skips at blocks below 1024"
 all_pass "$TMP/bs.csv" $((144 * nvp - skipped))
 for c in h2d_pageable_ms h2d_pinned_ms d2h_pageable_ms d2h_pinned_ms; do
-  empty=$(tail -n +2 "$TMP/bs.csv" | cut -d, -f"$(csv_col "$TMP/bs.csv" $c)" | grep -c '^$')
+  empty=$(csv_rows "$TMP/bs.csv" | cut -d, -f"$(csv_col "$TMP/bs.csv" $c)" | grep -c '^$')
   [ "$empty" -eq 0 ] || fail "$empty blackscholes rows without $c"
 done
 # Float results against the exact reference: L1 below 1e-6 (the polynomial's share included).
 awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \
-  -v l="$(csv_col "$TMP/bs.csv" l1)" 'NR > 1 && $p == "float" && $s > 1000 && !($l <= 1e-6) { bad++ }
+  -v l="$(csv_col "$TMP/bs.csv" l1)" "$CSV_ROW"' && $p == "float" && $s > 1000 && !($l <= 1e-6) { bad++ }
   END { exit bad > 0 }' "$TMP/bs.csv" || fail "float L1 above 1e-6"
 
 # GPU against CPU, float, the same formula: L1 = sum |gpu - cpu| / sum |cpu|

@@ -17,8 +17,8 @@ expect_verified "$TMP/cpu.csv"
 expect_sum_verdicts "$TMP/cpu.csv"
 [ "$(grep -c ',unverifiable,' "$TMP/cpu.csv")" -gt 0 ] || fail "no float running sum is unverifiable"
 grep ',unverifiable,' "$TMP/cpu.csv" | grep -vq ',float,' && fail "a non-float sum is unverifiable"
-head -1 "$TMP/cpu.csv" | grep -q ',result,depth,launches,regs,occupancy,note$' ||
-  fail "header: $(head -1 "$TMP/cpu.csv")"
+csv_header "$TMP/cpu.csv" | grep -q ',result,depth,launches,regs,occupancy,note$' ||
+  fail "header: $(csv_header "$TMP/cpu.csv")"
 csv_select "$TMP/cpu.csv" variant precision size threads error result depth >"$TMP/rows"
 
 # int32 sums are exact: one result per size.

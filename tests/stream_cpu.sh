@@ -9,23 +9,23 @@ npus=$(nproc)
   --format csv --output "$TMP/cpu.csv" 2>"$TMP/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "run exited $rc: $(cat "$TMP/err")"
-rows=$(($(wc -l <"$TMP/cpu.csv") - 1))
+rows=$(csv_rows "$TMP/cpu.csv" | wc -l)
 # 2 precisions x 3 sizes x 5 operations x 3 team sizes x 3 placements
 [ "$rows" -eq 270 ] || fail "$rows rows, expected 270"
 v=$(csv_col "$TMP/cpu.csv" verified)
-bad=$(tail -n +2 "$TMP/cpu.csv" | cut -d, -f"$v" | grep -vc '^pass$')
+bad=$(csv_rows "$TMP/cpu.csv" | cut -d, -f"$v" | grep -vc '^pass$')
 [ "$bad" -eq 0 ] || fail "$bad rows not verified"
 b=$(csv_col "$TMP/cpu.csv" binding_ok)
 want=yes
 [ "$npus" -lt 3 ] && want="yes\|oversubscribed"
-bad=$(tail -n +2 "$TMP/cpu.csv" | cut -d, -f"$b" | grep -vc "^\($want\)$")
+bad=$(csv_rows "$TMP/cpu.csv" | cut -d, -f"$b" | grep -vc "^\($want\)$")
 [ "$bad" -eq 0 ] || fail "$bad rows with a failed binding"
 
 # The documented columns of a CPU run, in order: what ran, the CPU
 # configuration, the figures, the binding; no GPU tuning columns; the
 # parameters and the algorithm's columns; the check's note last.
-core="algo,variant,backend,precision,size,threads,placement,median_ms,min_ms,max_ms,xfer_ms,e2e_ms,gbs,gflops,limit_gbs,frac_limit,verified,error,tolerance,h2d_pageable_ms,d2h_pageable_ms,h2d_pinned_ms,d2h_pinned_ms,e2e_pageable_ms,binding,binding_ok"
-head -1 "$TMP/cpu.csv" | grep -q "^$core,op,result,note$" || fail "header: $(head -1 "$TMP/cpu.csv")"
+core="algo,variant,backend,precision,size,threads,placement,median_ms,min_ms,max_ms,xfer_ms,e2e_ms,gbs,gflops,limit_gbs,frac_limit,verified,error,tolerance,repeats,bytes,flops,h2d_pageable_ms,d2h_pageable_ms,h2d_pinned_ms,d2h_pinned_ms,e2e_pageable_ms,binding,binding_ok"
+csv_header "$TMP/cpu.csv" | grep -q "^$core,op,result,note$" || fail "header: $(csv_header "$TMP/cpu.csv")"
 
 # Fresh inputs from another seed verify too; --no-verify marks rows skipped.
 "$TB" run stream --backend cpu --size 777 --threads 2 --seed 123456789 $LIMIT --format csv \

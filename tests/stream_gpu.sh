@@ -11,9 +11,9 @@ gpu_present || { echo "no usable GPU: skipped"; exit 77; }
 rc=$?
 [ "$rc" -eq 0 ] || fail "run exited $rc: $(cat "$TMP/err")"
 v=$(csv_col "$TMP/gpu.csv" verified)
-bad=$(tail -n +2 "$TMP/gpu.csv" | cut -d, -f"$v" | grep -vc '^pass$')
+bad=$(csv_rows "$TMP/gpu.csv" | cut -d, -f"$v" | grep -vc '^pass$')
 [ "$bad" -eq 0 ] || fail "$bad rows not verified"
-rows=$(($(wc -l <"$TMP/gpu.csv") - 1))
+rows=$(csv_rows "$TMP/gpu.csv" | wc -l)
 nvar=$("$TB" list stream | grep -c '^    gpu ')
 # 2 precisions x 4 sizes x the variants x 3 grids x (4 elementwise ops x 3
 # blocks + dot at the 2 blocks that are multiples of 32)
@@ -22,7 +22,7 @@ grep -q "skipped (block=100" "$TMP/err" || fail "dot at block 100 was not report
 # Transfers were timed for both kinds of host memory.
 for c in h2d_pageable_ms h2d_pinned_ms d2h_pageable_ms d2h_pinned_ms; do
   k=$(csv_col "$TMP/gpu.csv" $c)
-  empty=$(tail -n +2 "$TMP/gpu.csv" | cut -d, -f"$k" | grep -c '^$')
+  empty=$(csv_rows "$TMP/gpu.csv" | cut -d, -f"$k" | grep -c '^$')
   [ "$empty" -eq 0 ] || fail "$empty rows without $c"
 done
 finish

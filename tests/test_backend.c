@@ -262,14 +262,29 @@ static void check_report(const tb_results_t *res, const tb_colset_t *cols, const
         "the CSV header lacks the backends' and the variant's columns: %.300s", text);
   free(text);
   f = open_memstream(&text, &len);
-  tb_report_speedups(f, res);
+  tb_report_speedups(f, res, 0);
   fclose(f);
-  int lines = 0;
-  for (char *p = text; (p = strstr(p, "\ndouble ")); p++)
-    lines++;
+  /* The problems differ in op only: op is the first column, the precision
+   * and size are said once above. */
+  int lines = (strstr(text, "\ncopy ") != NULL) + (strstr(text, "\ntriad ") != NULL);
   CHECK(lines == 2, "%d speedup lines, expected one per problem (2): %s", lines, text);
-  CHECK(strstr(text, "cpu omp threads=") && strstr(text, "host serial chunk="),
+  CHECK(strstr(text, "every problem: precision=double size=1000") != NULL,
+        "the speedup summary does not say the common precision and size once: %s", text);
+  CHECK(strstr(text, " omp threads=") && strstr(text, " host serial chunk="),
         "the speedup summary does not name each backend's best configuration: %s", text);
+  free(text);
+  /* The table: the columns that vary, the rest once above, within 120. */
+  f = open_memstream(&text, &len);
+  CHECK(tb_report_write(f, TB_FMT_TABLE, res, rep) == TB_OK, "table: %s", tb_error_detail());
+  fclose(f);
+  CHECK(strstr(text, "\n# same on every row: algo=stream ") != NULL,
+        "the table does not give the constant columns once: %s", text);
+  CHECK(strstr(text, "\nvariant  backend  ") != NULL, "table heading: %s", text);
+  for (char *line = text, *end; *line; line = end + (*end != 0)) {
+    end = line + strcspn(line, "\n");
+    CHECK(end - line <= 120, "a table line of %d characters: %.*s", (int)(end - line),
+          (int)(end - line), line);
+  }
   free(text);
   CHECK(tb_pivot_check(cols, "op:chunk:median_ms") == TB_OK, "pivot on the backend's column: %s",
         tb_error_detail());
@@ -319,8 +334,8 @@ int main(void)
             tb_colset_add_variant(cols, *v);
       }
     tb_colset_end(cols);
-    tb_report_t rep = {o.s.algo, topo, cols, o.command_line, 0, o.s.seed, o.s.repeat,
-                       o.s.warmup, o.s.verify};
+    tb_report_t rep = {o.s.algo,   topo,     cols, o.command_line, 0, o.s.seed, o.s.repeat,
+                       o.s.warmup, o.s.verify, NULL, 0};
     check_report(&res, cols, &rep);
   }
   tb_results_free(&res);

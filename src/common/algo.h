@@ -154,7 +154,8 @@ typedef enum tb_limit_kind {
 } tb_limit_kind_t;
 
 enum tb_algo_flags {
-  TB_ALGO_INPUT = 1u << 0 /* setup/generate read p->input_path (--input FILE) */
+  TB_ALGO_INPUT = 1u << 0,  /* setup/generate read p->input_path (--input FILE) */
+  TB_ALGO_COMPUTE = 1u << 1 /* compute-bound: its few bytes make no bandwidth worth a column */
 };
 
 typedef struct tb_algo {

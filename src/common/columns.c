@@ -10,41 +10,57 @@
 #include "columns.h"
 #include "status.h"
 
-/* The core columns' names in CSV and JSON, in the table (NULL: not shown
- * there), and the table's format of their numbers. */
+/* The core columns: their names, how the table shows them, and the table's
+ * format of their numbers. */
 static const struct {
-  const char *name, *table_name, *format;
+  const char *name;
+  tb_show_t show;
+  int drop;
+  const char *format;
 } tb_core[C_NCORE] = {
-    {"algo", NULL, NULL},
-    {"variant", "variant", NULL},
-    {"backend", "backend", NULL},
-    {"precision", "prec", NULL},
-    {"size", "size", "%.0f"},
-    {"median_ms", "median_ms", "%.4g"},
-    {"min_ms", "min_ms", "%.4g"},
-    {"max_ms", "max_ms", "%.4g"},
-    {"xfer_ms", "xfer_ms", "%.4g"},
-    {"e2e_ms", "e2e_ms", "%.4g"},
-    {"gbs", "GB/s", "%.1f"},
-    {"gflops", "GFLOP/s", "%.1f"},
-    {"limit_gbs", "limit", "%.1f"},
-    {"frac_limit", "%limit", "%.1f"},
-    {"verified", "verified", NULL},
-    {"error", "error", "%.2g"},
-    {"tolerance", NULL, "%.2g"},
-    {"h2d_pageable_ms", NULL, NULL},
-    {"d2h_pageable_ms", NULL, NULL},
-    {"h2d_pinned_ms", NULL, NULL},
-    {"d2h_pinned_ms", NULL, NULL},
-    {"e2e_pageable_ms", NULL, NULL},
-    {"note", NULL, NULL},
+    {"algo", TB_SHOW_KEY, 0, NULL},
+    {"variant", TB_SHOW_ALWAYS, 0, NULL},
+    {"backend", TB_SHOW_KEY, 0, NULL},
+    {"precision", TB_SHOW_KEY, 0, NULL},
+    {"size", TB_SHOW_KEY, 0, "%.0f"},
+    {"median_ms", TB_SHOW_ALWAYS, 0, "%.4g"},
+    {"min_ms", TB_SHOW_FIGURE, 90, "%.4g"},
+    {"max_ms", TB_SHOW_FIGURE, 100, "%.4g"},
+    {"xfer_ms", TB_SHOW_FIGURE, 20, "%.4g"},
+    {"e2e_ms", TB_SHOW_FIGURE, 30, "%.4g"},
+    {"gbs", TB_SHOW_ALWAYS, 0, "%.1f"},
+    {"gflops", TB_SHOW_ALWAYS, 0, "%.1f"},
+    {"limit_gbs", TB_SHOW_FIGURE, 40, "%.1f"},
+    {"frac_limit", TB_SHOW_ALWAYS, 0, "%.3f"},
+    {"verified", TB_SHOW_ALWAYS, 0, NULL},
+    {"error", TB_SHOW_FIGURE, 10, "%.2g"},
+    {"tolerance", TB_SHOW_HIDDEN, 0, "%.2g"},
+    {"repeats", TB_SHOW_HIDDEN, 0, "%.0f"},
+    {"bytes", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"flops", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"h2d_pageable_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"d2h_pageable_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"h2d_pinned_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"d2h_pinned_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"e2e_pageable_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"note", TB_SHOW_HIDDEN, 0, NULL},
 };
 
+/* An algorithm's own columns leave a too-wide table after min_ms and
+ * max_ms, the last of them first. */
+#define TB_DROP_EXTRA 50
+
 static void tb_col_add(tb_colset_t *cs, tb_col_kind_t kind, int index, const char *name,
-                       const char *table_name, const char *format, unsigned flags)
+                       tb_show_t show, int drop, const char *format, unsigned flags)
 {
   if (cs->n < TB_MAX_COLS)
-    cs->col[cs->n++] = (tb_col_t){kind, index, name, table_name, format, flags};
+    cs->col[cs->n++] = (tb_col_t){kind, index, name, show, drop, format, flags};
+}
+
+static void tb_core_add(tb_colset_t *cs, int c)
+{
+  tb_col_add(cs, TB_CK_CORE, c, tb_core[c].name, tb_core[c].show, tb_core[c].drop,
+             tb_core[c].format, c == C_NOTE ? TB_COL_TEXT : 0);
 }
 
 static void tb_pending_add(tb_colset_t *cs, tb_col_kind_t kind, const char *name,
@@ -54,7 +70,7 @@ static void tb_pending_add(tb_colset_t *cs, tb_col_kind_t kind, const char *name
     if (!strcmp(cs->pending[i].name, name))
       return;
   if (cs->npending < TB_MAX_COLS)
-    cs->pending[cs->npending++] = (tb_col_t){kind, 0, name, name, format, flags};
+    cs->pending[cs->npending++] = (tb_col_t){kind, 0, name, TB_SHOW_KEY, 0, format, flags};
 }
 
 void tb_colset_begin(tb_colset_t *cs, const tb_algo_t *algo)
@@ -79,13 +95,15 @@ void tb_colset_add_variant(tb_colset_t *cs, const tb_variant_t *v)
   }
 }
 
-/* The pending columns of kind `kind` whose wide flag is `wide`. */
+/* The pending columns of kind `kind` whose wide flag is `wide`; a list is
+ * too long for the table. */
 static void tb_colset_take(tb_colset_t *cs, tb_col_kind_t kind, int wide)
 {
   for (int i = 0; i < cs->npending; i++) {
     const tb_col_t *c = &cs->pending[i];
     if (c->kind == kind && !!(c->flags & TB_COL_WIDE) == wide)
-      tb_col_add(cs, kind, 0, c->name, wide ? NULL : c->name, c->format, c->flags);
+      tb_col_add(cs, kind, 0, c->name, c->flags & TB_COL_LIST ? TB_SHOW_HIDDEN : TB_SHOW_KEY, 0,
+                 c->format, c->flags);
   }
 }
 
@@ -93,21 +111,22 @@ void tb_colset_end(tb_colset_t *cs)
 {
   const tb_algo_t *a = cs->algo;
   for (int c = 0; c < C_NHEAD; c++)
-    tb_col_add(cs, TB_CK_CORE, c, tb_core[c].name, tb_core[c].table_name, tb_core[c].format, 0);
+    tb_core_add(cs, c);
   tb_colset_take(cs, TB_CK_CONFIG, 0);
   tb_colset_take(cs, TB_CK_TUNE, 0);
   for (int c = C_NHEAD; c < C_NOTE; c++)
-    tb_col_add(cs, TB_CK_CORE, c, tb_core[c].name, tb_core[c].table_name, tb_core[c].format, 0);
+    tb_core_add(cs, c);
   tb_colset_take(cs, TB_CK_CONFIG, 1);
   for (int k = 0; k < a->nparams; k++) {
     int number = a->params[k].type == TB_PARAM_INT || a->params[k].type == TB_PARAM_REAL;
-    tb_col_add(cs, TB_CK_PARAM, k, a->params[k].name, a->params[k].name, "%.6g",
+    tb_col_add(cs, TB_CK_PARAM, k, a->params[k].name, TB_SHOW_KEY, 0, "%.6g",
                number ? 0 : TB_COL_TEXT);
   }
   for (int k = 0; k < a->ncolumns; k++)
-    tb_col_add(cs, TB_CK_EXTRA, k, a->columns[k].name, a->columns[k].name, a->columns[k].format,
-               a->columns[k].flags);
-  tb_col_add(cs, TB_CK_CORE, C_NOTE, tb_core[C_NOTE].name, NULL, NULL, TB_COL_TEXT);
+    tb_col_add(cs, TB_CK_EXTRA, k, a->columns[k].name,
+               a->columns[k].flags & TB_COL_WIDE ? TB_SHOW_HIDDEN : TB_SHOW_FIGURE,
+               TB_DROP_EXTRA + k, a->columns[k].format, a->columns[k].flags);
+  tb_core_add(cs, C_NOTE);
   cs->npending = 0;
 }
 
@@ -143,7 +162,6 @@ static void tb_val_num(tb_val_t *v, double x, const char *table_fmt)
   v->kind = 2;
   v->num = x;
   v->table_fmt = table_fmt;
-  v->table_mul = 1.0;
 }
 
 static const char *tb_verdict_name(tb_verdict_t v)
@@ -159,6 +177,8 @@ static const char *tb_verdict_name(tb_verdict_t v)
 static void tb_core_value(const tb_result_t *r, int col, const char *fmt, tb_val_t *v)
 {
   const int offload = (r->backend->flags & TB_BACKEND_OFFLOAD) != 0;
+  /* Bandwidth means nothing for compute-bound work. */
+  const int moves = !(r->algo->flags & TB_ALGO_COMPUTE);
   switch (col) {
   case C_ALGO: tb_val_text(v, "%s", r->algo->name); break;
   case C_VARIANT: tb_val_text(v, "%s", r->variant->name); break;
@@ -170,16 +190,16 @@ static void tb_core_value(const tb_result_t *r, int col, const char *fmt, tb_val
   case C_MAX: tb_val_num(v, r->max_ms, fmt); break;
   case C_XFER: tb_val_num(v, offload ? tb_result_xfer_ms(r) : NAN, fmt); break;
   case C_E2E: tb_val_num(v, tb_result_e2e_ms(r), fmt); break;
-  case C_GBS: tb_val_num(v, tb_result_gbs(r), fmt); break;
+  case C_GBS: tb_val_num(v, moves ? tb_result_gbs(r) : NAN, fmt); break;
   case C_GFLOPS: tb_val_num(v, tb_result_gflops(r), fmt); break;
-  case C_LIMIT: tb_val_num(v, r->limit_gbs, fmt); break;
-  case C_FRAC:
-    tb_val_num(v, tb_result_gbs(r) / r->limit_gbs, fmt);
-    v->table_mul = 100.0; /* a percentage in the table, a fraction in CSV and JSON */
-    break;
+  case C_LIMIT: tb_val_num(v, moves ? r->limit_gbs : NAN, fmt); break;
+  case C_FRAC: tb_val_num(v, moves ? tb_result_gbs(r) / r->limit_gbs : NAN, fmt); break;
   case C_VERIFIED: tb_val_text(v, "%s", tb_verdict_name(r->check.verdict)); break;
   case C_ERROR: tb_val_num(v, r->check.error, fmt); break;
   case C_TOLERANCE: tb_val_num(v, r->check.tolerance, fmt); break;
+  case C_REPEATS: tb_val_num(v, r->repeats, fmt); break;
+  case C_BYTES: tb_val_num(v, r->bytes, fmt); break;
+  case C_FLOPS: tb_val_num(v, r->flops, fmt); break;
   case C_NOTE:
     if (r->check.note[0])
       tb_val_text(v, "%s", r->check.note);
@@ -247,6 +267,6 @@ const char *tb__tabled(const tb_val_t *v, char *buf, size_t len)
     return v->text;
   if (v->kind == 0)
     return "-";
-  snprintf(buf, len, v->table_fmt ? v->table_fmt : "%.6g", v->num * v->table_mul);
+  snprintf(buf, len, v->table_fmt ? v->table_fmt : "%.6g", v->num);
   return buf;
 }

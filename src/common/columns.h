@@ -21,9 +21,17 @@ extern "C" {
 enum {
   C_ALGO, C_VARIANT, C_BACKEND, C_PREC, C_SIZE, C_NHEAD,
   C_MEDIAN = C_NHEAD, C_MIN, C_MAX, C_XFER, C_E2E, C_GBS, C_GFLOPS, C_LIMIT, C_FRAC,
-  C_VERIFIED, C_ERROR, C_TOLERANCE, C_H2D_PAGEABLE, C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED,
-  C_E2E_PAGEABLE, C_NOTE, C_NCORE
+  C_VERIFIED, C_ERROR, C_TOLERANCE, C_REPEATS, C_BYTES, C_FLOPS, C_H2D_PAGEABLE, C_D2H_PAGEABLE,
+  C_H2D_PINNED, C_D2H_PINNED, C_E2E_PAGEABLE, C_NOTE, C_NCORE
 };
+
+/* How the table shows a column (CSV and JSON carry every column). */
+typedef enum tb_show {
+  TB_SHOW_ALWAYS, /* a figure every row has: always a column */
+  TB_SHOW_KEY,    /* says what ran: a column where it varies, else once above the table */
+  TB_SHOW_FIGURE, /* a measured figure: a column, the first to go when the table is too wide */
+  TB_SHOW_HIDDEN  /* only with --wide or --columns */
+} tb_show_t;
 
 typedef enum tb_col_kind {
   TB_CK_CORE,   /* index: C_* */
@@ -36,10 +44,11 @@ typedef enum tb_col_kind {
 typedef struct tb_col {
   tb_col_kind_t kind;
   int index;
-  const char *name;       /* in CSV and JSON */
-  const char *table_name; /* in the table; NULL: not shown there */
-  const char *format;     /* the table's printf format of a number */
-  unsigned flags;         /* TB_COL_* */
+  const char *name;   /* in every format */
+  tb_show_t show;     /* in the table */
+  int drop;           /* TB_SHOW_FIGURE: the higher, the sooner it leaves a too-wide table */
+  const char *format; /* the table's printf format of a number */
+  unsigned flags;     /* TB_COL_* */
 } tb_col_t;
 
 #define TB_MAX_COLS 160
@@ -67,7 +76,6 @@ typedef struct tb_val {
   int kind; /* 0 empty, 1 text, 2 number */
   double num;
   const char *table_fmt;
-  double table_mul; /* the table shows num * table_mul */
   char text[1024];
 } tb_val_t;
 

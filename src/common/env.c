@@ -12,6 +12,7 @@
 #include "gitrev.h"
 #include "json.h"
 #include "registry.h"
+#include "status.h"
 #include "topo.h"
 
 const char *tb_git_revision(void)
@@ -104,16 +105,36 @@ static void tb_env_load(FILE *f)
     fprintf(f, "    \"load_average\": null,\n");
 }
 
-void tb_env_json(FILE *f, const tb_report_t *rep)
+/* The host's name and the date (UTC, ISO 8601). */
+static void tb_host_date(char *host, size_t hlen, char *date, size_t dlen)
 {
-  char host[256] = "unknown", date[64] = "";
   time_t now = time(NULL);
   struct tm tm;
-  if (gethostname(host, sizeof host))
-    snprintf(host, sizeof host, "unknown");
-  host[sizeof host - 1] = '\0';
+  if (gethostname(host, hlen))
+    snprintf(host, hlen, "unknown");
+  host[hlen - 1] = '\0';
+  date[0] = '\0';
   if (gmtime_r(&now, &tm))
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    strftime(date, dlen, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void tb_env_context(FILE *f, const tb_report_t *rep, const char *prefix)
+{
+  char host[256], date[64], shown[1024], cmd[1024];
+  tb_host_date(host, sizeof host, date, sizeof date);
+  fprintf(f, "%stwinbench %s (%s), %s, on %s: %s\n", prefix, PACKAGE_VERSION, tb_git_revision(),
+          date, tb_printable(host, shown, 128), tb_printable(rep->command_line, cmd, sizeof cmd));
+  fprintf(f, "%scpu: %s; %d packages, %d cores, %d PUs; seed=%llu repeats=%d warmups=%d verify=%s%s\n",
+          prefix, tb_printable(tb_topo_cpu_model(rep->topo), shown, 128),
+          tb_topo_npackages(rep->topo), tb_topo_ncores(rep->topo), tb_topo_npus(rep->topo),
+          (unsigned long long)rep->seed, rep->repeats, rep->warmups, rep->verify ? "yes" : "no",
+          rep->interrupted ? "; interrupted: the rows measured before the interrupt" : "");
+}
+
+void tb_env_json(FILE *f, const tb_report_t *rep)
+{
+  char host[256], date[64];
+  tb_host_date(host, sizeof host, date, sizeof date);
   fprintf(f, "{\n");
   tb_json_kv(f, "date", date, 0);
   tb_json_kv(f, "host", host, 0);

@@ -13,7 +13,8 @@
 #include "report.h"
 
 enum {
-  O_DUMP = 256, O_SEED, O_NOVERIFY, O_PIVOT, O_SETTING = 1024 /* + the index of a name */
+  O_DUMP = 256, O_SEED, O_NOVERIFY, O_PIVOT, O_COLUMNS, O_WIDE,
+  O_SETTING = 1024 /* + the index of a name */
 };
 
 static const struct option tb_base_opts[] = {
@@ -24,11 +25,12 @@ static const struct option tb_base_opts[] = {
     {"output", required_argument, NULL, 'o'},   {"input", required_argument, NULL, 'i'},
     {"dump", required_argument, NULL, O_DUMP},  {"seed", required_argument, NULL, O_SEED},
     {"no-verify", no_argument, NULL, O_NOVERIFY}, {"pivot", required_argument, NULL, O_PIVOT},
-    {"help", no_argument, NULL, 'h'}};
+    {"columns", required_argument, NULL, O_COLUMNS}, {"wide", no_argument, NULL, O_WIDE},
+    {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'}};
 enum { TB_NBASE = sizeof tb_base_opts / sizeof tb_base_opts[0] };
 
 /* ':' first: a missing value is reported as ':', not as an unknown option. */
-static const char tb_short_opts[] = ":b:v:p:n:P:t:r:w:f:o:i:h";
+static const char tb_short_opts[] = ":b:v:p:n:P:t:r:w:f:o:i:qh";
 
 /* Short forms of parameters. */
 static const struct {
@@ -57,8 +59,18 @@ static const char tb_usage_head[] =
     "  -P, --param NAME=LIST   a parameter (repeatable); --NAME LIST is the same\n"
     "  -r, --repeat N          timed runs per configuration (default 10)\n"
     "  -w, --warmup N          untimed runs before them (default 2)\n"
-    "  -f, --format F          table, csv or json (default table)\n"
-    "  -o, --output FILE       write the report to FILE instead of stdout\n"
+    "  -o, --output FILE       also write the report to FILE (repeatable, up to 8); the\n"
+    "                          format is the extension's: .csv, .json, .md (Markdown),\n"
+    "                          .txt (the table); '-' is stdout. The table stays on the\n"
+    "                          terminal unless an output is '-' or --quiet is given\n"
+    "  -f, --format F          table, csv, json or markdown: the format on stdout when no\n"
+    "                          --output is given, and of outputs whose extension is none\n"
+    "                          of those (default table)\n"
+    "      --columns LIST      the table's columns, by their CSV names, in this order\n"
+    "      --wide              every column in the table (default: those that vary and the\n"
+    "                          figures, within 120 characters; the rest once above it)\n"
+    "  -q, --quiet             no progress line, notes or table on the terminal (errors\n"
+    "                          still; without --output the report still goes to stdout)\n"
     "  -i, --input FILE        read the problem from FILE (algorithms that take input)\n"
     "      --dump FILE         write the first verified configuration's results as CSV\n"
     "      --seed S            seed of the generated problems (default 1)\n"
@@ -250,8 +262,19 @@ static int tb_grammar_option(tb_run_opts_t *o, int c, const char *arg, const cha
   case 'P': rc = tb_setting_param(o, arg); break;
   case 'r': rc = tb_parse_count(arg, "--repeat", 0, &s->repeat); break;
   case 'w': rc = tb_parse_count(arg, "--warmup", 1, &s->warmup); break;
-  case 'f': rc = tb_format_parse(arg, &o->format); break;
-  case 'o': o->output = arg; break;
+  case 'f':
+    rc = tb_format_parse(arg, &o->format);
+    o->format_given = 1;
+    break;
+  case 'o':
+    if (o->noutputs == TB_MAX_OUTPUTS)
+      rc = tb_fail(TB_EINVAL, "at most %d --output files", TB_MAX_OUTPUTS);
+    else
+      o->output[o->noutputs++] = arg;
+    break;
+  case 'q': o->quiet = 1; break;
+  case O_COLUMNS: o->columns = arg; break;
+  case O_WIDE: o->wide = 1; break;
   case 'i': s->input_path = arg; break;
   case O_DUMP: s->dump_path = arg; break;
   case O_SEED:
@@ -511,7 +534,7 @@ int tb_grammar_parse(int argc, char **argv, tb_run_opts_t *o, int *exit_now)
     rc = tb_fail(TB_EINVAL, "%s does not write dumps (--dump)", s->algo->name);
   if (!rc)
     rc = tb_grammar_sizes(s, texts[2]);
-  s->progress = isatty(STDERR_FILENO);
+  s->progress = isatty(STDERR_FILENO) && !o->quiet;
   return rc;
 }
 

@@ -18,11 +18,19 @@
 extern "C" {
 #endif
 
+/* The report files one run writes at most. */
+#define TB_MAX_OUTPUTS 8
+
 typedef struct tb_run_opts {
   tb_sweep_t s;
-  int format;        /* tb_format_t */
-  const char *output; /* --output FILE, or NULL */
-  const char *pivot;  /* --pivot ROWS:COL[:CELL], or NULL */
+  int format;                         /* --format (tb_format_t), default table */
+  int format_given;                   /* --format was given */
+  const char *output[TB_MAX_OUTPUTS]; /* --output FILE, in order ("-": stdout) */
+  int noutputs;
+  const char *pivot;   /* --pivot ROWS:COL[:CELL], or NULL */
+  const char *columns; /* --columns LIST: the table's columns, or NULL */
+  int wide;            /* --wide: every column in the table */
+  int quiet;           /* --quiet: no progress, notes or table on the terminal */
   char *command_line; /* the arguments, joined, for the report */
   int nsettings;      /* the --NAME and --param settings, in order */
   tb_setting_t *settings;

@@ -14,8 +14,10 @@
 extern "C" {
 #endif
 
-typedef enum tb_format { TB_FMT_TABLE, TB_FMT_CSV, TB_FMT_JSON } tb_format_t;
+typedef enum tb_format { TB_FMT_TABLE, TB_FMT_CSV, TB_FMT_JSON, TB_FMT_MARKDOWN } tb_format_t;
 int tb_format_parse(const char *s, int *format);
+/* The format a file name's extension names (.txt, .csv, .json, .md), or -1. */
+int tb_format_of_path(const char *path);
 
 /* What a report says about the run besides its rows. */
 /* The version of the JSON report's layout (doc/report.schema.json). */
@@ -29,15 +31,29 @@ typedef struct tb_report {
   int interrupted;
   uint64_t seed;
   int repeats, warmups, verify;
+  const char *columns; /* --columns: the table's columns, or NULL */
+  int wide;            /* --wide: every column in the table */
 } tb_report_t;
 
 /* Write the rows (and, for JSON, the environment and the speedups). */
 int tb_report_write(FILE *f, int format, const tb_results_t *res, const tb_report_t *rep);
 
-/* The speedup summary as text: for each problem that ran on two backends,
- * the best of each and the first's time over the other's; writes nothing
- * when no problem did. */
-void tb_report_speedups(FILE *f, const tb_results_t *res);
+/* The speedup summary as text or Markdown: for each problem that ran on two
+ * backends, the best of each and the first's time over the other's; writes
+ * nothing when no problem did. */
+void tb_report_speedups(FILE *f, const tb_results_t *res, int markdown);
+
+/* The table (text or Markdown) of report_table.c. */
+int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, int markdown);
+
+/* What the size counts, how times, bandwidth and the limit were taken, and
+ * (unless brief) what the error is, as a comment of the table (text or
+ * Markdown) or CSV. */
+void tb_report_heading(FILE *f, const tb_results_t *res, const tb_report_t *rep, int markdown,
+                       int brief);
+
+/* Check a --columns list against the columns. */
+int tb_columns_check(const tb_colset_t *cols, const char *spec);
 
 /* Check a --pivot specification (ROWS:COL[:CELL]) against the columns. */
 int tb_pivot_check(const tb_colset_t *cols, const char *spec);

@@ -55,10 +55,6 @@ static void tb_json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r)
   fputc('{', f);
   tb_json_cols(f, cs, r, TB_CK_CORE, TB_CK_CONFIG, &first);
   tb_json_cols(f, cs, r, TB_CK_TUNE, TB_CK_TUNE, &first);
-  fprintf(f, ", \"repeats\": %d, \"bytes\": ", r->repeats);
-  tb_json_number(f, r->bytes);
-  fprintf(f, ", \"flops\": ");
-  tb_json_number(f, r->flops);
   fprintf(f, ", \"params\": {");
   first = 1;
   tb_json_cols(f, cs, r, TB_CK_PARAM, TB_CK_PARAM, &first);

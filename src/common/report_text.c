@@ -1,19 +1,40 @@
-/* twinbench: the table and CSV reports, and the choice of format. */
+/* twinbench: the CSV and Markdown reports, and the choice of format. */
 #include <config.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "columns.h"
+#include "env.h"
 #include "registry.h"
 #include "report.h"
 #include "status.h"
 
 int tb_format_parse(const char *s, int *format)
 {
-  static const char *const names[] = {"table", "csv", "json", NULL};
+  static const char *const names[] = {"table", "csv", "json", "markdown", NULL};
+  if (!strcmp(s, "md")) {
+    *format = TB_FMT_MARKDOWN;
+    return TB_OK;
+  }
   return tb_name_index(names, -1, s, "unknown format", format);
+}
+
+int tb_format_of_path(const char *path)
+{
+  static const struct {
+    const char *ext;
+    int format;
+  } known[] = {{".txt", TB_FMT_TABLE}, {".csv", TB_FMT_CSV}, {".json", TB_FMT_JSON},
+               {".md", TB_FMT_MARKDOWN}, {".markdown", TB_FMT_MARKDOWN}};
+  const char *base = strrchr(path, '/');
+  const char *dot = strrchr(base ? base : path, '.');
+  for (size_t i = 0; dot && i < sizeof known / sizeof known[0]; i++)
+    if (!strcasecmp(dot, known[i].ext))
+      return known[i].format;
+  return -1;
 }
 
 /* One CSV field, quoted when it holds a separator, a quote or a line end. */
@@ -34,10 +55,14 @@ static void tb_csv_field(FILE *f, const char *s, int first)
   fputc('"', f);
 }
 
-static void tb_write_csv(FILE *f, const tb_results_t *res, const tb_colset_t *cs)
+/* CSV: lines of '#' context, the header, the rows. */
+static void tb_write_csv(FILE *f, const tb_results_t *res, const tb_report_t *rep)
 {
+  const tb_colset_t *cs = rep->cols;
   char buf[64];
   tb_val_t v;
+  tb_env_context(f, rep, "# ");
+  tb_report_heading(f, res, rep, 0, 0);
   for (int c = 0; c < cs->n; c++)
     tb_csv_field(f, cs->col[c].name, c == 0);
   fputc('\n', f);
@@ -50,74 +75,31 @@ static void tb_write_csv(FILE *f, const tb_results_t *res, const tb_colset_t *cs
   }
 }
 
-/* The heading of the table: what the size counts and what each backend's
- * limit is. */
-static void tb_table_heading(FILE *f, const tb_results_t *res, const tb_algo_t *a)
+/* Markdown: a heading, the context, the table and the speedups. */
+static int tb_write_markdown(FILE *f, const tb_results_t *res, const tb_report_t *rep)
 {
-  fprintf(f, "# %s: %s; bytes counted STREAM-style (no write-allocate); limit measured in this "
-             "run:",
-          a->name, a->size_meaning);
-  for (int b = 0, first = 1; b < tb_backend_count(); b++) {
-    int rows = 0;
-    for (int i = 0; i < res->n && !rows; i++)
-      rows = res->r[i].bi == b;
-    if (!rows)
-      continue;
-    fprintf(f, "%s %s %s", first ? "" : ",", tb_backend_at(b)->name,
-            tb_backend_at(b)->limit_names[a->limit]);
-    first = 0;
-  }
+  fprintf(f, "## twinbench run %s\n\n", rep->algo->name);
+  tb_env_context(f, rep, "- ");
   fputc('\n', f);
-}
-
-static void tb_write_table(FILE *f, const tb_results_t *res, const tb_colset_t *cs)
-{
-  int *w = calloc((size_t)cs->n, sizeof *w);
-  char buf[64];
-  tb_val_t v;
-  if (!w)
-    return;
-  for (int c = 0; c < cs->n; c++)
-    w[c] = cs->col[c].table_name ? (int)strlen(cs->col[c].table_name) : -1;
-  for (int i = 0; i < res->n; i++)
-    for (int c = 0; c < cs->n; c++)
-      if (w[c] >= 0) {
-        tb_colset_value(cs, &res->r[i], c, &v);
-        int l = (int)strlen(tb__tabled(&v, buf, sizeof buf));
-        if (l > w[c])
-          w[c] = l;
-      }
-  tb_table_heading(f, res, cs->algo);
-  for (int c = 0, first = 1; c < cs->n; c++)
-    if (w[c] >= 0) {
-      fprintf(f, first ? "%-*s" : "  %*s", w[c], cs->col[c].table_name);
-      first = 0;
-    }
-  fputc('\n', f);
-  for (int i = 0; i < res->n; i++) {
-    for (int c = 0, first = 1; c < cs->n; c++)
-      if (w[c] >= 0) {
-        tb_colset_value(cs, &res->r[i], c, &v);
-        fprintf(f, first ? "%-*s" : "  %*s", w[c], tb__tabled(&v, buf, sizeof buf));
-        first = 0;
-      }
-    if (res->r[i].check.verdict == TB_FAIL || res->r[i].check.verdict == TB_UNVERIFIABLE)
-      fprintf(f, "  <- %s", res->r[i].check.note);
-    fputc('\n', f);
-  }
-  free(w);
+  int rc = tb_report_table(f, res, rep, 1);
+  tb_report_speedups(f, res, 1);
+  return rc;
 }
 
 int tb_report_write(FILE *f, int format, const tb_results_t *res, const tb_report_t *rep)
 {
+  int rc = TB_OK;
   switch (format) {
-  case TB_FMT_CSV: tb_write_csv(f, res, rep->cols); break;
+  case TB_FMT_CSV: tb_write_csv(f, res, rep); break;
   case TB_FMT_JSON: tb__write_json(f, res, rep); break;
+  case TB_FMT_MARKDOWN: rc = tb_write_markdown(f, res, rep); break;
   default:
-    tb_write_table(f, res, rep->cols);
-    tb_report_speedups(f, res);
+    rc = tb_report_table(f, res, rep, 0);
+    tb_report_speedups(f, res, 0);
     break;
   }
+  if (rc)
+    return rc;
   if (fflush(f) || ferror(f))
     return tb_fail(TB_EIO, "writing the report failed: %s", strerror(errno ? errno : EIO));
   return TB_OK;

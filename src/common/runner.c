@@ -12,6 +12,7 @@
 #include "params.h"
 #include "problem.h"
 #include "runner.h"
+#include "timer.h"
 #include "stats.h"
 #include "status.h"
 
@@ -351,16 +352,33 @@ static int tb_limits_finish(tb_run_state_t *st, tb_results_t *res)
 typedef struct tb_progress {
   int on;
   long done, total;
+  double start; /* tb_wtime() at the start of the sweep */
 } tb_progress_t;
+
+/* The time left, from the mean time of the configurations done so far. */
+static void tb_progress_eta(const tb_progress_t *pg, char *buf, size_t len)
+{
+  double left = (tb_wtime() - pg->start) / (double)pg->done * (double)(pg->total - pg->done);
+  if (pg->done >= pg->total)
+    snprintf(buf, len, "writing the report");
+  else if (left < 90)
+    snprintf(buf, len, "about %.0f s left", left);
+  else if (left < 5400)
+    snprintf(buf, len, "about %.0f min left", left / 60);
+  else
+    snprintf(buf, len, "about %.1f h left", left / 3600);
+}
 
 static void tb_progress_show(tb_progress_t *pg, const tb_result_t *row)
 {
-  char cfg[160];
+  char cfg[160], eta[64];
   if (!pg->on)
     return;
   pg->done++;
   tb_result_config_text(row, cfg, sizeof cfg);
-  fprintf(stderr, "\r\033[K[%ld/%ld] %s %s %s n=%lld", pg->done, pg->total, row->algo->name, cfg,
+  tb_progress_eta(pg, eta, sizeof eta);
+  /* One line within the terminal's usual width. */
+  fprintf(stderr, "\r\033[K[%ld/%ld, %s] %.60s %s n=%lld", pg->done, pg->total, eta, cfg,
           tb_prec_name(row->prec), (long long)row->n);
   fflush(stderr);
   tb_note_progress(1);
@@ -632,7 +650,7 @@ static long tb_sweep_total(const tb_sweep_t *s, const tb_run_state_t *st)
 
 int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
 {
-  tb_progress_t pg = {s->progress, 0, tb_sweep_total(s, st)};
+  tb_progress_t pg = {s->progress, 0, tb_sweep_total(s, st), tb_wtime()};
   int idx[TB_MAX_PARAMS];
   int rc = TB_OK;
   char what[256];

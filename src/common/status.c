@@ -58,7 +58,12 @@ void tb_error_clear(void)
   tb_detail[0] = '\0';
 }
 
-static int tb_progress_shown;
+static int tb_progress_shown, tb_notes_off;
+
+void tb_note_quiet(int quiet)
+{
+  tb_notes_off = quiet;
+}
 
 /* Notes held back while a check runs. */
 #define TB_HELD_NOTES 8
@@ -74,6 +79,8 @@ void tb_note_progress(int shown)
 
 static void tb_note_print(const char *line)
 {
+  if (tb_notes_off)
+    return;
   fprintf(stderr, "%stwinbench: note: %s\n", tb_progress_shown ? "\r\033[K" : "", line);
   tb_progress_shown = 0;
 }

@@ -52,6 +52,8 @@ void tb_note_progress(int shown);
 /* Hold notes back (on = 1) until a check has passed: tb_note_release(1)
  * prints what was held, tb_note_release(0) drops it (the check failed, and
  * its one-line error says all). */
+/* --quiet: notes are not printed. */
+void tb_note_quiet(int quiet);
 void tb_note_hold(void);
 void tb_note_release(int print);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "grid.h"
 #include "params.h"
 #include "registry.h"
 #include "report.h"
@@ -91,49 +92,89 @@ int tb__speedups(const tb_results_t *res, tb__speedup_t **out)
   return ns;
 }
 
-/* The problem parameters that vary among the rows, as "name=value ...". */
-static void tb_problem_params(const tb_results_t *res, const tb_result_t *r, char *buf,
-                              size_t len)
-{
-  size_t k = 0;
-  buf[0] = '\0';
-  for (int p = 0; p < r->algo->nparams && k < len; p++)
-    if (tb__param_varies(res, p))
-      k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", k ? " " : "", r->algo->params[p].name,
-                            r->param[p].s);
-}
-
-void tb_report_speedups(FILE *f, const tb_results_t *res)
+void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
 {
   tb__speedup_t *sp = NULL;
   int ns = tb__speedups(res, &sp);
-  char params[256], ref[160], other[160];
-  if (ns > 0) {
-    const tb_algo_t *a = sp[0].ref->algo;
-    fprintf(f, "\n# speedup: the best of each backend (median times) and the first's time over "
-               "the other's; 'kernel' leaves transfers out, '+pinned' and '+pageable' add the "
-               "other backend's host-device copies");
-    for (int p = 0, first = 1; p < a->nparams; p++)
-      if (!tb__param_varies(res, p)) {
-        fprintf(f, "%s%s=%s", first ? "; every problem: " : " ", a->params[p].name,
-                sp[0].ref->param[p].s);
-        first = 0;
-      }
-    fprintf(f, "\n%-7s %12s %-20s %-40s %10s %-40s %10s %9s %9s %9s\n", "prec", "size", "problem",
-            "best (reference)", "ms", "best (other)", "ms", "kernel", "+pinned", "+pageable");
+  char text[1024], cell[160];
+  if (ns <= 0) {
+    free(sp);
+    return;
   }
+  /* The problem columns that vary among the speedups; the others once above. */
+  const tb_algo_t *a = sp[0].ref->algo;
+  int prec_varies = 0, size_varies = 0, pvary[TB_MAX_PARAMS] = {0}, nvary = 0;
+  for (int g = 1; g < ns; g++) {
+    prec_varies |= sp[g].ref->prec != sp[0].ref->prec;
+    size_varies |= sp[g].ref->n != sp[0].ref->n;
+  }
+  size_t k = (size_t)snprintf(text, sizeof text,
+                              "speedup: the best row of each backend (by median time) and the "
+                              "first backend's time over the other's; 'kernel' leaves transfers "
+                              "out, 'pinned' and 'pageable' add the other's host-device copies");
+  if (!prec_varies)
+    k += (size_t)snprintf(text + k, sizeof text - k, "; every problem: precision=%s",
+                          tb_prec_name(sp[0].ref->prec));
+  if (!size_varies && k < sizeof text)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s size=%lld",
+                          prec_varies ? "; every problem:" : "", (long long)sp[0].ref->n);
+  for (int p = 0; p < a->nparams && k < sizeof text; p++) {
+    if (tb__param_varies(res, p))
+      pvary[nvary++] = p;
+    else
+      k += (size_t)snprintf(text + k, sizeof text - k, " %s=%s", a->params[p].name,
+                            sp[0].ref->param[p].s);
+  }
+  fputc('\n', f);
+  tb_comment(f, md, text);
+
+  tb_grid_t gr;
+  int ncols = prec_varies + size_varies + nvary + 7, c = 0;
+  tb_grid_init(&gr, ncols);
+  if (prec_varies)
+    tb_grid_head(&gr, c++, "precision", 1);
+  if (size_varies)
+    tb_grid_head(&gr, c++, "size", 0);
+  for (int j = 0; j < nvary; j++)
+    tb_grid_head(&gr, c++, a->params[pvary[j]].name, 1);
+  snprintf(cell, sizeof cell, "%s best", sp[0].ref->backend->name);
+  tb_grid_head(&gr, c++, cell, 1);
+  tb_grid_head(&gr, c++, "ms", 0);
+  tb_grid_head(&gr, c++, "other best", 1);
+  tb_grid_head(&gr, c++, "ms", 0);
+  tb_grid_head(&gr, c++, "kernel", 0);
+  tb_grid_head(&gr, c++, "pinned", 0);
+  tb_grid_head(&gr, c++, "pageable", 0);
   for (int g = 0; g < ns; g++) {
     const tb__speedup_t *s = &sp[g];
-    char rt[140], ot[140];
-    tb_problem_params(res, s->ref, params, sizeof params);
+    int row = tb_grid_row(&gr);
+    char rt[140];
+    c = 0;
+    if (prec_varies)
+      tb_grid_set(&gr, row, c++, tb_prec_name(s->ref->prec));
+    if (size_varies) {
+      snprintf(cell, sizeof cell, "%lld", (long long)s->ref->n);
+      tb_grid_set(&gr, row, c++, cell);
+    }
+    for (int j = 0; j < nvary; j++)
+      tb_grid_set(&gr, row, c++, s->ref->param[pvary[j]].s);
     tb_result_config_text(s->ref, rt, sizeof rt);
-    tb_result_config_text(s->other, ot, sizeof ot);
-    snprintf(ref, sizeof ref, "%s %s", s->ref->backend->name, rt);
-    snprintf(other, sizeof other, "%s %s", s->other->backend->name, ot);
-    fprintf(f, "%-7s %12lld %-20s %-40s %10.4g %-40s %10.4g %8.2fx %8.2fx %8.2fx\n",
-            tb_prec_name(s->ref->prec), (long long)s->ref->n, params[0] ? params : "-", ref,
-            s->ref->median_ms, other, s->other->median_ms, s->kernel, s->pinned, s->pageable);
+    tb_grid_set(&gr, row, c++, rt);
+    snprintf(cell, sizeof cell, "%.4g", s->ref->median_ms);
+    tb_grid_set(&gr, row, c++, cell);
+    tb_result_config_text(s->other, rt, sizeof rt);
+    snprintf(cell, sizeof cell, "%s %s", s->other->backend->name, rt);
+    tb_grid_set(&gr, row, c++, cell);
+    snprintf(cell, sizeof cell, "%.4g", s->other->median_ms);
+    tb_grid_set(&gr, row, c++, cell);
+    const double x[3] = {s->kernel, s->pinned, s->pageable};
+    for (int j = 0; j < 3; j++) {
+      snprintf(cell, sizeof cell, isfinite(x[j]) ? "%.2fx" : "", x[j]);
+      tb_grid_set(&gr, row, c++, cell);
+    }
   }
+  tb_grid_print(f, &gr, md);
+  tb_grid_free(&gr);
   free(sp);
 }
 
@@ -291,13 +332,19 @@ static void tb_pivot_print(FILE *f, const tb_colset_t *cs, const tb_pivot_t *pv,
   int wr = 4;
   for (int r = 0; r < g->nr; r++)
     wr = (int)strlen(g->rkeys[r]) > wr ? (int)strlen(g->rkeys[r]) : wr;
-  fprintf(f, "\n# %s by", cs->col[pv->cell].name);
-  for (int j = 0; j < pv->nrows; j++)
-    fprintf(f, "%s%s", j ? " + " : " ", cs->col[pv->rows[j]].name);
-  fprintf(f, " (rows) and %s (columns): the %s of each cell; 'ratio' is the row's best over the "
-             "first row's best (%s)\n",
-          cs->col[pv->col].name, pv->lower_better ? "lowest" : "highest",
-          pv->lower_better ? "first / row" : "row / first");
+  char text[512];
+  size_t k = (size_t)snprintf(text, sizeof text, "%s by", cs->col[pv->cell].name);
+  for (int j = 0; j < pv->nrows && k < sizeof text; j++)
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s%s", j ? " + " : " ",
+                          cs->col[pv->rows[j]].name);
+  if (k < sizeof text)
+    snprintf(text + k, sizeof text - k,
+             " (rows) and %s (columns): the %s of each cell; 'ratio' is the row's best over the "
+             "first row's best (%s)",
+             cs->col[pv->col].name, pv->lower_better ? "lowest" : "highest",
+             pv->lower_better ? "first / row" : "row / first");
+  fputc('\n', f);
+  tb_comment(f, 0, text);
   fprintf(f, "%-*s", wr, "");
   for (int c = 0; c < g->nc; c++)
     fprintf(f, " %10s", g->ckeys[c]);

@@ -424,7 +424,7 @@ const tb_algo_t tb_algo_montecarlo = {
     .name = "montecarlo",
     .summary = "Monte Carlo European options: price, standard error and 95% interval (NVIDIA, "
                "2008)",
-    .flags = TB_ALGO_INPUT,
+    .flags = TB_ALGO_INPUT | TB_ALGO_COMPUTE,
     .limit = TB_LIMIT_STREAM,
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .default_precisions = TB_PREC_BIT(TB_FLOAT),
