@@ -25,8 +25,8 @@ extern const tb_variant_t *const *const tb_cpu_variants[];
 enum { TB_CPU_OPT_THREADS, TB_CPU_OPT_PLACEMENT, TB_CPU_OPT_LIMIT, TB_CPU_NOPT };
 
 static const tb_param_def_t tb_cpu_options[TB_CPU_NOPT] = {
-    {"threads", "the team sizes: numbers, cores (one thread per core), pus (one per PU) or "
-                "sweep (1, 2, 4, ... below the core count, the cores, then the PUs)",
+    {"threads", "the team sizes: numbers, ranges, cores (one thread per core), pus (one per "
+                "PU) or sweep (1, 2, 4, ... below the core count, the cores, then the PUs)",
      TB_PARAM_INT, "cores", 1, 1 << 30, NULL, 0, NULL},
     {"placement", "where a team's threads go: compact (topology order), scatter (round-robin "
                   "over packages, NUMA nodes, caches and cores) or cores (a thread per core "
@@ -74,8 +74,8 @@ static int tb_cpu_parse_threads(tb_topo_t *topo, const char *text, int **out, in
   const int npus = tb_topo_npus(topo);
   const int64_t most = (int64_t)TB_CPU_MAX_THREADS_PER_PU * npus;
   const int64_t runtime = omp_get_thread_limit();
-  if ((rc = tb_list_split(text, &items, &count)))
-    return tb_fail(rc, "--threads: %s", tb_error_detail());
+  if ((rc = tb_list_split_ints(text, "--threads", &items, &count)))
+    return rc;
   int *v = malloc((size_t)count * (size_t)nsweep * sizeof *v);
   for (int i = 0; v && i < count && !rc; i++) {
     int64_t x;
