@@ -66,6 +66,13 @@ static void tb_cpu_env_json(FILE *f)
   fprintf(f, "{\"openmp\": %d, \"thread_limit\": %d}", _OPENMP, omp_get_thread_limit());
 }
 
+/* Words for messages that count PUs: where the affinity mask leaves some
+ * out, the counts are the mask's, and say so. */
+static const char *tb_cpu_of_mask(const tb_topo_t *topo)
+{
+  return tb_topo_whole(topo) != topo ? " of the affinity mask" : "";
+}
+
 /* The thread counts of text (numbers and the words cores, pus and sweep). */
 static int tb_cpu_parse_threads(tb_topo_t *topo, const char *text, int **out, int *n)
 {
@@ -91,8 +98,8 @@ static int tb_cpu_parse_threads(tb_topo_t *topo, const char *text, int **out, in
     else if ((rc = tb_parse_size(items[i], "--threads", &x)))
       break;
     if (x > most)
-      rc = tb_fail(TB_EINVAL, "--threads %lld is more than %d threads for each of the %d PUs",
-                   (long long)x, TB_CPU_MAX_THREADS_PER_PU, npus);
+      rc = tb_fail(TB_EINVAL, "--threads %lld is more than %d threads for each of the %d PUs%s",
+                   (long long)x, TB_CPU_MAX_THREADS_PER_PU, npus, tb_cpu_of_mask(topo));
     else if (x > runtime)
       rc = tb_fail(TB_EINVAL, "--threads %lld is more than the OpenMP runtime allows (%lld)",
                    (long long)x, (long long)runtime);
@@ -175,9 +182,9 @@ static int tb_cpu_configs(tb_topo_t *topo, const char *const *text, tb_configs_t
   }
   for (int t = 0; !rc && t < nthreads; t++)
     if (threads[t] > tb_topo_npus(topo)) {
-      tb_note("%d threads on %d PUs: threads are placed round-robin over the PUs, several to a "
-              "PU (rows say binding_ok=oversubscribed)",
-              threads[t], tb_topo_npus(topo));
+      tb_note("%d threads on %d PUs%s: threads are placed round-robin over the PUs, several to "
+              "a PU (rows say binding_ok=oversubscribed)",
+              threads[t], tb_topo_npus(topo), tb_cpu_of_mask(topo));
       break;
     }
   free(threads);
