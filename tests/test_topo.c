@@ -64,6 +64,36 @@ int main(void)
   CHECK(ns == 4 && sweep[3] == 6, "flat sweep ends at %d", sweep[ns - 1]);
   tb_topo_close(t);
 
+  /* An affinity mask (taskset -c 0-3,9,12-15) on 2 packages x 4 cores x 2
+   * PUs: placement and counts see its PUs only, and the whole machine stays. */
+  CHECK(tb_topo_open_synthetic("pack:2 core:4 pu:2", &t) == TB_OK, "synthetic masked");
+  CHECK(tb_topo_restrict(t, "0-3,9,12-15") == TB_OK, "restrict: %s", tb_error_detail());
+  CHECK(tb_topo_npus(t) == 9 && tb_topo_ncores(t) == 5 && tb_topo_npackages(t) == 2,
+        "masked counts %d PUs %d cores", tb_topo_npus(t), tb_topo_ncores(t));
+  CHECK(tb_topo_whole(t) != t && tb_topo_npus(tb_topo_whole(t)) == 16 &&
+            tb_topo_ncores(tb_topo_whole(t)) == 8,
+        "the whole machine lost");
+  char mask[64];
+  tb_topo_affinity(t, mask, sizeof mask);
+  CHECK(!strcmp(mask, "0-3,9,12-15"), "mask '%s'", mask);
+  static const int m_compact[] = {0, 1, 2, 3, 9, 12, 13, 14, 15};
+  static const int m_cores[] = {0, 2, 9, 12, 14, 1, 3, 13, 15};
+  static const int m_scatter[] = {0, 9, 2, 12, 1, 14, 3, 13, 15};
+  expect_order(t, TB_PLACE_COMPACT, m_compact, 9);
+  expect_order(t, TB_PLACE_CORES, m_cores, 9);
+  expect_order(t, TB_PLACE_SCATTER, m_scatter, 9);
+  ns = tb_topo_thread_sweep(t, sweep);
+  CHECK(ns == 5 && sweep[2] == 4 && sweep[3] == 5 && sweep[4] == 9, "masked sweep ends at %d",
+        sweep[ns - 1]);
+  CHECK(tb_topo_restrict(t, "100-101") == TB_ETOPO, "a mask outside the machine accepted");
+  CHECK(tb_topo_restrict(t, "x") == TB_EINVAL, "a bad list accepted");
+  tb_topo_close(t);
+  /* A mask that covers the machine leaves it whole. */
+  CHECK(tb_topo_open_synthetic("pack:1 core:2 pu:1", &t) == TB_OK, "synthetic small");
+  CHECK(tb_topo_restrict(t, "0-7") == TB_OK && tb_topo_whole(t) == t && tb_topo_npus(t) == 2,
+        "a covering mask restricted the topology");
+  tb_topo_close(t);
+
   /* The real machine: every thread of a team lands on its PU, also when
    * there are more threads than PUs. */
   CHECK(tb_topo_open(&t) == TB_OK, "host topology");

@@ -144,8 +144,14 @@ void tb_env_json(FILE *f, const tb_report_t *rep)
   tb_json_kv(f, "cflags", TB_CONFIG_CFLAGS, 0);
   tb_json_kv(f, "nvccflags", TB_CONFIG_NVCCFLAGS, 0);
   tb_json_kv(f, "cpu_model", tb_topo_cpu_model(rep->topo), 0);
+  const tb_topo_t *whole = tb_topo_whole(rep->topo);
+  char mask[256];
   fprintf(f, "    \"packages\": %d,\n    \"numa_nodes\": %d,\n    \"cores\": %d,\n    \"pus\": %d,\n",
-          tb_topo_npackages(rep->topo), tb_topo_nnuma(rep->topo), tb_topo_ncores(rep->topo),
+          tb_topo_npackages(whole), tb_topo_nnuma(whole), tb_topo_ncores(whole),
+          tb_topo_npus(whole));
+  tb_topo_affinity(rep->topo, mask, sizeof mask);
+  tb_json_kv(f, "affinity", mask, 0);
+  fprintf(f, "    \"allowed_cores\": %d,\n    \"allowed_pus\": %d,\n", tb_topo_ncores(rep->topo),
           tb_topo_npus(rep->topo));
   fprintf(f, "    \"llc_bytes\": %lld,\n", (long long)tb_topo_llc_bytes(rep->topo));
   tb_env_vars(f);

@@ -54,8 +54,9 @@ static const char tb_usage_head[] =
     "                          another runs)\n"
     "  -v, --variant LIST      variants to run (default: all)\n"
     "  -p, --precision LIST    int32, float, double (default: the algorithm's)\n"
-    "  -n, --size LIST         sizes: 1000, 4K, 16M, 2^22, 2^22+5, a preset name, or auto\n"
-    "                          (STREAM's rule: 4 x the last-level caches, 2^25..2^28)\n"
+    "  -n, --size LIST         sizes: 1000, 4K, 16M, 2^22, 2^22+5, ranges (below), a preset\n"
+    "                          name, or auto (STREAM's rule: 4 x the last-level caches,\n"
+    "                          2^25..2^28)\n"
     "  -P, --param NAME=LIST   a parameter (repeatable); --NAME LIST is the same\n"
     "  -r, --repeat N          timed runs per configuration (default 10)\n"
     "  -w, --warmup N          untimed runs before them (default 2)\n"
@@ -86,6 +87,10 @@ static const char tb_usage_head[] =
     "parameter ignores it), and the backends' options:\n";
 
 static const char tb_usage_tail[] =
+    "\n"
+    "A list of integers (sizes, threads, integer parameters) takes ranges too, each\n"
+    "ending at B: A:B doubles (2^16:2^24; 1:12 is 1,2,4,8,12), A:B:S steps by S\n"
+    "(1:16:1, 2:8:2), A:B:*F multiplies by F (1:64:*4); items mix: 1,3:12:3,16.\n"
     "\n"
     "Times are medians over the repeats (min and max are reported too). GPU\n"
     "kernels are timed with CUDA events; transfers separately, from pageable and\n"
@@ -451,8 +456,8 @@ static int tb_grammar_sizes(tb_sweep_t *s, const char *text)
       return tb_fail(TB_EINVAL, "--size cannot be combined with --input: the file sets the size");
     text = "1";
   }
-  if ((rc = tb_list_split(text ? text : s->algo->default_sizes, &items, &count)))
-    return tb_fail(rc, "--size: %s", tb_error_detail());
+  if ((rc = tb_list_split_ints(text ? text : s->algo->default_sizes, "--size", &items, &count)))
+    return rc;
   s->sizes = malloc((size_t)count * sizeof *s->sizes);
   s->nsizes = 0;
   for (int i = 0; i < count && !rc && s->sizes; i++) {

@@ -86,13 +86,35 @@ void tb_param_list_free(tb_param_value_t *vals, int n)
   free(vals);
 }
 
+/* The items of a list of d's values: an integer parameter's ranges expand
+ * to their values; other parameters take no ranges (a real range would end
+ * where rounding puts it, and a name has no successor). */
+static int tb_param_split(const tb_param_def_t *d, const char *list, char ***items, int *count)
+{
+  char what[80];
+  int rc;
+  snprintf(what, sizeof what, "--%s", d->name);
+  if (d->type == TB_PARAM_INT)
+    return tb_list_split_ints(list, what, items, count);
+  if ((rc = tb_list_split(list, items, count)))
+    return tb_fail(rc, "%s: %s", what, tb_error_detail());
+  for (int i = 0; d->type != TB_PARAM_TEXT && i < *count; i++)
+    if (strchr((*items)[i], ':')) {
+      rc = tb_fail(TB_EINVAL, "%s '%s': ranges (A:B) are for integer parameters; list the "
+                   "values instead", what, (*items)[i]);
+      tb_list_free(*items, *count);
+      return rc;
+    }
+  return TB_OK;
+}
+
 /* The items of list with the word sweep replaced by d's sweep list. */
 static int tb_param_items(const tb_param_def_t *d, const char *list, char ***items, int *count)
 {
   char **raw, **sw = NULL;
   int nraw, nsw = 0, rc;
-  if ((rc = tb_list_split(list, &raw, &nraw)))
-    return tb_fail(rc, "--%s: %s", d->name, tb_error_detail());
+  if ((rc = tb_param_split(d, list, &raw, &nraw)))
+    return rc;
   int words = 0;
   for (int i = 0; i < nraw; i++)
     words += d->sweep && !strcmp(raw[i], "sweep");
@@ -101,7 +123,7 @@ static int tb_param_items(const tb_param_def_t *d, const char *list, char ***ite
     *count = nraw;
     return TB_OK;
   }
-  if ((rc = tb_list_split(d->sweep, &sw, &nsw))) {
+  if ((rc = tb_param_split(d, d->sweep, &sw, &nsw))) {
     tb_list_free(raw, nraw);
     return rc;
   }

@@ -1,9 +1,10 @@
-/* twinbench: parsing of sizes, numbers and comma-separated lists. */
+/* twinbench: parsing of sizes, numbers, comma-separated lists and ranges. */
 #include <config.h>
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,11 +76,15 @@ int tb_parse_int(const char *s, int64_t *out)
   if ((rc = tb_parse_term(&p, s, &a)))
     return rc;
   if (*p == '+' || *p == '-') {
-    int minus = *p == '-';
-    p++;
+    const char *op = p++;
+    int minus = *op == '-';
     if ((rc = tb_parse_term(&p, s, &b)))
       return rc;
     if (minus) {
+      /* 1-2 is more likely a range than a subtraction: say how ranges are written. */
+      if (b > a && !neg)
+        return tb_fail(TB_EINVAL, "'%s' is negative; ranges are written A:B, as in %.*s:%s", s,
+                       (int)(op - s), s, op + 1);
       if (b > a)
         return tb_fail(TB_EINVAL, "'%s' is negative", s);
       a -= b;
@@ -166,4 +171,105 @@ void tb_list_free(char **items, int n)
   for (int i = 0; i < n; i++)
     free(items[i]);
   free(items);
+}
+
+/* The parts of a range item: its start, end and step, and whether the step
+ * is a factor (A:B doubles, as A:B:*2 does). */
+static int tb_range_parse(const char *item, const char *what, int64_t *a, int64_t *b,
+                          int64_t *step, int *factor)
+{
+  char *t = strdup(item), *part[3] = {NULL, NULL, NULL};
+  int np = 0, rc = TB_OK;
+  if (!t)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  for (char *p = t; p; np++) {
+    if (np < 3)
+      part[np] = p;
+    if ((p = strchr(p, ':')))
+      *p++ = '\0';
+  }
+  *factor = np == 2 || part[2][0] == '*';
+  const char *stext = np == 3 ? part[2] + (part[2][0] == '*') : "2";
+  if (np > 3 || !*part[0] || !*part[1] || !*stext)
+    rc = tb_fail(TB_EINVAL, "%s '%s' is not a range: write A:B (doubling), A:B:S (step S) or "
+                 "A:B:*F (factor F)", what, item);
+  else if (tb_parse_int(part[0], a) || tb_parse_int(part[1], b) || tb_parse_int(stext, step))
+    rc = tb_fail(TB_EINVAL, "%s '%s': %s", what, item, tb_error_detail());
+  else if (*a > *b)
+    rc = tb_fail(TB_EINVAL, "%s '%s' runs backwards: its start is above its end (write %s:%s)",
+                 what, item, part[1], part[0]);
+  else if (*factor && *step < 2)
+    rc = tb_fail(TB_EINVAL, "%s '%s': the factor must be at least 2", what, item);
+  else if (*factor && *a < 1)
+    rc = tb_fail(TB_EINVAL, "%s '%s': a range that multiplies starts at 1 or more (a range "
+                 "with a step, A:B:S, may start lower)", what, item);
+  else if (*step < 1)
+    rc = tb_fail(TB_EINVAL, "%s '%s': the step must be at least 1", what, item);
+  free(t);
+  return rc;
+}
+
+/* The values of the range item into v[0..room): from its start, stepping or
+ * multiplying while below its end, then the end itself. */
+static int tb_range_values(const char *item, const char *what, int64_t *v, int room, int *n)
+{
+  int64_t a, b, step, x;
+  int factor = 0, k = 0, rc = tb_range_parse(item, what, &a, &b, &step, &factor);
+  if (rc)
+    return rc;
+  for (x = a;; k++) {
+    if (k == room)
+      return tb_fail(TB_EINVAL, "%s '%s' gives more than %d values in the list (use a larger "
+                     "step)", what, item, TB_LIST_MAX);
+    v[k] = x;
+    if (x == b)
+      break;
+    /* The next value, or the end where the next would pass it: computed
+     * without overflow (b - x as unsigned is exact, since x <= b). */
+    if (factor)
+      x = x > b / step ? b : x * step;
+    else
+      x = (uint64_t)b - (uint64_t)x <= (uint64_t)step ? b : x + step;
+  }
+  *n = k + 1;
+  return TB_OK;
+}
+
+int tb_list_split_ints(const char *s, const char *what, char ***items, int *n)
+{
+  char **raw, **out = NULL;
+  int nraw, k = 0, rc;
+  if ((rc = tb_list_split(s, &raw, &nraw)))
+    return tb_fail(rc, "%s: %s", what, tb_error_detail());
+  int64_t *v = malloc(TB_LIST_MAX * sizeof *v);
+  if (!v || !(out = calloc(TB_LIST_MAX, sizeof *out)))
+    rc = tb_fail(TB_ENOMEM, "out of memory");
+  for (int i = 0; i < nraw && !rc; i++) {
+    int got = 0;
+    if (!strchr(raw[i], ':')) {
+      if (k == TB_LIST_MAX) {
+        rc = tb_fail(TB_EINVAL, "%s: the list has more than %d values", what, TB_LIST_MAX);
+      } else {
+        out[k++] = raw[i];
+        raw[i] = NULL;
+      }
+      continue;
+    }
+    rc = tb_range_values(raw[i], what, v, TB_LIST_MAX - k, &got);
+    for (int j = 0; j < got && !rc; j++) {
+      char num[24];
+      snprintf(num, sizeof num, "%lld", (long long)v[j]);
+      if (!(out[k++] = strdup(num)))
+        rc = tb_fail(TB_ENOMEM, "out of memory");
+    }
+  }
+  free(v);
+  tb_list_free(raw, nraw);
+  if (rc) {
+    tb_list_free(out, k);
+    return rc;
+  }
+  *items = out;
+  *n = k;
+  return TB_OK;
 }

@@ -11,18 +11,99 @@
 #include "topo.h"
 
 struct tb_topo {
-  hwloc_topology_t h;
+  hwloc_topology_t h; /* the PUs teams are placed on: those of the affinity mask */
+  struct tb_topo *whole; /* the whole machine: this one, unless the mask leaves PUs out */
   int synthetic;
   char model[128];
 };
 
 const char *const tb_placement_names[TB_NPLACEMENTS + 1] = {"compact", "scatter", "cores", NULL};
 
+/* Restrict t's placement to the PUs of set; the whole machine stays in
+ * t->whole, for what describes the machine. */
+static int tb_topo_restrict_set(tb_topo_t *t, hwloc_const_cpuset_t set)
+{
+  hwloc_const_cpuset_t all = hwloc_topology_get_topology_cpuset(t->h);
+  if (hwloc_bitmap_isincluded(all, set))
+    return TB_OK;
+  if (!hwloc_bitmap_intersects(all, set))
+    return tb_fail(TB_ETOPO, "the affinity mask holds none of the machine's PUs");
+  if (t->whole == t) {
+    tb_topo_t *w = malloc(sizeof *w);
+    if (!w)
+      return tb_fail(TB_ENOMEM, "out of memory");
+    *w = *t;
+    w->whole = w;
+    if (hwloc_topology_dup(&w->h, t->h)) {
+      free(w);
+      return tb_fail(TB_ENOMEM, "out of memory");
+    }
+    t->whole = w;
+  }
+  if (hwloc_topology_restrict(t->h, set, 0))
+    return tb_fail(TB_ETOPO, "hwloc could not restrict the topology to the affinity mask");
+  return TB_OK;
+}
+
+/* The PUs the process was given, into set; -1 where they cannot be read.
+ * An OpenMP runtime that binds threads itself (OMP_PROC_BIND, OMP_PLACES,
+ * GOMP_CPU_AFFINITY) bound this thread to its first place when it started,
+ * so there the mask is the union of its places, which it built from the mask
+ * it started with. */
+static int tb_process_mask(hwloc_topology_t h, hwloc_bitmap_t set)
+{
+  int nplaces = omp_get_proc_bind() != omp_proc_bind_false ? omp_get_num_places() : 0;
+  if (nplaces <= 0)
+    return hwloc_get_cpubind(h, set, HWLOC_CPUBIND_PROCESS);
+  hwloc_bitmap_zero(set);
+  for (int p = 0; p < nplaces; p++) {
+    int n = omp_get_place_num_procs(p);
+    int *ids = n > 0 ? malloc((size_t)n * sizeof *ids) : NULL;
+    if (!ids)
+      return -1;
+    omp_get_place_proc_ids(p, ids);
+    for (int i = 0; i < n; i++)
+      hwloc_bitmap_set(set, (unsigned)ids[i]);
+    free(ids);
+  }
+  return 0;
+}
+
+/* Teams go inside the affinity the process was given (taskset, a batch
+ * system's cpuset): binding a thread outside it would measure PUs the user
+ * kept for something else. Where the mask cannot be read, the whole machine. */
+static int tb_topo_restrict_to_process(tb_topo_t *t)
+{
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  int rc = TB_OK;
+  if (!set)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  if (!tb_process_mask(t->h, set))
+    rc = tb_topo_restrict_set(t, set);
+  hwloc_bitmap_free(set);
+  return rc;
+}
+
+int tb_topo_restrict(tb_topo_t *t, const char *pus)
+{
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  int rc;
+  if (!set)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  if (hwloc_bitmap_list_sscanf(set, pus) || hwloc_bitmap_iszero(set))
+    rc = tb_fail(TB_EINVAL, "'%s' is not a list of PUs", pus);
+  else
+    rc = tb_topo_restrict_set(t, set);
+  hwloc_bitmap_free(set);
+  return rc;
+}
+
 static int tb_topo_load(tb_topo_t **out, const char *synthetic)
 {
   tb_topo_t *t = calloc(1, sizeof *t);
   if (!t)
     return tb_fail(TB_ENOMEM, "out of memory");
+  t->whole = t;
   if (hwloc_topology_init(&t->h)) {
     free(t);
     return tb_fail(TB_ETOPO, "hwloc could not initialise a topology");
@@ -43,6 +124,11 @@ static int tb_topo_load(tb_topo_t **out, const char *synthetic)
   const char *m = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
   if (m)
     snprintf(t->model, sizeof t->model, "%s", m);
+  int rc = synthetic ? TB_OK : tb_topo_restrict_to_process(t);
+  if (rc) {
+    tb_topo_close(t);
+    return rc;
+  }
   *out = t;
   return TB_OK;
 }
@@ -61,8 +147,20 @@ void tb_topo_close(tb_topo_t *t)
 {
   if (!t)
     return;
+  if (t->whole != t)
+    tb_topo_close(t->whole);
   hwloc_topology_destroy(t->h);
   free(t);
+}
+
+const tb_topo_t *tb_topo_whole(const tb_topo_t *t)
+{
+  return t->whole;
+}
+
+void tb_topo_affinity(const tb_topo_t *t, char *buf, size_t len)
+{
+  hwloc_bitmap_list_snprintf(buf, len, hwloc_topology_get_topology_cpuset(t->h));
 }
 
 static int tb_count(const tb_topo_t *t, hwloc_obj_type_t type)
@@ -309,7 +407,8 @@ void tb_topo_unbind_team(tb_topo_t *t, int threads)
 {
   if (t->synthetic)
     return;
-  hwloc_const_cpuset_t all = hwloc_topology_get_allowed_cpuset(t->h);
+  /* Back to the affinity mask, never wider than the process was given. */
+  hwloc_const_cpuset_t all = hwloc_topology_get_topology_cpuset(t->h);
 #pragma omp parallel num_threads(threads)
   hwloc_set_cpubind(t->h, all, HWLOC_CPUBIND_THREAD);
 }
@@ -322,16 +421,25 @@ void tb_binding_free(tb_binding_t *b)
   b->threads = 0;
 }
 
-void tb_topo_print(const tb_topo_t *t, FILE *f)
+void tb_topo_print(const tb_topo_t *placed, FILE *f)
 {
-  char buf[32];
+  const tb_topo_t *t = placed->whole;
+  char buf[32], mask[256];
   hwloc_uint64_t mem = 0;
   int nnuma = tb_count(t, HWLOC_OBJ_NUMANODE);
   for (int i = 0; i < nnuma; i++)
     mem += hwloc_get_obj_by_type(t->h, HWLOC_OBJ_NUMANODE, (unsigned)i)->attr->numanode.local_memory;
   fprintf(f, "CPU: %s\n", t->model);
-  fprintf(f, "  packages: %d   NUMA nodes: %d (%s)   cores: %d   PUs: %d\n", tb_topo_npackages(t),
-          tb_topo_nnuma(t), tb_format_bytes((double)mem, buf), tb_topo_ncores(t), tb_topo_npus(t));
+  fprintf(f, "  packages: %d   NUMA nodes: %d (%s)   cores: %d", tb_topo_npackages(t),
+          tb_topo_nnuma(t), tb_format_bytes((double)mem, buf), tb_topo_ncores(t));
+  if (placed != t)
+    fprintf(f, " (%d allowed)", tb_topo_ncores(placed));
+  fprintf(f, "   PUs: %d", tb_topo_npus(t));
+  if (placed != t) {
+    tb_topo_affinity(placed, mask, sizeof mask);
+    fprintf(f, " (%d allowed by the affinity mask: %s)", tb_topo_npus(placed), mask);
+  }
+  fprintf(f, "\n");
   for (int i = 0; i < nnuma; i++) {
     hwloc_obj_t node = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_NUMANODE, (unsigned)i);
     char *cpus = NULL;

@@ -5,13 +5,15 @@
  *   scatter  round-robin across the topology tree at every level: packages,
  *            NUMA domains (as hwloc groups them), caches, cores, then PUs.
  *   cores    one thread per core (in core order) before any SMT sibling.
- * A team larger than the machine wraps around the order (oversubscription),
- * which the binding record says. Threads bind themselves from inside the
+ * Placement is over the PUs of the process's affinity mask only; a team
+ * larger than those wraps around the order (oversubscription), which the
+ * binding record says. Threads bind themselves from inside the
  * OpenMP parallel region, one PU each; the process is never bound before the
  * OpenMP runtime has started its threads. */
 #ifndef TB_TOPO_H
 #define TB_TOPO_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -38,14 +40,28 @@ typedef struct tb_binding {
   char why[128];      /* when the binding failed: why */
 } tb_binding_t;
 
-/* The topology of this machine. */
+/* The topology of this machine, restricted to the process's affinity mask
+ * (taskset, a batch system's cpuset): the counts, caches, placements and
+ * bindings below are those of the PUs in the mask. */
 int tb_topo_open(tb_topo_t **t);
 
 /* A synthetic topology (hwloc syntax, e.g. "pack:2 core:4 pu:2") for tests;
- * it cannot bind threads. */
+ * it cannot bind threads and no affinity mask restricts it. */
 int tb_topo_open_synthetic(const char *desc, tb_topo_t **t);
 
+/* Restrict t to the PUs of the list pus (OS indices in hwloc's list syntax,
+ * as "0,3-5"), as an affinity mask does; for tests on synthetic topologies. */
+int tb_topo_restrict(tb_topo_t *t, const char *pus);
+
 void tb_topo_close(tb_topo_t *t);
+
+/* The whole machine, for describing it: t itself unless the affinity mask
+ * leaves PUs out. Owned by t. */
+const tb_topo_t *tb_topo_whole(const tb_topo_t *t);
+
+/* The OS indices of t's PUs (those of the affinity mask) in hwloc's list
+ * syntax, as "0-3,8", in buf (truncated to len). */
+void tb_topo_affinity(const tb_topo_t *t, char *buf, size_t len);
 
 int tb_topo_npus(const tb_topo_t *t);
 int tb_topo_ncores(const tb_topo_t *t);
@@ -87,7 +103,8 @@ void tb_topo_unbind_team(tb_topo_t *t, int threads);
 
 void tb_binding_free(tb_binding_t *b);
 
-/* Print packages, NUMA nodes, cores, PUs and caches. */
+/* Print the machine's packages, NUMA nodes, cores, PUs and caches, and how
+ * many cores and PUs the affinity mask allows where it leaves some out. */
 void tb_topo_print(const tb_topo_t *t, FILE *f);
 
 #ifdef __cplusplus

@@ -25,8 +25,8 @@ extern const tb_variant_t *const *const tb_cpu_variants[];
 enum { TB_CPU_OPT_THREADS, TB_CPU_OPT_PLACEMENT, TB_CPU_OPT_LIMIT, TB_CPU_NOPT };
 
 static const tb_param_def_t tb_cpu_options[TB_CPU_NOPT] = {
-    {"threads", "the team sizes: numbers, cores (one thread per core), pus (one per PU) or "
-                "sweep (1, 2, 4, ... below the core count, the cores, then the PUs)",
+    {"threads", "the team sizes: numbers, ranges, cores (one thread per core), pus (one per "
+                "PU) or sweep (1, 2, 4, ... below the core count, the cores, then the PUs)",
      TB_PARAM_INT, "cores", 1, 1 << 30, NULL, 0, NULL},
     {"placement", "where a team's threads go: compact (topology order), scatter (round-robin "
                   "over packages, NUMA nodes, caches and cores) or cores (a thread per core "
@@ -66,6 +66,13 @@ static void tb_cpu_env_json(FILE *f)
   fprintf(f, "{\"openmp\": %d, \"thread_limit\": %d}", _OPENMP, omp_get_thread_limit());
 }
 
+/* Words for messages that count PUs: where the affinity mask leaves some
+ * out, the counts are the mask's, and say so. */
+static const char *tb_cpu_of_mask(const tb_topo_t *topo)
+{
+  return tb_topo_whole(topo) != topo ? " of the affinity mask" : "";
+}
+
 /* The thread counts of text (numbers and the words cores, pus and sweep). */
 static int tb_cpu_parse_threads(tb_topo_t *topo, const char *text, int **out, int *n)
 {
@@ -74,8 +81,8 @@ static int tb_cpu_parse_threads(tb_topo_t *topo, const char *text, int **out, in
   const int npus = tb_topo_npus(topo);
   const int64_t most = (int64_t)TB_CPU_MAX_THREADS_PER_PU * npus;
   const int64_t runtime = omp_get_thread_limit();
-  if ((rc = tb_list_split(text, &items, &count)))
-    return tb_fail(rc, "--threads: %s", tb_error_detail());
+  if ((rc = tb_list_split_ints(text, "--threads", &items, &count)))
+    return rc;
   int *v = malloc((size_t)count * (size_t)nsweep * sizeof *v);
   for (int i = 0; v && i < count && !rc; i++) {
     int64_t x;
@@ -91,8 +98,8 @@ static int tb_cpu_parse_threads(tb_topo_t *topo, const char *text, int **out, in
     else if ((rc = tb_parse_size(items[i], "--threads", &x)))
       break;
     if (x > most)
-      rc = tb_fail(TB_EINVAL, "--threads %lld is more than %d threads for each of the %d PUs",
-                   (long long)x, TB_CPU_MAX_THREADS_PER_PU, npus);
+      rc = tb_fail(TB_EINVAL, "--threads %lld is more than %d threads for each of the %d PUs%s",
+                   (long long)x, TB_CPU_MAX_THREADS_PER_PU, npus, tb_cpu_of_mask(topo));
     else if (x > runtime)
       rc = tb_fail(TB_EINVAL, "--threads %lld is more than the OpenMP runtime allows (%lld)",
                    (long long)x, (long long)runtime);
@@ -175,9 +182,9 @@ static int tb_cpu_configs(tb_topo_t *topo, const char *const *text, tb_configs_t
   }
   for (int t = 0; !rc && t < nthreads; t++)
     if (threads[t] > tb_topo_npus(topo)) {
-      tb_note("%d threads on %d PUs: threads are placed round-robin over the PUs, several to a "
-              "PU (rows say binding_ok=oversubscribed)",
-              threads[t], tb_topo_npus(topo));
+      tb_note("%d threads on %d PUs%s: threads are placed round-robin over the PUs, several to "
+              "a PU (rows say binding_ok=oversubscribed)",
+              threads[t], tb_topo_npus(topo), tb_cpu_of_mask(topo));
       break;
     }
   free(threads);
