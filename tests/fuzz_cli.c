@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -612,7 +613,7 @@ static const char *gen_cheap_size(case_t *c, long *value)
   }
 }
 
-static const char *gen_size(case_t *c)
+static const char *gen_size(case_t *c, const algo_t *own)
 {
   long v;
   unsigned k = roll(c);
@@ -624,7 +625,7 @@ static const char *gen_size(case_t *c)
     return PICK(c, syntax_numbers);
   if (k < 93) { /* another algorithm's preset: every preset is large, so not our own */
     const algo_t *a = &M.algo[below(c, M.nalgos)];
-    if (a->npresets)
+    if (a != own && a->npresets)
       return a->preset[below(c, a->npresets)];
   }
   return cfmt(c, "%s,%s", gen_cheap_size(c, &v), PICK(c, huge_numbers));
@@ -648,8 +649,10 @@ static const char *gen_count(case_t *c)
   static const char *const cheap[] = {"1", "2", "3"};
   static const char *const big[] = {"1000001", "1M", "1G", "2^20", "2^31", "4294967297", "-1"};
   unsigned k = roll(c);
-  return k < 30 ? PICK(c, cheap) : k < 50 ? PICK(c, big) : k < 75 ? PICK(c, huge_numbers)
-                                                                   : PICK(c, syntax_numbers);
+  const char *v = k < 30 ? PICK(c, cheap) : k < 50 ? PICK(c, big) : k < 75 ? PICK(c, huge_numbers)
+                                                                         : PICK(c, syntax_numbers);
+  /* 1k is valid: a thousand runs of a slow problem are long, not wrong. */
+  return strcasecmp(v, "1k") ? v : "1";
 }
 
 /* --limit-size: only tiny values and values above its largest (2^34), which
@@ -1138,7 +1141,7 @@ static const char *gen_pivot(case_t *c, const algo_t *a, const opt_t *o)
 static const char *gen_value(case_t *c, const algo_t *a, const opt_t *o)
 {
   if (!strcmp(o->name, "size"))
-    return gen_size(c);
+    return gen_size(c, a);
   if (!strcmp(o->name, "threads"))
     return gen_threads(c);
   if (!strcmp(o->name, "repeat") || !strcmp(o->name, "warmup"))
