@@ -156,9 +156,9 @@ _TBEOF
 
 # _TB_CUDA_KERNEL_PROBE
 # ---------------------
-# Compiles a kernel with TB_NVCC_GENCODE. When that fails for a list the user gave, the
-# architecture nvcc rejects is found and named in an error; for the default list it only
-# sets tb_cuda_fail.
+# Compiles a kernel with NVCCFLAGS and TB_NVCC_GENCODE. When that fails for a list the user
+# gave, each architecture is tried alone, without NVCCFLAGS (which may be the culprit), and
+# one nvcc rejects is named in an error; otherwise the failure is left in tb_cuda_fail.
 AC_DEFUN([_TB_CUDA_KERNEL_PROBE], [
   AC_MSG_CHECKING([whether $NVCC compiles a kernel for compute capabilities $tb_cuda_archs])
   cat > conftest.cu <<'_TBEOF'
@@ -168,10 +168,10 @@ _TBEOF
   AS_IF([$NVCC $NVCCFLAGS $TB_NVCC_GENCODE -c conftest.cu -o conftest.$OBJEXT >&AS_MESSAGE_LOG_FD 2>&1],
     [AC_MSG_RESULT([yes])],
     [AC_MSG_RESULT([no])
-     tb_cuda_fail="$NVCC cannot compile a kernel for $tb_cuda_archs (see config.log)"
+     tb_cuda_fail="$NVCC cannot compile a kernel for compute capabilities $tb_cuda_archs with NVCCFLAGS=$NVCCFLAGS (see config.log)"
      AS_IF([test "x$tb_cuda_arch_given" = xyes], [
        for a in $tb_cuda_archs; do
-         AS_IF([$NVCC $NVCCFLAGS -gencode=arch=compute_$a,code=sm_$a -c conftest.cu -o conftest.$OBJEXT >&AS_MESSAGE_LOG_FD 2>&1],
+         AS_IF([$NVCC -gencode=arch=compute_$a,code=sm_$a -c conftest.cu -o conftest.$OBJEXT >&AS_MESSAGE_LOG_FD 2>&1],
            [], [rm -f conftest.cu conftest.$OBJEXT
                 AC_MSG_ERROR([--with-cuda-arch: $NVCC does not support compute capability $a ($NVCC --list-gpu-arch lists those it does)])])
        done])])
