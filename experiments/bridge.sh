@@ -23,13 +23,10 @@
 # WIDE). SIZE and THREADS override the size and the thread sweep (for a
 # quick try elsewhere).
 set -u
-TB=${TB:-./twinbench}
 OUT=${OUT:-.}
 SIZE=${SIZE:-nag}
 THREADS=${THREADS:-sweep}
 mkdir -p "$OUT"
-[ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
-
 . "$(dirname "$0")/lib.sh"
 
 

@@ -10,11 +10,8 @@
 # Full CSVs and logs go to $OUT; the summary is printed last (under a
 # minute on an H100).
 set -u
-TB=${TB:-./twinbench}
 OUT=${OUT:-.}
 mkdir -p "$OUT"
-[ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
-
 . "$(dirname "$0")/lib.sh"
 
 bench triad run stream --backend gpu --precision float,double -P op=triad \

@@ -1,6 +1,15 @@
-# twinbench study scripts: shared helpers, sourced after TB and OUT are set.
+# twinbench study scripts: shared helpers, sourced after OUT is set.
 # status collects failures of bench runs; a script exits with it.
 status=0
+
+# The program: $TB (a path, or a name looked up in PATH); else, for the
+# scripts make install copied, the twinbench installed with them (make install
+# writes its path into tb_installed); else ./twinbench, the program of the
+# build folder the script is run from.
+tb_installed=
+TB=${TB:-${tb_installed:-./twinbench}}
+command -v "$TB" >/dev/null 2>&1 ||
+  { echo "no twinbench at $TB (run from the build folder, or set TB)" >&2; exit 1; }
 
 # bench NAME ARGS...: one twinbench run to $OUT/NAME.csv, its table (with
 # the speedups and the pivot view) in $OUT/NAME.txt and its notes in

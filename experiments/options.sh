@@ -23,12 +23,9 @@
 # Full CSV reports and logs go to $OUT; a short table is printed last
 # (TABLE_ONLY=1 prints it again from the reports already in $OUT).
 set -euo pipefail
-TB=${TB:-./twinbench}
 OUT=${OUT:-.}
 THREADS=${THREADS:-16}
 mkdir -p "$OUT"
-[ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
-
 . "$(dirname "$0")/lib.sh"
 
 # best FILE KEY=VALUE...: the verified row with the lowest median_ms among

@@ -14,11 +14,8 @@
 # minute on an H200 (2^28 runs take well under a millisecond each, so the
 # repeats are generous).
 set -u
-TB=${TB:-./twinbench}
 OUT=${OUT:-.}
 mkdir -p "$OUT"
-[ -x "$TB" ] || { echo "no twinbench at $TB (run from the build folder)" >&2; exit 1; }
-
 . "$(dirname "$0")/lib.sh"
 
 

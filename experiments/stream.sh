@@ -6,7 +6,8 @@
 # Run from the build folder (where ./twinbench is). Full results go to $OUT.
 set -euo pipefail
 OUT=${OUT:-.}
-TB=${TB:-./twinbench}
+. "$(dirname "$0")/lib.sh"
+
 "$TB" info | tee "$OUT/stream-info.txt"
 "$TB" run stream --backend cpu,gpu --threads sweep --precision float,double \
   --output "$OUT/stream.csv" --pivot op+backend+precision:threads:gbs

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plot twinbench CSV results: one line per group, the measured limit dashed.
 
-Examples:
+Installed as twinbench-plot. Examples:
   reports/plot.py stream.csv --x threads --y gbs --by op --where backend=cpu -o cpu.png
   reports/plot.py reduce.csv --x block --y gbs --by variant --where precision=int32 -o ladder.png
 
@@ -30,7 +30,7 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        sys.exit("plot.py: matplotlib is not installed")
+        sys.exit(f"{ap.prog}: matplotlib is not installed")
 
     with open(a.csv) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
@@ -39,11 +39,11 @@ def main():
         rows = [r for r in rows if r.get(k) == v]
     rows = [r for r in rows if r.get(a.x) and r.get(a.y) and r.get("verified") != "fail"]
     if not rows:
-        sys.exit("plot.py: no rows to plot (check --x, --y and --where)")
+        sys.exit(f"{ap.prog}: no rows to plot (check --x, --y and --where)")
     keys = a.by.split("+")
     for k in [a.x, a.y] + keys:
         if k not in rows[0]:
-            sys.exit(f"plot.py: no column '{k}' in {a.csv}")
+            sys.exit(f"{ap.prog}: no column '{k}' in {a.csv}")
 
     # The best y at each x of each line: lowest for times and errors, highest otherwise.
     lower = a.y.endswith("_ms") or a.y == "error"
@@ -74,7 +74,7 @@ def main():
     ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(a.output, dpi=120)
-    print(f"plot.py: wrote {a.output}")
+    print(f"{ap.prog}: wrote {a.output}")
 
 
 if __name__ == "__main__":
