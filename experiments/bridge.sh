@@ -51,10 +51,12 @@ if "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 --format csv >/
   gpu=1
   BACKENDS=cpu,gpu
   VARIANTS=omp,const,prefetch,shared,reuse,wide,smem
+  GPU_TUNING="--prefetch 16 --width 1 --block 64,128,256,512"
 else
   gpu=0
   BACKENDS=cpu
   VARIANTS=omp
+  GPU_TUNING= # a CPU-only build has no GPU tuning options
   echo "no usable GPU: the CPU part only" >&2
 fi
 
@@ -64,8 +66,8 @@ fi
 # at width 1 (wide's cache hint stream). (Parameters the CPU variant does
 # not take are not swept here, so that the CPU runs once a thread count.)
 bench table run bridge --size "$SIZE" --precision float,double --mode paths,increments \
-  --backend "$BACKENDS" --variant "$VARIANTS" --threads "$THREADS" --prefetch 16 --width 1 \
-  --block 64,128,256,512 --repeat 10 --warmup 2 --pivot mode+precision:threads:median_ms
+  --backend "$BACKENDS" --variant "$VARIANTS" --threads "$THREADS" $GPU_TUNING \
+  --repeat 10 --warmup 2 --pivot mode+precision:threads:median_ms
 
 # (b) The prefetch depth of strategies 3 and 5 in float (P = 1: strategy 5
 # without prefetch).
