@@ -116,6 +116,11 @@ gs=$(grep -c "note: .* skipped" "$TMP/both.err")
 grep -q "^# speedup: " "$TMP/both.err" && grep -q "^#.* precision=float" "$TMP/both.err" &&
   grep -q "^#.* size=4099" "$TMP/both.err" ||
   fail "cpu,gpu: the summary does not say the problem: $(cat "$TMP/both.err")"
+# The same run's table (and its speedup summary) keeps to 120 columns.
+"$TB" run bridge --backend cpu,gpu --threads 1,2 --prefetch 8,16 --width 1,2 --size 4099 \
+  --repeat 1 --warmup 0 $LIMIT >"$TMP/both.txt" 2>/dev/null || fail "cpu,gpu table run"
+w=$(awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$TMP/both.txt")
+[ "$w" -le 120 ] || fail "cpu,gpu: the table is $w wide: $(cat "$TMP/both.txt")"
 
 # ulps FILE1 FILE2 PREC: the largest difference between two dumps in units in
 # the last place of the larger value (0 when they are equal).

@@ -277,7 +277,8 @@ static void check_report(const tb_results_t *res, const tb_colset_t *cols, const
   f = open_memstream(&text, &len);
   CHECK(tb_report_write(f, TB_FMT_TABLE, res, rep) == TB_OK, "table: %s", tb_error_detail());
   fclose(f);
-  CHECK(strstr(text, "\n# same on every row: algo=stream ") != NULL,
+  CHECK(strstr(text, "\n# same on every row that has it: algo=stream precision=double size=1000 "
+                    "placement=cores") != NULL,
         "the table does not give the constant columns once: %s", text);
   CHECK(strstr(text, "\nvariant  backend  ") != NULL, "table heading: %s", text);
   for (char *line = text, *end; *line; line = end + (*end != 0)) {

@@ -20,6 +20,7 @@ typedef struct tb_colstat {
   unsigned char varies;  /* two rows differ */
   unsigned char echo;    /* equal to median_ms on every row (e2e_ms without transfers) */
   unsigned char text;    /* some row has text: aligned left */
+  unsigned char gaps;    /* some row has no value */
   unsigned char chosen;  /* a column of the table */
   unsigned char dropped; /* left out to keep the width */
 } tb_colstat_t;
@@ -42,18 +43,24 @@ static void tb_colstats(const tb_results_t *res, const tb_colset_t *cs, tb_colst
   tb_val_t v, w, m;
   int median = tb_colset_find(cs, "median_ms");
   for (int c = 0; c < cs->n; c++) {
-    st[c] = (tb_colstat_t){0, 0, 1, 0, 0, 0};
+    st[c] = (tb_colstat_t){0, 0, 1, 0, 0, 0, 0};
+    int first = -1; /* the first row with a value */
     for (int i = 0; i < res->n; i++) {
       tb_colset_value(cs, &res->r[i], c, &v);
-      st[c].filled |= v.kind != 0;
       st[c].text |= v.kind == 1;
-      if (i > 0) {
-        tb_colset_value(cs, &res->r[0], c, &w);
+      st[c].gaps |= v.kind == 0;
+      /* Rows without a value (a GPU row's threads) do not make a column
+       * vary: the value of the others is said once. */
+      if (v.kind != 0 && first < 0)
+        first = i;
+      else if (v.kind != 0) {
+        tb_colset_value(cs, &res->r[first], c, &w);
         st[c].varies |= strcmp(tb__plain(&v, a, sizeof a), tb__plain(&w, b, sizeof b)) != 0;
       }
       tb_colset_value(cs, &res->r[i], median, &m);
       st[c].echo &= c != median && v.kind == 2 && m.kind == 2 && v.num == m.num;
     }
+    st[c].filled = first >= 0;
   }
 }
 
@@ -161,18 +168,28 @@ void tb_report_heading(FILE *f, const tb_results_t *res, const tb_report_t *rep,
   tb_comment(f, md, text);
 }
 
-/* "name=value" of each key column that is the same on every row. */
+/* "name=value" of each key column that is the same on every row (that has
+ * a value in it). */
 static void tb_table_constants(FILE *f, const tb_results_t *res, const tb_colset_t *cs,
                                const tb_colstat_t *st, int md)
 {
   char text[4096], buf[1100];
-  size_t k = (size_t)snprintf(text, sizeof text, "same on every row:");
-  int any = 0;
+  int any = 0, gaps = 0;
+  size_t k = 0;
   tb_val_t v;
+  for (int c = 0; c < cs->n; c++)
+    gaps |= st[c].filled && !st[c].chosen && !st[c].varies && st[c].gaps &&
+            cs->col[c].show == TB_SHOW_KEY;
+  k = (size_t)snprintf(text, sizeof text, "%s", gaps ? "same on every row that has it:"
+                                                     : "same on every row:");
   for (int c = 0; c < cs->n && k < sizeof text; c++) {
     if (st[c].chosen || !st[c].filled || st[c].varies || cs->col[c].show != TB_SHOW_KEY)
       continue;
-    tb_colset_value(cs, &res->r[0], c, &v);
+    for (int i = 0; i < res->n; i++) {
+      tb_colset_value(cs, &res->r[i], c, &v);
+      if (v.kind)
+        break;
+    }
     k += (size_t)snprintf(text + k, sizeof text - k, " %s=%s", cs->col[c].name,
                           tb_table_cell(&v, buf, sizeof buf));
     any = 1;
