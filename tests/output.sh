@@ -36,6 +36,13 @@ for fam in reduce blackscholes montecarlo bridge; do
     2>"$TMP/err" || fail "$fam table: $(cat "$TMP/err")"
   [ "$(wide "$TMP/$fam.txt")" -le 120 ] || fail "the $fam table is $(wide "$TMP/$fam.txt") wide"
 done
+# A row that cannot be verified points to its note, which follows the table
+# once, so that the table keeps its width.
+"$TB" run reduce --backend cpu --precision float --size 2^16 --threads 1 --repeat 1 $LIMIT \
+  >"$TMP/notes.txt" 2>"$TMP/err" || fail "unverifiable run: $(cat "$TMP/err")"
+grep -q "unverifiable .*<- note 1$" "$TMP/notes.txt" && grep -q "^# note 1: the bound" "$TMP/notes.txt" ||
+  fail "no numbered note: $(cat "$TMP/notes.txt")"
+[ "$(wide "$TMP/notes.txt")" -le 120 ] || fail "the table with notes is $(wide "$TMP/notes.txt") wide"
 # Monte Carlo moves too few bytes for bandwidth: no gbs or frac_limit column
 # in the table, empty cells in CSV; text with blanks is quoted.
 grep -q " gbs \| frac_limit" "$TMP/montecarlo.txt" && fail "montecarlo shows bandwidth"

@@ -109,10 +109,13 @@ static int tb_grid_col_width(const tb_grid_t *g, int c)
 
 int tb_grid_width(const tb_grid_t *g)
 {
-  int w = 0;
+  int w = 0, trail = 0;
   for (int c = 0; !g->failed && c < g->ncols; c++)
     w += tb_grid_col_width(g, c) + (c ? 2 : 0);
-  return w;
+  for (int r = 0; !g->failed && r < g->nrows; r++)
+    if (g->trail[r] && (int)strlen(g->trail[r]) + 2 > trail)
+      trail = (int)strlen(g->trail[r]) + 2;
+  return w + trail;
 }
 
 /* A Markdown cell: a pipe would end it. */

@@ -29,7 +29,7 @@ int tb_grid_row(tb_grid_t *g);
 /* Set cell (row, c) of a row tb_grid_row started; "" or NULL shows as "-". */
 void tb_grid_set(tb_grid_t *g, int row, int c, const char *text);
 void tb_grid_trail(tb_grid_t *g, int row, const char *text);
-/* The width of the grid as text. */
+/* The width of the grid as text, the rows' trailing text included. */
 int tb_grid_width(const tb_grid_t *g);
 /* Print it: aligned text with two spaces between columns, or Markdown. */
 void tb_grid_print(FILE *f, const tb_grid_t *g, int markdown);

@@ -91,12 +91,44 @@ static void tb_table_choose(const tb_colset_t *cs, const tb_report_t *rep, tb_co
   }
 }
 
-/* The grid of the chosen columns. */
+/* Whether row r ends with its note: it failed or could not be verified. */
+static int tb_row_noted(const tb_result_t *r)
+{
+  return r->check.verdict == TB_FAIL || r->check.verdict == TB_UNVERIFIABLE;
+}
+
+/* The number of row i's note among the distinct notes of the rows before
+ * it and its own (1, 2, ...); *is_new when it is the first with it. */
+static int tb_note_number(const tb_results_t *res, int i, int *is_new)
+{
+  int number = 0;
+  for (int j = 0; j < i; j++) {
+    if (!tb_row_noted(&res->r[j]))
+      continue;
+    int seen = 0;
+    for (int k = 0; k < j && !seen; k++)
+      seen = tb_row_noted(&res->r[k]) && !strcmp(res->r[k].check.note, res->r[j].check.note);
+    if (!seen) {
+      number++;
+      if (!strcmp(res->r[j].check.note, res->r[i].check.note)) {
+        *is_new = 0;
+        return number;
+      }
+    }
+  }
+  *is_new = 1;
+  return number + 1;
+}
+
+/* The grid of the chosen columns. Failed and unverifiable rows end with
+ * their note: in Markdown its text, in text its number (the notes follow
+ * the table, so that a long one keeps the width). */
 static void tb_table_grid(tb_grid_t *g, const tb_results_t *res, const tb_colset_t *cs,
-                          const tb_colstat_t *st, int *order, int n)
+                          const tb_colstat_t *st, int *order, int n, int md)
 {
   char buf[1100];
   tb_val_t v;
+  int is_new;
   tb_grid_init(g, n);
   for (int k = 0; k < n; k++)
     tb_grid_head(g, k, cs->col[order[k]].name, st[order[k]].text);
@@ -107,9 +139,28 @@ static void tb_table_grid(tb_grid_t *g, const tb_results_t *res, const tb_colset
       tb_colset_value(cs, r, order[k], &v);
       tb_grid_set(g, row, k, tb_table_cell(&v, buf, sizeof buf));
     }
-    if (r->check.verdict == TB_FAIL || r->check.verdict == TB_UNVERIFIABLE) {
-      snprintf(buf, sizeof buf, "<- %s", r->check.note);
-      tb_grid_trail(g, row, buf);
+    if (!tb_row_noted(r))
+      continue;
+    if (md)
+      snprintf(buf, sizeof buf, "%s", r->check.note);
+    else
+      snprintf(buf, sizeof buf, "<- note %d", tb_note_number(res, i, &is_new));
+    tb_grid_trail(g, row, buf);
+  }
+}
+
+/* The notes the rows of a text table point to, each once. */
+static void tb_table_notes(FILE *f, const tb_results_t *res)
+{
+  char text[1200];
+  int is_new;
+  for (int i = 0; i < res->n; i++) {
+    if (!tb_row_noted(&res->r[i]))
+      continue;
+    int number = tb_note_number(res, i, &is_new);
+    if (is_new) {
+      snprintf(text, sizeof text, "note %d: %s", number, res->r[i].check.note);
+      tb_comment(f, 0, text);
     }
   }
 }
@@ -212,7 +263,7 @@ int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, in
   tb_colstats(res, cs, st);
   tb_table_choose(cs, rep, st);
   int n = tb_table_order(cs, rep, st, order);
-  tb_table_grid(&g, res, cs, st, order, n);
+  tb_table_grid(&g, res, cs, st, order, n, md);
   /* Too wide: the figures go, the highest drop rank first. */
   while (!rep->columns && !rep->wide && !md && tb_grid_width(&g) > TB_TABLE_WIDTH) {
     int worst = -1;
@@ -226,7 +277,7 @@ int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, in
     st[worst].dropped = 1;
     tb_grid_free(&g);
     n = tb_table_order(cs, rep, st, order);
-    tb_table_grid(&g, res, cs, st, order, n);
+    tb_table_grid(&g, res, cs, st, order, n, md);
   }
   tb_report_heading(f, res, rep, md, !md);
   tb_table_constants(f, res, cs, st, md);
@@ -241,6 +292,8 @@ int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, in
     tb_comment(f, md, text);
   }
   tb_grid_print(f, &g, md);
+  if (!md)
+    tb_table_notes(f, res);
   int failed = g.failed;
   tb_grid_free(&g);
   free(st);
