@@ -25,7 +25,15 @@ bad=$(csv_rows "$TMP/cpu.csv" | cut -d, -f"$b" | grep -vc "^\($want\)$")
 # configuration, the figures, the binding; no GPU tuning columns; the
 # parameters and the algorithm's columns; the check's note last.
 core="algo,variant,backend,precision,size,threads,placement,median_ms,min_ms,max_ms,xfer_ms,e2e_ms,gbs,gflops,limit_gbs,frac_limit,verified,error,tolerance,repeats,bytes,flops,h2d_pageable_ms,d2h_pageable_ms,h2d_pinned_ms,d2h_pinned_ms,e2e_pageable_ms,binding,binding_ok"
-csv_header "$TMP/cpu.csv" | grep -q "^$core,op,result,note$" || fail "header: $(csv_header "$TMP/cpu.csv")"
+csv_header "$TMP/cpu.csv" | grep -q "^$core,op,result,depth,note$" || fail "header: $(csv_header "$TMP/cpu.csv")"
+
+# The dot states its depth: a thread's chain over its share of the blocks of
+# 16, the tree of its 16 sums (4), one addition a thread where the team's
+# sums combine, the tail. 1000003 elements: 62500 blocks and a tail of 3.
+csv_select "$TMP/cpu.csv" op size threads depth | awk -F, '$1 == "dot" && $2 == 1000003 {
+    want = int((62500 + $3 - 1) / $3) + 4 + $3 + 3
+    if ($4 != want) { print "threads " $3 ": depth " $4 ", expected " want; bad++ } }
+  END { exit bad > 0 }' || fail "the dot's depth"
 
 # Fresh inputs from another seed verify too; --no-verify marks rows skipped.
 "$TB" run stream --backend cpu --size 777 --threads 2 --seed 123456789 $LIMIT --format csv \

@@ -25,4 +25,7 @@ for c in h2d_pageable_ms h2d_pinned_ms d2h_pageable_ms d2h_pinned_ms; do
   empty=$(csv_rows "$TMP/gpu.csv" | cut -d, -f"$k" | grep -c '^$')
   [ "$empty" -eq 0 ] || fail "$empty rows without $c"
 done
+# The dot states the depth of its order, below n at any size beyond a block.
+csv_select "$TMP/gpu.csv" op size depth | awk -F, '$1 == "dot" && !($3 > 0 && ($2 < 5000 || $3 < $2 / 100)) { bad++ }
+  END { exit bad > 0 }' || fail "a dot row without a depth well below n"
 finish

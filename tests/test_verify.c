@@ -22,6 +22,8 @@ static tb_verdict_t verdict(tb_problem_t *p, void *out)
   double extra[TB_MAX_COLUMNS];
   tb_check_t chk;
   memset(&chk, 0, sizeof chk);
+  for (int k = 0; k < TB_MAX_COLUMNS; k++)
+    extra[k] = NAN; /* as the runner leaves them: no depth stated, the bound of any order */
   view[s->a] = p->array[s->a].host;
   if (s->b >= 0)
     view[s->b] = p->array[s->b].host;

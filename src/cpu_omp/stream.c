@@ -34,9 +34,26 @@
         c[i] = a[i] + q * b[i];                                                                 \
       break;                                                                                    \
     default: {                                                                                  \
+      /* Each thread keeps L independent sums over its blocks of L elements                    \
+       * (vector registers, and a short chain for the bound), then adds them                    \
+       * as a tree; the tail of fewer than L elements comes last. */                            \
+      enum { L = TB_STREAM_DOT_LANES };                                                         \
+      const int64_t nb = n / L;                                                                 \
       double s = 0.0;                                                                           \
-      _Pragma("omp parallel for simd schedule(static) num_threads(threads) reduction(+ : s)")   \
-      for (int64_t i = 0; i < n; i++)                                                           \
+      _Pragma("omp parallel num_threads(threads) reduction(+ : s)")                             \
+      {                                                                                         \
+        double acc[L] = {0.0};                                                                  \
+        _Pragma("omp for schedule(static) nowait")                                              \
+        for (int64_t j = 0; j < nb; j++)                                                        \
+          _Pragma("omp simd")                                                                   \
+          for (int k = 0; k < L; k++)                                                           \
+            acc[k] += (double)a[j * L + k] * (double)b[j * L + k];                              \
+        for (int w = L / 2; w > 0; w /= 2)                                                      \
+          for (int k = 0; k < w; k++)                                                           \
+            acc[k] += acc[k + w];                                                               \
+        s += acc[0];                                                                            \
+      }                                                                                         \
+      for (int64_t i = nb * L; i < n; i++)                                                      \
         s += (double)a[i] * (double)b[i];                                                       \
       c[0] = (T)s;                                                                              \
     }                                                                                           \
@@ -52,10 +69,24 @@ void tb__cpu_triad_f64(double *restrict c, const double *restrict a, const doubl
   tb_stream_f64(TB_STREAM_TRIAD, c, a, b, n, threads);
 }
 
+/* The dot's depth: a thread's chain over its share of the blocks, the tree
+ * of its L sums, at most one addition per thread where OpenMP combines them
+ * (in any order), and the tail. */
+static double tb_stream_dot_depth(int64_t n, int threads)
+{
+  const int64_t nb = n / TB_STREAM_DOT_LANES;
+  int tree = 0;
+  for (int w = TB_STREAM_DOT_LANES; w > 1; w /= 2)
+    tree++;
+  return (double)((nb + threads - 1) / threads + tree + threads + n % TB_STREAM_DOT_LANES);
+}
+
 static int tb_stream_omp_run(tb_ctx_t *ctx)
 {
   const tb_stream_t *s = ctx->p->priv;
   void *b = s->b >= 0 ? ctx->buf[s->b] : NULL;
+  if (s->op == TB_STREAM_DOT)
+    ctx->extra[TB_STREAM_DEPTH] = tb_stream_dot_depth(ctx->p->n, tb_cpu_threads(ctx));
   if (ctx->p->prec == TB_FLOAT)
     tb_stream_f32(s->op, ctx->buf[s->c], ctx->buf[s->a], b, ctx->p->n, tb_cpu_threads(ctx));
   else
@@ -65,6 +96,6 @@ static int tb_stream_omp_run(tb_ctx_t *ctx)
 
 TB_VARIANT(tb_stream_omp, "omp", &tb_algo_stream, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
            0, NULL, 0, NULL, tb_stream_omp_run, NULL, NULL,
-           "OpenMP parallel for simd, static schedule, first-touched arrays");
+           "OpenMP parallel for simd, static schedule, first-touched arrays; dot: 16 sums a thread");
 
 TB_VARIANT_LIST(stream, cpu, &tb_stream_omp);

@@ -17,6 +17,7 @@ static const tb_param_def_t tb_stream_params[] = {
 
 static const tb_column_def_t tb_stream_columns[] = {
     {"result", "%.10g", "dot: the sum the variant computed", 0},
+    {"depth", "%.0f", "dot: the most additions between a product and the sum, as the variant sums", 0},
 };
 
 /* The problem's private state: what variants see, and the cached dot reference. */
@@ -62,8 +63,9 @@ static int tb_stream_generate(tb_problem_t *p)
  *   scale  |c - q a| <= u |q a|          (one rounding);
  *   add    |c - (a + b)| <= u |a + b|    (one rounding);
  *   triad  |c - (a + q b)| <= 2u (|a| + |q b|)  (two roundings, or one with FMA);
- *   dot    products and sums in double, any summation order:
- *          |s - sum| <= gamma_{n+1}(u_d) sum|a b| + u |sum|  (final rounding to the precision),
+ *   dot    products and sums in double; each product reaches the sum through at most
+ *          h additions (the depth the variant states for its order; n for any order):
+ *          |s - sum| <= gamma_{h+1}(u_d) sum|a b| + u |sum|  (final rounding to the precision),
  *          gamma_k = k u_d / (1 - k u_d); all terms are positive, so sum|a b| = |sum|.
  * The error column is the largest |x - ref| / m over the elements, where m is
  * the magnitude in the bound (|ref|, or |a| + |q b| for triad). */
@@ -83,9 +85,11 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
       sp->have_ref = 1;
     }
     long double sum = sp->ref;
-    double k = (double)(n + 1) * ud;
+    if (isnan(extra[TB_STREAM_DEPTH]) || extra[TB_STREAM_DEPTH] > (double)n)
+      extra[TB_STREAM_DEPTH] = (double)n;
+    double k = (extra[TB_STREAM_DEPTH] + 1.0) * ud;
     double got = (double)tb_elem_ld(c, p->prec, 0);
-    extra[0] = got;
+    extra[TB_STREAM_RESULT] = got;
     if (tb_check_against(chk, (double)(fabsl((long double)got - sum) / sum),
                          k / (1.0 - k) + u * (1.0 + k)))
       tb_check_fail(chk, "sum %.17g, reference %.17Lg: relative error %.3g over the bound %.3g%s",

@@ -16,6 +16,14 @@ extern "C" {
 
 enum { TB_STREAM_COPY, TB_STREAM_SCALE, TB_STREAM_ADD, TB_STREAM_TRIAD, TB_STREAM_DOT };
 
+/* The columns: dot's result, and the depth of its summation (the most
+ * additions between a product and the sum), which each variant states for
+ * the order it sums in. */
+enum { TB_STREAM_RESULT, TB_STREAM_DEPTH };
+
+/* The dot's independent accumulators in each CPU thread. */
+#define TB_STREAM_DOT_LANES 16
+
 /* The STREAM scalar. */
 #define TB_STREAM_Q 3.0
 

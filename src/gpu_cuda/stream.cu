@@ -79,6 +79,9 @@ __global__ void tb_k_stream(const T *__restrict__ a, const T *__restrict__ b, T 
                                                   [=](T x, T y) { return tb_apply<T, OP>(x, y, q); });
 }
 
+/* The block of the dot's second launch. */
+const int tb_dot_final_block = 1024;
+
 /* dot: per-block partial sums of a b in double. */
 template <typename T, bool VEC>
 __global__ void tb_k_dot(const T *__restrict__ a, const T *__restrict__ b, double *partial,
@@ -105,6 +108,18 @@ template <typename T> __global__ void tb_k_dot_final(const double *partial, int 
     *out = (T)s;
 }
 
+/* The dot's depth, the most additions between a product and the sum: a
+ * thread's chain (W products a vector, then the tail), the two warp trees of
+ * tb_block_sum (5 levels each), a final thread's chain over the partials and
+ * its block's two trees. */
+template <typename T, bool VEC> double tb_stream_dot_depth(int64_t n, int grid, int block)
+{
+  const int64_t stride = (int64_t)grid * block;
+  const int64_t w = VEC ? tb_width16<T>() : 1, nv = n / w, tail = n - nv * w;
+  const int64_t chain = w * ((nv + stride - 1) / stride) + (tail + stride - 1) / stride;
+  return (double)(chain + 10 + (grid + tb_dot_final_block - 1) / tb_dot_final_block + 10);
+}
+
 template <typename T, bool VEC>
 using tb_stream_kernel_t = void (*)(const T *, const T *, T *, T, int64_t);
 
@@ -122,8 +137,6 @@ struct tb_stream_gpu_state {
   double *partial;
 };
 
-const int tb_dot_final_block = 1024;
-
 template <typename T, bool VEC> int tb_stream_prepare_t(tb_ctx_t *ctx, tb_stream_gpu_state *st)
 {
   const tb_stream_t *s = (const tb_stream_t *)ctx->p->priv;
@@ -135,6 +148,7 @@ template <typename T, bool VEC> int tb_stream_prepare_t(tb_ctx_t *ctx, tb_stream
     if (rc)
       return rc;
     TB_CUDA(cudaMalloc(&st->partial, (size_t)st->grid * sizeof(double)));
+    ctx->extra[TB_STREAM_DEPTH] = tb_stream_dot_depth<T, VEC>(ctx->p->n, st->grid, tb_gpu_block(ctx));
     return TB_OK;
   }
   return tb_gpu_grid(ctx, tb_stream_kernel<T, VEC>(s->op), work, 0, &st->grid);
