@@ -25,7 +25,14 @@ for c in h2d_pageable_ms h2d_pinned_ms d2h_pageable_ms d2h_pinned_ms; do
   empty=$(csv_rows "$TMP/gpu.csv" | cut -d, -f"$k" | grep -c '^$')
   [ "$empty" -eq 0 ] || fail "$empty rows without $c"
 done
-# The dot states the depth of its order, below n at any size beyond a block.
-csv_select "$TMP/gpu.csv" op size depth | awk -F, '$1 == "dot" && !($3 > 0 && ($2 < 5000 || $3 < $2 / 100)) { bad++ }
-  END { exit bad > 0 }' || fail "a dot row without a depth well below n"
+# The dot states the depth of its order: a thread's chain over the grid
+# stride (W elements a 16-byte vector for vec16, then the tail), the block's
+# two warp trees (10), the final block's chain over the partials and trees.
+csv_select "$TMP/gpu.csv" op variant precision size block grid depth | awk -F, '
+  function ceil(x) { return x == int(x) ? x : int(x) + 1 }
+  $1 == "dot" {
+    w = $2 == "vec16" ? ($3 == "float" ? 4 : 2) : 1; s = $5 * $6; nv = int($4 / w)
+    want = w * ceil(nv / s) + ceil(($4 - nv * w) / s) + 10 + ceil($6 / 1024) + 10
+    if ($7 != want) { print "depth " $7 ", expected " want ": " $0; bad++ } }
+  END { exit bad > 0 }' || fail "a dot row's depth is not its order's"
 finish
