@@ -138,6 +138,12 @@ PY
     --threads 1 $LIMIT --format json --output "$TMP/bytes.json" 2>"$TMP/err" ||
     fail "json run with odd bytes: $(cat "$TMP/err")"
   python3 "$CHECK" "$SCHEMA" "$TMP/bytes.json" || fail "JSON with odd bytes breaks the schema"
+  # A file name that is not UTF-8 reaches the JSON (its command) as valid text.
+  odd="$TMP/$(printf 'r\351\377')"
+  "$TB" run stream --backend cpu --size 100 --threads 1 $LIMIT -o "$odd.json" 2>"$TMP/err" ||
+    fail "json run to a non-UTF-8 name: $(cat "$TMP/err")"
+  python3 "$CHECK" "$SCHEMA" "$odd.json" || fail "JSON naming a non-UTF-8 file breaks the schema"
+  grep -q 'r\\ufffd\\ufffd.json' "$odd.json" || fail "the odd bytes are not U+FFFD in the JSON"
 fi
 # --pivot: rows by op, a column per thread count, and bad specifications refused.
 "$TB" run stream --backend cpu --size 1000 --threads 1,2 $LIMIT --pivot op:threads:gbs \
