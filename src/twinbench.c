@@ -436,6 +436,7 @@ static int tb_cmd_run(int argc, char **argv)
   tb_outputs_t out = {0};
   tb_outfile_t dump = {0};
   tb_colset_t *cols = malloc(sizeof *cols);
+  int *columns = NULL, ncolumns = 0; /* --columns, as indices into cols */
   int rc, exit_now, status = TB_EXIT_OK;
 
   memset(&st, 0, sizeof st);
@@ -463,7 +464,7 @@ static int tb_cmd_run(int argc, char **argv)
   tb_run_columns(&o.s, cols);
   /* Claim the output file before any work, so an unwritable path costs nothing. */
   if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) ||
-      (o.columns && (rc = tb_columns_check(cols, o.columns))) ||
+      (o.columns && (rc = tb_columns_parse(cols, o.columns, &columns, &ncolumns))) ||
       (rc = tb_run_claim(&o, &out, &dump))) {
     tb_note_release(0);
     status = tb_error(rc);
@@ -475,8 +476,8 @@ static int tb_cmd_run(int argc, char **argv)
   if ((rc = tb_sweep_run(&o.s, &st, &res)))
     status = tb_error(rc);
   tb_report_t rep = {o.s.algo,   topo,       cols,         o.command_line, st.interrupted,
-                     o.s.seed,   o.s.repeat, o.s.warmup,   o.s.verify,     o.columns,
-                     o.wide};
+                     o.s.seed,   o.s.repeat, o.s.warmup,   o.s.verify,     columns,
+                     ncolumns,   o.wide};
   status = tb_run_dump(&o, &st, &dump, status);
   status = tb_run_report(&o, &rep, &res, &out, status);
   status = tb_run_verdicts(&st, &res, status);
@@ -488,6 +489,7 @@ done:
   if (topo)
     tb_topo_close(topo);
   free(cols);
+  free(columns);
   return tb_stdout_done(status);
 }
 

@@ -336,7 +336,7 @@ int main(void)
       }
     tb_colset_end(cols);
     tb_report_t rep = {o.s.algo,   topo,     cols, o.command_line, 0, o.s.seed, o.s.repeat,
-                       o.s.warmup, o.s.verify, NULL, 0};
+                       o.s.warmup, o.s.verify, NULL,     0,    0};
     check_report(&res, cols, &rep);
   }
   tb_results_free(&res);

@@ -31,7 +31,8 @@ typedef struct tb_report {
   int interrupted;
   uint64_t seed;
   int repeats, warmups, verify;
-  const char *columns; /* --columns: the table's columns, or NULL */
+  const int *columns;  /* --columns: the table's columns (indices into cols), or NULL */
+  int ncolumns;
   int wide;            /* --wide: every column in the table */
 } tb_report_t;
 
@@ -52,8 +53,9 @@ int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, in
 void tb_report_heading(FILE *f, const tb_results_t *res, const tb_report_t *rep, int markdown,
                        int brief);
 
-/* Check a --columns list against the columns. */
-int tb_columns_check(const tb_colset_t *cols, const char *spec);
+/* The columns a --columns list names, as indices into cols, into a fresh
+ * array *columns of *n (free it); an unknown name is TB_EINVAL. */
+int tb_columns_parse(const tb_colset_t *cols, const char *spec, int **columns, int *n);
 
 /* Check a --pivot specification (ROWS:COL[:CELL]) against the columns. */
 int tb_pivot_check(const tb_colset_t *cols, const char *spec);

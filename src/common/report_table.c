@@ -10,14 +10,16 @@
 
 #include "columns.h"
 #include "grid.h"
+#include "parse.h"
 #include "registry.h"
 #include "report.h"
 #include "status.h"
 
 /* What the rows hold in each column. */
 typedef struct tb_colstat {
-  unsigned char filled;  /* some row has a value */
-  unsigned char varies;  /* two rows differ */
+  int first;             /* the first row with a value, or -1 */
+  int width;             /* the widest cell as the table shows it, the heading included */
+  unsigned char varies;  /* two rows with a value differ */
   unsigned char echo;    /* equal to median_ms on every row (e2e_ms without transfers) */
   unsigned char text;    /* some row has text: aligned left */
   unsigned char gaps;    /* some row has no value */
@@ -29,7 +31,7 @@ typedef struct tb_colstat {
  * table's columns stay one word wide. */
 static const char *tb_table_cell(const tb_val_t *v, char *buf, size_t len)
 {
-  const char *s = v->kind == 0 ? "" : tb__tabled(v, buf, len);
+  const char *s = v->kind == 0 ? "-" : tb__tabled(v, buf, len);
   if (v->kind == 1 && strpbrk(s, " \t")) {
     snprintf(buf, len, "'%s'", s);
     return buf;
@@ -37,30 +39,34 @@ static const char *tb_table_cell(const tb_val_t *v, char *buf, size_t len)
   return s;
 }
 
+/* One pass over the rows for each column: which rows have a value, whether
+ * they agree, the width of the cells. */
 static void tb_colstats(const tb_results_t *res, const tb_colset_t *cs, tb_colstat_t *st)
 {
-  char a[64], b[64];
-  tb_val_t v, w, m;
-  int median = tb_colset_find(cs, "median_ms");
+  char first[1100], buf[1100];
+  tb_val_t v;
   for (int c = 0; c < cs->n; c++) {
-    st[c] = (tb_colstat_t){0, 0, 1, 0, 0, 0, 0};
-    int first = -1; /* the first row with a value */
+    const int is_median = cs->col[c].kind == TB_CK_CORE && cs->col[c].index == C_MEDIAN;
+    st[c] = (tb_colstat_t){-1, (int)strlen(cs->col[c].name), 0, !is_median, 0, 0, 0, 0};
     for (int i = 0; i < res->n; i++) {
       tb_colset_value(cs, &res->r[i], c, &v);
+      const char *cell = tb_table_cell(&v, buf, sizeof buf);
+      if ((int)strlen(cell) > st[c].width)
+        st[c].width = (int)strlen(cell);
       st[c].text |= v.kind == 1;
       st[c].gaps |= v.kind == 0;
+      st[c].echo &= v.kind == 2 && v.num == res->r[i].median_ms;
       /* Rows without a value (a GPU row's threads) do not make a column
        * vary: the value of the others is said once. */
-      if (v.kind != 0 && first < 0)
-        first = i;
-      else if (v.kind != 0) {
-        tb_colset_value(cs, &res->r[first], c, &w);
-        st[c].varies |= strcmp(tb__plain(&v, a, sizeof a), tb__plain(&w, b, sizeof b)) != 0;
-      }
-      tb_colset_value(cs, &res->r[i], median, &m);
-      st[c].echo &= c != median && v.kind == 2 && m.kind == 2 && v.num == m.num;
+      if (v.kind == 0)
+        continue;
+      const char *plain = tb__plain(&v, buf, sizeof buf);
+      if (st[c].first < 0) {
+        st[c].first = i;
+        snprintf(first, sizeof first, "%s", plain);
+      } else
+        st[c].varies |= strcmp(plain, first) != 0;
     }
-    st[c].filled = first >= 0;
   }
 }
 
@@ -68,19 +74,11 @@ static void tb_colstats(const tb_results_t *res, const tb_colset_t *cs, tb_colst
  * or by how each is shown. */
 static void tb_table_choose(const tb_colset_t *cs, const tb_report_t *rep, tb_colstat_t *st)
 {
-  if (rep->columns) {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", rep->columns);
-    for (char *t, *save = NULL, *p = buf; (t = strtok_r(p, ",", &save)); p = NULL) {
-      int c = tb_colset_find(cs, t);
-      if (c >= 0)
-        st[c].chosen = 1;
-    }
-    return;
-  }
-  for (int c = 0; c < cs->n; c++) {
+  for (int k = 0; k < rep->ncolumns; k++)
+    st[rep->columns[k]].chosen = 1;
+  for (int c = 0; c < cs->n && !rep->ncolumns; c++) {
     const tb_col_t *col = &cs->col[c];
-    if (!st[c].filled || (col->kind == TB_CK_CORE && col->index == C_NOTE))
+    if (st[c].first < 0 || (col->kind == TB_CK_CORE && col->index == C_NOTE))
       continue;
     if (rep->wide)
       st[c].chosen = 1;
@@ -97,38 +95,33 @@ static int tb_row_noted(const tb_result_t *r)
   return r->check.verdict == TB_FAIL || r->check.verdict == TB_UNVERIFIABLE;
 }
 
-/* The number of row i's note among the distinct notes of the rows before
- * it and its own (1, 2, ...); *is_new when it is the first with it. */
-static int tb_note_number(const tb_results_t *res, int i, int *is_new)
+/* Number the distinct notes of the rows in order of first appearance:
+ * note[i] is row i's number (0: none); returns how many there are. */
+static int tb_note_numbers(const tb_results_t *res, int *note)
 {
-  int number = 0;
-  for (int j = 0; j < i; j++) {
-    if (!tb_row_noted(&res->r[j]))
+  int distinct = 0;
+  for (int i = 0; i < res->n; i++) {
+    note[i] = 0;
+    if (!tb_row_noted(&res->r[i]))
       continue;
-    int seen = 0;
-    for (int k = 0; k < j && !seen; k++)
-      seen = tb_row_noted(&res->r[k]) && !strcmp(res->r[k].check.note, res->r[j].check.note);
-    if (!seen) {
-      number++;
-      if (!strcmp(res->r[j].check.note, res->r[i].check.note)) {
-        *is_new = 0;
-        return number;
-      }
-    }
+    for (int j = 0; j < i && !note[i]; j++)
+      if (note[j] && !strcmp(res->r[j].check.note, res->r[i].check.note))
+        note[i] = note[j];
+    if (!note[i])
+      note[i] = ++distinct;
   }
-  *is_new = 1;
-  return number + 1;
+  return distinct;
 }
 
 /* The grid of the chosen columns. Failed and unverifiable rows end with
  * their note: in Markdown its text, in text its number (the notes follow
  * the table, so that a long one keeps the width). */
 static void tb_table_grid(tb_grid_t *g, const tb_results_t *res, const tb_colset_t *cs,
-                          const tb_colstat_t *st, int *order, int n, int md)
+                          const tb_colstat_t *st, const int *order, int n, const int *note,
+                          int md)
 {
   char buf[1100];
   tb_val_t v;
-  int is_new;
   tb_grid_init(g, n);
   for (int k = 0; k < n; k++)
     tb_grid_head(g, k, cs->col[order[k]].name, st[order[k]].text);
@@ -139,30 +132,26 @@ static void tb_table_grid(tb_grid_t *g, const tb_results_t *res, const tb_colset
       tb_colset_value(cs, r, order[k], &v);
       tb_grid_set(g, row, k, tb_table_cell(&v, buf, sizeof buf));
     }
-    if (!tb_row_noted(r))
+    if (!note[i])
       continue;
     if (md)
       snprintf(buf, sizeof buf, "%s", r->check.note);
     else
-      snprintf(buf, sizeof buf, "<- note %d", tb_note_number(res, i, &is_new));
+      snprintf(buf, sizeof buf, "<- note %d", note[i]);
     tb_grid_trail(g, row, buf);
   }
 }
 
 /* The notes the rows of a text table point to, each once. */
-static void tb_table_notes(FILE *f, const tb_results_t *res)
+static void tb_table_notes(FILE *f, const tb_results_t *res, const int *note)
 {
   char text[1200];
-  int is_new;
-  for (int i = 0; i < res->n; i++) {
-    if (!tb_row_noted(&res->r[i]))
-      continue;
-    int number = tb_note_number(res, i, &is_new);
-    if (is_new) {
-      snprintf(text, sizeof text, "note %d: %s", number, res->r[i].check.note);
+  for (int i = 0, shown = 0; i < res->n; i++)
+    if (note[i] > shown) {
+      shown = note[i];
+      snprintf(text, sizeof text, "note %d: %s", note[i], res->r[i].check.note);
       tb_comment(f, 0, text);
     }
-  }
 }
 
 /* The order of the chosen columns: the --columns order, else the set's. */
@@ -170,20 +159,42 @@ static int tb_table_order(const tb_colset_t *cs, const tb_report_t *rep, const t
                           int *order)
 {
   int n = 0;
-  if (rep->columns) {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", rep->columns);
-    for (char *t, *save = NULL, *p = buf; (t = strtok_r(p, ",", &save)); p = NULL) {
-      int c = tb_colset_find(cs, t);
-      if (c >= 0 && n < TB_MAX_COLS)
-        order[n++] = c;
-    }
-    return n;
-  }
-  for (int c = 0; c < cs->n; c++)
+  for (int k = 0; k < rep->ncolumns; k++)
+    order[n++] = rep->columns[k];
+  for (int c = 0; c < cs->n && !rep->ncolumns; c++)
     if (st[c].chosen && !st[c].dropped)
       order[n++] = c;
   return n;
+}
+
+/* The width of the table of the chosen columns, with "<- note N" after the
+ * rows that have one. */
+static int tb_table_width(const tb_colset_t *cs, const tb_colstat_t *st, int notes)
+{
+  int w = 0, n = 0;
+  for (int c = 0; c < cs->n; c++)
+    if (st[c].chosen && !st[c].dropped)
+      w += st[c].width + (n++ ? 2 : 0);
+  if (notes) {
+    char buf[32];
+    w += 2 + snprintf(buf, sizeof buf, "<- note %d", notes);
+  }
+  return w;
+}
+
+/* Too wide: the figures go, the highest drop rank first. */
+static void tb_table_fit(const tb_colset_t *cs, tb_colstat_t *st, int notes)
+{
+  while (tb_table_width(cs, st, notes) > TB_TABLE_WIDTH) {
+    int worst = -1;
+    for (int c = 0; c < cs->n; c++)
+      if (st[c].chosen && !st[c].dropped && cs->col[c].show == TB_SHOW_FIGURE &&
+          (worst < 0 || cs->col[c].drop > cs->col[worst].drop))
+        worst = c;
+    if (worst < 0)
+      return;
+    st[worst].dropped = 1;
+  }
 }
 
 /* The heading: what the size counts, how times, bandwidth and the limit
@@ -226,25 +237,22 @@ static void tb_table_constants(FILE *f, const tb_results_t *res, const tb_colset
 {
   char text[4096], buf[1100];
   int any = 0, gaps = 0;
-  size_t k = 0;
   tb_val_t v;
+#define TB_CONSTANT(c)                                                                          \
+  (st[c].first >= 0 && !st[c].chosen && !st[c].varies && cs->col[c].show == TB_SHOW_KEY)
   for (int c = 0; c < cs->n; c++)
-    gaps |= st[c].filled && !st[c].chosen && !st[c].varies && st[c].gaps &&
-            cs->col[c].show == TB_SHOW_KEY;
-  k = (size_t)snprintf(text, sizeof text, "%s", gaps ? "same on every row that has it:"
-                                                     : "same on every row:");
+    gaps |= TB_CONSTANT(c) && st[c].gaps;
+  size_t k = (size_t)snprintf(text, sizeof text, "%s", gaps ? "same on every row that has it:"
+                                                            : "same on every row:");
   for (int c = 0; c < cs->n && k < sizeof text; c++) {
-    if (st[c].chosen || !st[c].filled || st[c].varies || cs->col[c].show != TB_SHOW_KEY)
+    if (!TB_CONSTANT(c))
       continue;
-    for (int i = 0; i < res->n; i++) {
-      tb_colset_value(cs, &res->r[i], c, &v);
-      if (v.kind)
-        break;
-    }
+    tb_colset_value(cs, &res->r[st[c].first], c, &v);
     k += (size_t)snprintf(text + k, sizeof text - k, " %s=%s", cs->col[c].name,
                           tb_table_cell(&v, buf, sizeof buf));
     any = 1;
   }
+#undef TB_CONSTANT
   if (any)
     tb_comment(f, md, text);
 }
@@ -254,31 +262,21 @@ int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, in
   const tb_colset_t *cs = rep->cols;
   tb_colstat_t *st = calloc((size_t)cs->n, sizeof *st);
   int *order = malloc(TB_MAX_COLS * sizeof *order);
+  int *note = malloc(((size_t)res->n + 1) * sizeof *note);
   tb_grid_t g;
-  if (!st || !order) {
+  if (!st || !order || !note) {
     free(st);
     free(order);
+    free(note);
     return tb_fail(TB_ENOMEM, "out of memory");
   }
+  int notes = tb_note_numbers(res, note);
   tb_colstats(res, cs, st);
   tb_table_choose(cs, rep, st);
+  if (!rep->ncolumns && !rep->wide && !md)
+    tb_table_fit(cs, st, notes);
   int n = tb_table_order(cs, rep, st, order);
-  tb_table_grid(&g, res, cs, st, order, n, md);
-  /* Too wide: the figures go, the highest drop rank first. */
-  while (!rep->columns && !rep->wide && !md && tb_grid_width(&g) > TB_TABLE_WIDTH) {
-    int worst = -1;
-    for (int k = 0; k < n; k++) {
-      const tb_col_t *col = &cs->col[order[k]];
-      if (col->show == TB_SHOW_FIGURE && (worst < 0 || col->drop > cs->col[worst].drop))
-        worst = order[k];
-    }
-    if (worst < 0)
-      break;
-    st[worst].dropped = 1;
-    tb_grid_free(&g);
-    n = tb_table_order(cs, rep, st, order);
-    tb_table_grid(&g, res, cs, st, order, n, md);
-  }
+  tb_table_grid(&g, res, cs, st, order, n, note, md);
   tb_report_heading(f, res, rep, md, !md);
   tb_table_constants(f, res, cs, st, md);
   char text[1024];
@@ -293,26 +291,36 @@ int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, in
   }
   tb_grid_print(f, &g, md);
   if (!md)
-    tb_table_notes(f, res);
+    tb_table_notes(f, res, note);
   int failed = g.failed;
   tb_grid_free(&g);
   free(st);
   free(order);
+  free(note);
   return failed ? tb_fail(TB_ENOMEM, "out of memory") : TB_OK;
 }
 
-int tb_columns_check(const tb_colset_t *cs, const char *spec)
+int tb_columns_parse(const tb_colset_t *cs, const char *spec, int **columns, int *n)
 {
-  char buf[1024], shown[64];
-  int n = 0;
-  if (strlen(spec) >= sizeof buf)
-    return tb_fail(TB_EINVAL, "--columns is too long");
-  snprintf(buf, sizeof buf, "%s", spec);
-  for (char *t, *save = NULL, *p = buf; (t = strtok_r(p, ",", &save)); p = NULL, n++)
-    if (tb_colset_find(cs, t) < 0)
-      return tb_fail(TB_EINVAL, "--columns: unknown column '%s' for %s (see the CSV header)",
-                     tb_printable(t, shown, sizeof shown), cs->algo->name);
-  if (n == 0)
-    return tb_fail(TB_EINVAL, "--columns names no column");
-  return TB_OK;
+  char **names = NULL, shown[64];
+  int nnames = 0, rc;
+  *columns = NULL;
+  *n = 0;
+  if ((rc = tb_list_split(spec, &names, &nnames)))
+    return tb_fail(rc, "--columns: %s", tb_error_detail());
+  if (nnames > TB_MAX_COLS)
+    rc = tb_fail(TB_EINVAL, "--columns names more than %d columns", TB_MAX_COLS);
+  else if (!(*columns = malloc((size_t)nnames * sizeof **columns)))
+    rc = tb_fail(TB_ENOMEM, "out of memory");
+  for (int i = 0; i < nnames && !rc; i++)
+    if (((*columns)[i] = tb_colset_find(cs, names[i])) < 0)
+      rc = tb_fail(TB_EINVAL, "--columns: unknown column '%s' for %s (see the CSV header)",
+                   tb_printable(names[i], shown, sizeof shown), cs->algo->name);
+  tb_list_free(names, nnames);
+  if (rc) {
+    free(*columns);
+    *columns = NULL;
+  } else
+    *n = nnames;
+  return rc;
 }
