@@ -96,9 +96,6 @@ typedef struct tb__speedup {
 /* The speedups of res into a fresh array *out (free it); returns their count. */
 int tb__speedups(const tb_results_t *res, tb__speedup_t **out);
 
-/* Whether problem parameter k takes more than one value among the rows. */
-int tb__param_varies(const tb_results_t *res, int k);
-
 /* The JSON report (report_json.c). */
 struct tb_report;
 void tb__write_json(FILE *f, const tb_results_t *res, const struct tb_report *rep);

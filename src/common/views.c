@@ -15,81 +15,131 @@
 
 /* ---- Speedups ----------------------------------------------------------- */
 
-/* Rows of one problem: the same precision, size and problem parameters
- * (tuning values and configurations are how it ran, not what it is). */
-static int tb_same_problem(const tb_result_t *x, const tb_result_t *y)
+/* The order of problems: precision, size, then the problem parameters
+ * (tuning values and configurations are how it ran, not what it is); 0 for
+ * rows of one problem. */
+static int tb_problem_cmp(const tb_result_t *x, const tb_result_t *y)
 {
-  if (x->prec != y->prec || x->n != y->n)
-    return 0;
+  if (x->prec != y->prec)
+    return x->prec < y->prec ? -1 : 1;
+  if (x->n != y->n)
+    return x->n < y->n ? -1 : 1;
   for (int k = 0; k < x->algo->nparams; k++) {
     const tb_param_value_t *a = &x->param[k], *b = &y->param[k];
-    if (x->algo->params[k].type == TB_PARAM_TEXT ? strcmp(a->s, b->s) != 0
-                                                  : a->i != b->i || a->r != b->r)
-      return 0;
+    int c = x->algo->params[k].type == TB_PARAM_TEXT ? strcmp(a->s, b->s)
+            : a->i != b->i                           ? (a->i < b->i ? -1 : 1)
+                                                     : (a->r > b->r) - (a->r < b->r);
+    if (c)
+      return c;
   }
-  return 1;
-}
-
-int tb__param_varies(const tb_results_t *res, int k)
-{
-  for (int i = 1; i < res->n; i++)
-    if (strcmp(res->r[i].param[k].s, res->r[0].param[k].s))
-      return 1;
   return 0;
 }
 
-/* The best row of backend b for the problem of row p, by a time. */
-static const tb_result_t *tb_best(const tb_results_t *res, const tb_result_t *p, int b,
-                                  double (*time)(const tb_result_t *))
+/* Row indices, sorted by problem and, within one, by row: qsort's comparator. */
+static const tb_results_t *tb_sort_res;
+static int tb_row_cmp(const void *x, const void *y)
 {
-  const tb_result_t *best = NULL;
-  for (int i = 0; i < res->n; i++) {
-    const tb_result_t *r = &res->r[i];
-    if (r->bi == b && r->check.verdict != TB_FAIL && tb_same_problem(r, p) &&
-        (!best || time(r) < time(best)))
-      best = r;
-  }
-  return best;
+  int i = *(const int *)x, j = *(const int *)y;
+  int c = tb_problem_cmp(&tb_sort_res->r[i], &tb_sort_res->r[j]);
+  return c ? c : (i > j) - (i < j);
 }
 
-static double tb_kernel_ms(const tb_result_t *r)
+static double tb_median_ms(const tb_result_t *r)
 {
   return r->median_ms;
 }
 
-int tb__speedups(const tb_results_t *res, tb__speedup_t **out)
+/* The speedups of one problem, whose rows are row[0..n) (in row order):
+ * the best row of each backend by each time, in one pass; the reference is
+ * the first backend (in registry order) with rows. */
+static int tb_problem_speedups(const tb_results_t *res, const int *row, int n, tb__speedup_t *sp)
 {
-  tb__speedup_t *sp = calloc((size_t)res->n + 1, sizeof *sp);
-  int ns = 0;
-  *out = sp;
-  if (!sp)
-    return 0;
-  for (int i = 0; i < res->n; i++) {
-    const tb_result_t *r = &res->r[i];
-    int seen = 0;
-    for (int j = 0; j < i && !seen; j++)
-      seen = tb_same_problem(&res->r[j], r);
-    if (seen)
+  const tb_result_t *best[TB_MAX_BACKENDS][3] = {{NULL}};
+  double (*const time[3])(const tb_result_t *) = {tb_median_ms, tb_result_e2e_ms,
+                                                  tb_result_e2e_pageable_ms};
+  for (int i = 0; i < n; i++) {
+    const tb_result_t *r = &res->r[row[i]];
+    if (r->check.verdict == TB_FAIL)
       continue;
-    /* The reference is the first backend with rows of this problem. */
-    const tb_result_t *ref = NULL;
-    for (int b = 0; b < tb_backend_count() && !ref; b++)
-      ref = tb_best(res, r, b, tb_kernel_ms);
-    for (int b = ref ? ref->bi + 1 : TB_MAX_BACKENDS; b < tb_backend_count(); b++) {
-      const tb_result_t *other = tb_best(res, r, b, tb_kernel_ms);
-      if (!other)
-        continue;
-      tb__speedup_t *s = &sp[ns++];
-      s->ref = ref;
-      s->other = other;
-      s->other_pinned = tb_best(res, r, b, tb_result_e2e_ms);
-      s->other_pageable = tb_best(res, r, b, tb_result_e2e_pageable_ms);
-      s->kernel = ref->median_ms / other->median_ms;
-      s->pinned = ref->median_ms / tb_result_e2e_ms(s->other_pinned);
-      s->pageable = ref->median_ms / tb_result_e2e_pageable_ms(s->other_pageable);
-    }
+    for (int t = 0; t < 3; t++)
+      if (!best[r->bi][t] || time[t](r) < time[t](best[r->bi][t]))
+        best[r->bi][t] = r;
+  }
+  int ref = 0, ns = 0;
+  while (ref < tb_backend_count() && !best[ref][0])
+    ref++;
+  for (int b = ref + 1; b < tb_backend_count(); b++) {
+    if (!best[b][0])
+      continue;
+    const tb_result_t *r = best[ref][0];
+    sp[ns++] = (tb__speedup_t){r,
+                               best[b][0],
+                               best[b][1],
+                               best[b][2],
+                               r->median_ms / best[b][0]->median_ms,
+                               r->median_ms / tb_result_e2e_ms(best[b][1]),
+                               r->median_ms / tb_result_e2e_pageable_ms(best[b][2])};
   }
   return ns;
+}
+
+/* A speedup with the first row of its problem, to put them in row order. */
+typedef struct tb_ordered {
+  int first;
+  tb__speedup_t sp;
+} tb_ordered_t;
+
+static int tb_first_cmp(const void *x, const void *y)
+{
+  const tb_ordered_t *a = x, *b = y;
+  if (a->first != b->first)
+    return (a->first > b->first) - (a->first < b->first);
+  return (a->sp.other->bi > b->sp.other->bi) - (a->sp.other->bi < b->sp.other->bi);
+}
+
+int tb__speedups(const tb_results_t *res, tb__speedup_t **out)
+{
+  tb__speedup_t *sp = calloc((size_t)res->n * TB_MAX_BACKENDS + 1, sizeof *sp);
+  tb_ordered_t *ord = malloc(((size_t)res->n * TB_MAX_BACKENDS + 1) * sizeof *ord);
+  int *row = malloc(((size_t)res->n + 1) * sizeof *row);
+  int ns = 0;
+  *out = sp;
+  if (!sp || !ord || !row) {
+    free(ord);
+    free(row);
+    return 0;
+  }
+  /* Group the rows by problem in O(n log n), then each group in one pass. */
+  for (int i = 0; i < res->n; i++)
+    row[i] = i;
+  tb_sort_res = res;
+  qsort(row, (size_t)res->n, sizeof *row, tb_row_cmp);
+  for (int i = 0, j; i < res->n; i = j) {
+    for (j = i + 1; j < res->n && !tb_problem_cmp(&res->r[row[i]], &res->r[row[j]]);)
+      j++;
+    int k = tb_problem_speedups(res, row + i, j - i, sp);
+    for (int g = 0; g < k; g++)
+      ord[ns++] = (tb_ordered_t){row[i], sp[g]};
+  }
+  /* In the order the problems first ran. */
+  qsort(ord, (size_t)ns, sizeof *ord, tb_first_cmp);
+  for (int g = 0; g < ns; g++)
+    sp[g] = ord[g].sp;
+  free(ord);
+  free(row);
+  return ns;
+}
+
+/* Whether problem parameter p differs among the speedups' problems. */
+static int tb_speedup_param_varies(const tb__speedup_t *sp, int ns, int p)
+{
+  const tb_algo_t *a = sp[0].ref->algo;
+  for (int g = 1; g < ns; g++) {
+    const tb_param_value_t *x = &sp[g].ref->param[p], *y = &sp[0].ref->param[p];
+    if (a->params[p].type == TB_PARAM_TEXT ? strcmp(x->s, y->s) != 0 : x->i != y->i || x->r != y->r)
+      return 1;
+  }
+  return 0;
 }
 
 void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
@@ -119,7 +169,7 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
     k += (size_t)snprintf(text + k, sizeof text - k, "%s size=%lld",
                           prec_varies ? "; every problem:" : "", (long long)sp[0].ref->n);
   for (int p = 0; p < a->nparams && k < sizeof text; p++) {
-    if (tb__param_varies(res, p))
+    if (tb_speedup_param_varies(sp, ns, p))
       pvary[nvary++] = p;
     else
       k += (size_t)snprintf(text + k, sizeof text - k, " %s=%s", a->params[p].name,
@@ -329,10 +379,12 @@ static void tb_pivot_cells(const tb_results_t *res, const tb_colset_t *cs, const
 static void tb_pivot_print(FILE *f, const tb_colset_t *cs, const tb_pivot_t *pv,
                            const tb_pivot_grid_t *g)
 {
-  int wr = 4;
-  for (int r = 0; r < g->nr; r++)
-    wr = (int)strlen(g->rkeys[r]) > wr ? (int)strlen(g->rkeys[r]) : wr;
-  char text[512];
+  char text[512], label[256];
+  size_t l = 0;
+  label[0] = '\0';
+  for (int j = 0; j < pv->nrows && l < sizeof label; j++)
+    l += (size_t)snprintf(label + l, sizeof label - l, "%s%s", j ? "+" : "",
+                          cs->col[pv->rows[j]].name);
   size_t k = (size_t)snprintf(text, sizeof text, "%s by", cs->col[pv->cell].name);
   for (int j = 0; j < pv->nrows && k < sizeof text; j++)
     k += (size_t)snprintf(text + k, sizeof text - k, "%s%s", j ? " + " : " ",
@@ -345,31 +397,41 @@ static void tb_pivot_print(FILE *f, const tb_colset_t *cs, const tb_pivot_t *pv,
              pv->lower_better ? "first / row" : "row / first");
   fputc('\n', f);
   tb_comment(f, 0, text);
-  fprintf(f, "%-*s", wr, "");
+  tb_grid_t gr;
+  char cell[64];
+  tb_grid_init(&gr, g->nc + 4);
+  tb_grid_head(&gr, 0, label, 1);
   for (int c = 0; c < g->nc; c++)
-    fprintf(f, " %10s", g->ckeys[c]);
-  fprintf(f, " %10s %10s %8s\n", "best", "at", "ratio");
+    tb_grid_head(&gr, c + 1, g->ckeys[c], 0);
+  tb_grid_head(&gr, g->nc + 1, "best", 0);
+  tb_grid_head(&gr, g->nc + 2, "at", 0);
+  tb_grid_head(&gr, g->nc + 3, "ratio", 0);
   double first = NAN;
   for (int r = 0; r < g->nr; r++) {
     double best = NAN;
-    int at = -1;
-    fprintf(f, "%-*s", wr, g->rkeys[r]);
+    int at = -1, row = tb_grid_row(&gr);
+    tb_grid_set(&gr, row, 0, g->rkeys[r]);
     for (int c = 0; c < g->nc; c++) {
       double x = g->cell[r * g->nc + c];
       if (isnan(x))
-        fprintf(f, " %10s", "-");
-      else
-        fprintf(f, " %10.4g", x);
-      if (!isnan(x) && (isnan(best) || (pv->lower_better ? x < best : x > best))) {
+        continue;
+      snprintf(cell, sizeof cell, "%.4g", x);
+      tb_grid_set(&gr, row, c + 1, cell);
+      if (isnan(best) || (pv->lower_better ? x < best : x > best)) {
         best = x;
         at = c;
       }
     }
     if (r == 0)
       first = best;
-    double ratio = pv->lower_better ? first / best : best / first;
-    fprintf(f, " %10.4g %10s %7.2fx\n", best, at >= 0 ? g->ckeys[at] : "-", ratio);
+    snprintf(cell, sizeof cell, "%.4g", best);
+    tb_grid_set(&gr, row, g->nc + 1, cell);
+    tb_grid_set(&gr, row, g->nc + 2, at >= 0 ? g->ckeys[at] : "-");
+    snprintf(cell, sizeof cell, "%.2fx", pv->lower_better ? first / best : best / first);
+    tb_grid_set(&gr, row, g->nc + 3, cell);
   }
+  tb_grid_print(f, &gr, 0);
+  tb_grid_free(&gr);
 }
 
 int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_colset_t *cs, const char *spec)
