@@ -4,41 +4,15 @@
 #include <math.h>
 
 #include "json.h"
-
-/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the bytes
- * there are not one (a stray continuation byte, an overlong form, a
- * surrogate, a value past U+10FFFF, a cut sequence). */
-static int tb_utf8_length(const unsigned char *s)
-{
-  int n;
-  unsigned min, v;
-  if (s[0] < 0x80)
-    return 1;
-  if ((s[0] & 0xE0) == 0xC0)
-    n = 2, min = 0x80, v = s[0] & 0x1F;
-  else if ((s[0] & 0xF0) == 0xE0)
-    n = 3, min = 0x800, v = s[0] & 0x0F;
-  else if ((s[0] & 0xF8) == 0xF0)
-    n = 4, min = 0x10000, v = s[0] & 0x07;
-  else
-    return 0;
-  for (int k = 1; k < n; k++) {
-    if ((s[k] & 0xC0) != 0x80)
-      return 0;
-    v = (v << 6) | (s[k] & 0x3F);
-  }
-  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-    return 0;
-  return n;
-}
+#include "status.h"
 
 void tb_json_string(FILE *f, const char *s)
 {
   const unsigned char *p = (const unsigned char *)(s ? s : "");
   fputc('"', f);
   while (*p) {
-    int n = tb_utf8_length(p);
-    if (n == 0) {
+    int n = tb_utf8_seq(p, 4); /* the NUL at the end is no continuation byte */
+    if (n <= 0) {
       fputs("\\ufffd", f); /* a byte that is no UTF-8: the replacement character */
       p++;
     } else if (n > 1) {

@@ -176,3 +176,34 @@ int tb_prec_parse(const char *s, tb_prec_t *p)
   *p = (tb_prec_t)i;
   return rc;
 }
+
+int tb_utf8_seq(const unsigned char *b, size_t avail)
+{
+  int n;
+  if (b[0] < 0x80)
+    return 1;
+  unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
+  if (b[0] >= 0xC2 && b[0] <= 0xDF)
+    n = 2;
+  else if (b[0] >= 0xE0 && b[0] <= 0xEF) {
+    n = 3;
+    if (b[0] == 0xE0)
+      lo = 0xA0;
+    else if (b[0] == 0xED)
+      hi = 0x9F;
+  } else if (b[0] >= 0xF0 && b[0] <= 0xF4) {
+    n = 4;
+    if (b[0] == 0xF0)
+      lo = 0x90;
+    else if (b[0] == 0xF4)
+      hi = 0x8F;
+  } else
+    return 0;
+  for (int k = 1; k < n; k++) {
+    if ((size_t)k >= avail)
+      return -1;
+    if (b[k] < (k == 1 ? lo : 0x80) || b[k] > (k == 1 ? hi : 0xBF))
+      return 0;
+  }
+  return n;
+}

@@ -61,6 +61,12 @@ void tb_note_release(int print);
  * TB_EINVAL with "<what> 's' (known: a, b, c)". */
 int tb_name_index(const char *const *names, int n, const char *s, const char *what, int *index);
 
+/* The length of the UTF-8 sequence at b (avail bytes of it present: a NUL
+ * ends a string early enough), 0 if it is not valid UTF-8, or -1 if it may
+ * be valid but is cut short. The ranges are those of RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF. An ASCII byte is 1. */
+int tb_utf8_seq(const unsigned char *b, size_t avail);
+
 /* s as text that is safe to echo in a message: bytes outside printable
  * ASCII become '?', and it is cut to len - 1 bytes (with "..." at the end
  * when cut). Returns buf. */

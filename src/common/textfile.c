@@ -20,39 +20,6 @@ typedef struct tb_scan {
   size_t line_start;
 } tb_scan_t;
 
-/* The length of the UTF-8 sequence at b (avail bytes of it present), 0 if
- * it is not valid UTF-8, or -1 if it may be valid but is cut short. The
- * ranges are those of RFC 3629: no overlong forms, no surrogates, nothing
- * above U+10FFFF. */
-static int tb_utf8_len(const unsigned char *b, size_t avail)
-{
-  int n;
-  unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
-  if (b[0] >= 0xC2 && b[0] <= 0xDF)
-    n = 2;
-  else if (b[0] >= 0xE0 && b[0] <= 0xEF) {
-    n = 3;
-    if (b[0] == 0xE0)
-      lo = 0xA0;
-    else if (b[0] == 0xED)
-      hi = 0x9F;
-  } else if (b[0] >= 0xF0 && b[0] <= 0xF4) {
-    n = 4;
-    if (b[0] == 0xF0)
-      lo = 0x90;
-    else if (b[0] == 0xF4)
-      hi = 0x8F;
-  } else
-    return 0;
-  for (int k = 1; k < n; k++) {
-    if ((size_t)k >= avail)
-      return -1;
-    if (b[k] < (k == 1 ? lo : 0x80) || b[k] > (k == 1 ? hi : 0xBF))
-      return 0;
-  }
-  return n;
-}
-
 /* Check b[s->done .. len) as text, line by line; at eof, the end of the
  * text. A sequence cut short by the end of a read waits for the next. The
  * message names the line and the column, never the bytes themselves. */
@@ -74,7 +41,7 @@ static int tb_scan_text(tb_scan_t *s, const unsigned char *b, size_t len, int eo
     else if ((c < 0x20 && c != '\t' && c != '\r' && c != '\v' && c != '\f') || c == 0x7F)
       what = "a control character";
     else if (c >= 0x80) {
-      n = tb_utf8_len(b + i, len - i);
+      n = tb_utf8_seq(b + i, len - i);
       if (n < 0 && !eof)
         break;
       if (n <= 0)
