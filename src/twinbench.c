@@ -126,9 +126,11 @@ static int tb_cmd_info(int argc, char **argv)
     return tb_error(rc);
   tb_build_print(stdout);
   tb_topo_print(topo, stdout);
-  for (int b = 0; b < tb_backend_count(); b++)
+  for (int b = 0; b < tb_backend_count(); b++) {
+    printf("%s backend: %s\n", tb_backend_at(b)->name, tb_backend_at(b)->summary);
     if (tb_backend_at(b)->info)
       tb_backend_at(b)->info(stdout);
+  }
   tb_topo_close(topo);
   return tb_stdout_done(TB_EXIT_OK);
 }
@@ -253,24 +255,6 @@ static void tb_on_signal(int sig)
 {
   (void)sig;
   tb_runner_interrupt();
-}
-
-/* The columns of the rows the sweep can make. */
-static void tb_run_columns(const tb_sweep_t *s, tb_colset_t *cs)
-{
-  tb_colset_begin(cs, s->algo);
-  for (int b = 0; b < tb_backend_count(); b++) {
-    if (!s->use[b])
-      continue;
-    tb_colset_add_backend(cs, tb_backend_at(b));
-    for (const tb_variant_t *const *v = tb_backend_variants(b); *v; v++)
-      for (int p = 0; p < s->nprec; p++)
-        if (tb_sweep_selects(s, *v, s->prec[p])) {
-          tb_colset_add_variant(cs, *v);
-          break;
-        }
-  }
-  tb_colset_end(cs);
 }
 
 /* An output path that names one of the run's inputs, or the other output. */
@@ -461,7 +445,7 @@ static int tb_cmd_run(int argc, char **argv)
     status = tb_error(rc);
     goto done;
   }
-  tb_run_columns(&o.s, cols);
+  tb_sweep_columns(&o.s, &st, cols);
   /* Claim the output file before any work, so an unwritable path costs nothing. */
   if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) ||
       (o.columns && (rc = tb_columns_parse(cols, o.columns, &columns, &ncolumns))) ||

@@ -326,15 +326,7 @@ int main(void)
     for (int i = 0; i < res.n; i++)
       CHECK(res.r[i].check.verdict == TB_PASS && res.r[i].limit_gbs > 0, "row %d: %s", i,
             res.r[i].check.note);
-    tb_colset_begin(cols, o.s.algo);
-    for (int b = 0; b < tb_backend_count(); b++)
-      if (o.s.use[b]) {
-        tb_colset_add_backend(cols, tb_backend_at(b));
-        for (const tb_variant_t *const *v = tb_backend_variants(b); *v; v++)
-          if (tb_sweep_selects(&o.s, *v, TB_DOUBLE))
-            tb_colset_add_variant(cols, *v);
-      }
-    tb_colset_end(cols);
+    tb_sweep_columns(&o.s, &st, cols);
     tb_report_t rep = {o.s.algo,   topo,     cols, o.command_line, 0, o.s.seed, o.s.repeat,
                        o.s.warmup, o.s.verify, NULL,     0,    0};
     check_report(&res, cols, &rep);

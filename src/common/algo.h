@@ -73,8 +73,8 @@ typedef struct tb_param_value {
  * value). */
 enum tb_column_flags {
   TB_COL_TEXT = 1u << 0, /* a text value, not a number */
-  TB_COL_WIDE = 1u << 1, /* long: after the core columns, and not in the table */
-  TB_COL_LIST = 1u << 2  /* text: space-separated integers, a list in JSON */
+  TB_COL_WIDE = 1u << 1, /* after the figures in CSV and JSON, not among what ran */
+  TB_COL_LIST = 1u << 2  /* text: space-separated integers, a list in JSON; too long for the table */
 };
 
 typedef struct tb_column_def {

@@ -95,15 +95,21 @@ void tb_colset_add_variant(tb_colset_t *cs, const tb_variant_t *v)
   }
 }
 
-/* The pending columns of kind `kind` whose wide flag is `wide`; a list is
- * too long for the table. */
+/* How the table shows a backend's or an algorithm's column: a list is too
+ * long for it, anything else is what its kind is by default. */
+static tb_show_t tb_col_show(unsigned flags, tb_show_t kind)
+{
+  return flags & TB_COL_LIST ? TB_SHOW_HIDDEN : kind;
+}
+
+/* The pending columns of kind `kind` whose wide flag is `wide`. */
 static void tb_colset_take(tb_colset_t *cs, tb_col_kind_t kind, int wide)
 {
   for (int i = 0; i < cs->npending; i++) {
     const tb_col_t *c = &cs->pending[i];
     if (c->kind == kind && !!(c->flags & TB_COL_WIDE) == wide)
-      tb_col_add(cs, kind, 0, c->name, c->flags & TB_COL_LIST ? TB_SHOW_HIDDEN : TB_SHOW_KEY, 0,
-                 c->format, c->flags);
+      tb_col_add(cs, kind, 0, c->name, tb_col_show(c->flags, TB_SHOW_KEY), 0, c->format,
+                 c->flags);
   }
 }
 
@@ -124,8 +130,8 @@ void tb_colset_end(tb_colset_t *cs)
   }
   for (int k = 0; k < a->ncolumns; k++)
     tb_col_add(cs, TB_CK_EXTRA, k, a->columns[k].name,
-               a->columns[k].flags & TB_COL_WIDE ? TB_SHOW_HIDDEN : TB_SHOW_FIGURE,
-               TB_DROP_EXTRA + k, a->columns[k].format, a->columns[k].flags);
+               tb_col_show(a->columns[k].flags, TB_SHOW_FIGURE), TB_DROP_EXTRA + k,
+               a->columns[k].format, a->columns[k].flags);
   tb_core_add(cs, C_NOTE);
   cs->npending = 0;
 }

@@ -12,6 +12,7 @@
 #include "params.h"
 #include "problem.h"
 #include "runner.h"
+#include "columns.h"
 #include "timer.h"
 #include "stats.h"
 #include "status.h"
@@ -192,6 +193,17 @@ static int tb_check_tuning(const tb_sweep_t *s, tb_run_state_t *st)
           return rc;
     }
   return TB_OK;
+}
+
+void tb_sweep_columns(const tb_sweep_t *s, const tb_run_state_t *st, tb_colset_t *cs)
+{
+  tb_colset_begin(cs, s->algo);
+  for (int b = 0; b < tb_backend_count(); b++)
+    if (s->use[b])
+      tb_colset_add_backend(cs, tb_backend_at(b));
+  for (int i = 0; i < st->ntuning; i++)
+    tb_colset_add_variant(cs, st->tuning[i].v);
+  tb_colset_end(cs);
 }
 
 /* The configurations of every usable backend, from its options. */

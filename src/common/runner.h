@@ -89,6 +89,11 @@ typedef struct tb_run_state {
 int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st);
 void tb_run_state_free(tb_run_state_t *st);
 
+/* The columns of the rows the sweep can make (after tb_sweep_check): the
+ * backends it uses and the variants that may run. */
+struct tb_colset;
+void tb_sweep_columns(const tb_sweep_t *s, const tb_run_state_t *st, struct tb_colset *cs);
+
 /* Run the sweep, appending a row per configuration to res. On an error or an
  * interrupt the rows already measured stay in res. */
 int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res);

@@ -58,7 +58,7 @@ static int tb_cpu_probe(void)
 
 static void tb_cpu_info(FILE *f)
 {
-  fprintf(f, "cpu backend: OpenMP %d, up to %d threads\n", _OPENMP, omp_get_thread_limit());
+  fprintf(f, "  OpenMP %d, up to %d threads\n", _OPENMP, omp_get_thread_limit());
 }
 
 static void tb_cpu_env_json(FILE *f)
