@@ -18,6 +18,23 @@ static inline long double tb_elem_ld(const void *x, tb_prec_t prec, int64_t i)
   }
 }
 
+/* ceil(log2(m)) for m >= 1: the levels of a tree over m values. */
+static inline int tb_log2_ceil(int64_t m)
+{
+  int k = 0;
+  while (((int64_t)1 << k) < m)
+    k++;
+  return k;
+}
+
+/* The depth of a sum of n terms that a variant stated (NaN: none): any
+ * order of n terms adds each at most n times, so a stated depth above n (a
+ * tree over a few terms adding zeros) or none is n. */
+static inline double tb_sum_depth(double stated, int64_t n)
+{
+  return isnan(stated) || stated > (double)n ? (double)n : stated;
+}
+
 /* Add y to the compensated sum (s, c) (Kahan: c carries the rounding error of s). */
 static inline void tb_kahan_add(long double *s, long double *c, long double y)
 {

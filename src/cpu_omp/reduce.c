@@ -19,6 +19,7 @@
 #include <omp.h>
 #include <stdlib.h>
 
+#include "../common/refmath.h"
 #include "../families/reduce.h"
 #include "cpu.h"
 
@@ -168,7 +169,7 @@ static int64_t tb_reduce_cpu_depth(int kind, int64_t n, int threads)
   int64_t share = (n + threads - 1) / threads;
   switch (kind) {
   case TB_RV_SERIAL: return n;
-  case TB_RV_PAIRWISE: return tb_pairwise_depth(share) + tb_reduce_log2_ceil(threads);
+  case TB_RV_PAIRWISE: return tb_pairwise_depth(share) + tb_log2_ceil(threads);
   default: return share + threads;
   }
 }

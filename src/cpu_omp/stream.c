@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include "../families/stream.h"
+#include "../common/refmath.h"
 #include "cpu.h"
 
 /* The five kernels for one element type T; the suffix names the instance. */
@@ -72,21 +73,22 @@ void tb__cpu_triad_f64(double *restrict c, const double *restrict a, const doubl
 /* The dot's depth: a thread's chain over its share of the blocks, the tree
  * of its L sums, at most one addition per thread where OpenMP combines them
  * (in any order), and the tail. */
-static double tb_stream_dot_depth(int64_t n, int threads)
+static int tb_stream_omp_prepare(tb_ctx_t *ctx)
 {
-  const int64_t nb = n / TB_STREAM_DOT_LANES;
-  int tree = 0;
-  for (int w = TB_STREAM_DOT_LANES; w > 1; w /= 2)
-    tree++;
-  return (double)((nb + threads - 1) / threads + tree + threads + n % TB_STREAM_DOT_LANES);
+  const tb_stream_t *s = ctx->p->priv;
+  const int64_t n = ctx->p->n, nb = n / TB_STREAM_DOT_LANES;
+  const int threads = tb_cpu_threads(ctx);
+  if (s->op == TB_STREAM_DOT)
+    ctx->extra[TB_STREAM_DEPTH] = (double)((nb + threads - 1) / threads +
+                                           tb_log2_ceil(TB_STREAM_DOT_LANES) + threads +
+                                           n % TB_STREAM_DOT_LANES);
+  return TB_OK;
 }
 
 static int tb_stream_omp_run(tb_ctx_t *ctx)
 {
   const tb_stream_t *s = ctx->p->priv;
   void *b = s->b >= 0 ? ctx->buf[s->b] : NULL;
-  if (s->op == TB_STREAM_DOT)
-    ctx->extra[TB_STREAM_DEPTH] = tb_stream_dot_depth(ctx->p->n, tb_cpu_threads(ctx));
   if (ctx->p->prec == TB_FLOAT)
     tb_stream_f32(s->op, ctx->buf[s->c], ctx->buf[s->a], b, ctx->p->n, tb_cpu_threads(ctx));
   else
@@ -95,7 +97,7 @@ static int tb_stream_omp_run(tb_ctx_t *ctx)
 }
 
 TB_VARIANT(tb_stream_omp, "omp", &tb_algo_stream, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-           0, NULL, 0, NULL, tb_stream_omp_run, NULL, NULL,
+           0, NULL, 0, tb_stream_omp_prepare, tb_stream_omp_run, NULL, NULL,
            "OpenMP parallel for simd, static schedule, first-touched arrays; dot: 16 sums a thread");
 
 TB_VARIANT_LIST(stream, cpu, &tb_stream_omp);

@@ -121,8 +121,7 @@ static int tb_reduce_verify(tb_problem_t *p, void *const *view, double *extra, t
   const void *out = view[rp->pub.sum];
   if (!rp->have_ref)
     tb_reduce_reference(p, rp);
-  if (isnan(extra[TB_REDUCE_DEPTH]))
-    extra[TB_REDUCE_DEPTH] = (double)p->n;
+  extra[TB_REDUCE_DEPTH] = tb_sum_depth(extra[TB_REDUCE_DEPTH], p->n);
   const double tol = tb_reduce_tolerance(p->prec, extra[TB_REDUCE_DEPTH]);
   if (p->prec == TB_INT32) {
     int32_t got = *(const int32_t *)out;

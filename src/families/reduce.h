@@ -47,15 +47,6 @@ extern const tb_algo_t tb_algo_reduce;
  * stays defined beyond) plus 2^-60 for the reference's own error. */
 double tb_reduce_tolerance(tb_prec_t prec, double depth);
 
-/* ceil(log2(m)) for m >= 1. */
-static inline int tb_reduce_log2_ceil(int64_t m)
-{
-  int k = 0;
-  while (((int64_t)1 << k) < m)
-    k++;
-  return k;
-}
-
 #ifdef __cplusplus
 }
 #endif

@@ -85,8 +85,7 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
       sp->have_ref = 1;
     }
     long double sum = sp->ref;
-    if (isnan(extra[TB_STREAM_DEPTH]) || extra[TB_STREAM_DEPTH] > (double)n)
-      extra[TB_STREAM_DEPTH] = (double)n;
+    extra[TB_STREAM_DEPTH] = tb_sum_depth(extra[TB_STREAM_DEPTH], n);
     double k = (extra[TB_STREAM_DEPTH] + 1.0) * ud;
     double got = (double)tb_elem_ld(c, p->prec, 0);
     extra[TB_STREAM_RESULT] = got;

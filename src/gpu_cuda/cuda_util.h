@@ -122,8 +122,6 @@ static int tb_gpu_grid(tb_ctx_t *ctx, K kernel, int64_t work, size_t smem, int *
  * bytes (tb_cuvec<float, 4>::type is float4), and the 16-byte vector of T
  * with its width: the twins' vector loads and stores all use these. */
 template <typename T, int E> struct tb_cuvec;
-template <> struct tb_cuvec<int, 1> { typedef int type; };
-template <> struct tb_cuvec<int, 2> { typedef int2 type; };
 template <> struct tb_cuvec<int, 4> { typedef int4 type; };
 template <> struct tb_cuvec<float, 1> { typedef float type; };
 template <> struct tb_cuvec<float, 2> { typedef float2 type; };
@@ -145,6 +143,10 @@ template <typename T> __device__ __forceinline__ T tb_warp_sum(T v)
     v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
+
+/* The additions tb_block_sum puts between a thread's value and the block's
+ * sum: 5 shuffle levels within the warps, 5 across them. */
+constexpr int tb_block_sum_depth = 10;
 
 /* Sum over a block whose size is a multiple of 32; the total is valid in thread 0. */
 template <typename T> __device__ __forceinline__ T tb_block_sum(T v)

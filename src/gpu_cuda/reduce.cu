@@ -27,6 +27,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
+#include "../common/refmath.h"
 #include "../families/reduce.h"
 #include "cuda_util.h"
 
@@ -367,7 +368,7 @@ int tb_plan_levels(tb_ctx_t *ctx, tb_reduce_gpu_state *st, const void *fn, int p
     if (st->npass == tb_max_passes)
       return tb_fail(TB_EUNSUP, "more than %d levels", tb_max_passes);
     in = tb_plan_add(st, fn, m, (int)grid, smem, in, scratch_used);
-    depth += (per_thread - 1) + tb_reduce_log2_ceil(block);
+    depth += (per_thread - 1) + tb_log2_ceil(block);
     m = grid;
   } while (m > 1);
   ctx->extra[TB_REDUCE_DEPTH] = (double)depth;
@@ -445,7 +446,7 @@ int tb_block_index(int b)
     tb_fail(TB_EUNSUP, "this tree needs a power-of-two block of 32 to 1024 threads");
     return -1;
   }
-  return tb_reduce_log2_ceil(b) - 5;
+  return tb_log2_ceil(b) - 5;
 }
 
 template <typename T> int tb_reduce_plan(tb_ctx_t *ctx, tb_reduce_gpu_state *st)
@@ -475,8 +476,7 @@ template <typename T> int tb_reduce_plan(tb_ctx_t *ctx, tb_reduce_gpu_state *st)
   } else {
     if (b % 32 || b > 1024)
       return tb_fail(TB_EUNSUP, "shuffle reductions need a multiple of 32 threads up to 1024");
-    /* tb_block_sum: 5 shuffle levels within the warps and 5 across them. */
-    const int tree = 10;
+    const int tree = tb_block_sum_depth;
     if (st->kind == TB_KONEPASS)
       rc = tb_plan_gridstride<T>(ctx, st, (const void *)tb_k_onepass<T>, NULL, tree, &used);
     else

@@ -109,15 +109,15 @@ template <typename T> __global__ void tb_k_dot_final(const double *partial, int 
 }
 
 /* The dot's depth, the most additions between a product and the sum: a
- * thread's chain (W products a vector, then the tail), the two warp trees of
- * tb_block_sum (5 levels each), a final thread's chain over the partials and
- * its block's two trees. */
+ * thread's chain (W products a vector, then the tail), tb_block_sum, a final
+ * thread's chain over the partials and its block's tb_block_sum. */
 template <typename T, bool VEC> double tb_stream_dot_depth(int64_t n, int grid, int block)
 {
   const int64_t stride = (int64_t)grid * block;
   const int64_t w = VEC ? tb_width16<T>() : 1, nv = n / w, tail = n - nv * w;
   const int64_t chain = w * ((nv + stride - 1) / stride) + (tail + stride - 1) / stride;
-  return (double)(chain + 10 + (grid + tb_dot_final_block - 1) / tb_dot_final_block + 10);
+  return (double)(chain + tb_block_sum_depth + (grid + tb_dot_final_block - 1) / tb_dot_final_block +
+                  tb_block_sum_depth);
 }
 
 template <typename T, bool VEC>
