@@ -130,6 +130,13 @@ static inline TB_HD void tb_box_muller_f64(double u1, double u2, double *z0, dou
   *z1 = r * sin(t);
 }
 
+/* The largest |z| tb_box_muller draws: sqrt(-2 ln u1) at the smallest u1,
+ * 6.7 in float (counting cuRAND's 2^-32), 8.6 in double. */
+static inline double tb_box_muller_zmax(tb_prec_t prec)
+{
+  return prec == TB_FLOAT ? 6.7 : 8.6;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -121,7 +121,7 @@ static int tb_bridge_setup_order(tb_bridge_t *b, const char *spec, uint64_t seed
 static int tb_bridge_check_range(const tb_bridge_t *b, tb_prec_t prec)
 {
   const double most = (prec == TB_FLOAT ? FLT_MAX : DBL_MAX) / 2;
-  const double zmax = b->normals ? b->zmax : prec == TB_FLOAT ? 6.7 : 8.6;
+  const double zmax = b->normals ? b->zmax : tb_box_muller_zmax(prec);
   double c = 0.0, sum_sig = 0.0, dt_min = INFINITY;
   for (int k = 0; k < b->dim; k++) {
     double row = 0.0;

@@ -63,6 +63,7 @@
 
 #include "options.h"
 #include "options_math.h"
+#include "../common/philox.h"
 #include "../common/refmath.h"
 
 /* The family-wise false-alarm rate of one verification. */
@@ -134,7 +135,7 @@ typedef struct tb_mc_priv {
 static int tb_mc_check_range(const tb_problem_t *p, const tb_mc_t *m)
 {
   const double most = (p->prec == TB_FLOAT ? FLT_MAX : DBL_MAX) / 16;
-  const double zmax = p->prec == TB_FLOAT ? 6.7 : 8.6;
+  const double zmax = tb_box_muller_zmax(p->prec);
   for (int64_t i = 0; m->in.file && i < p->n; i++) {
     tb_option_t o;
     tb_optset_file_get(&m->in, i, &o);
@@ -258,7 +259,7 @@ static double tb_normal_quantile(long double q)
 static double tb_mc_rounding(const tb_option_t *o, int64_t samples, tb_prec_t prec)
 {
   const double u = tb_unit_roundoff(prec), ud = tb_unit_roundoff(TB_DOUBLE);
-  const double rmax = prec == TB_FLOAT ? 6.7 : 8.6;
+  const double rmax = tb_box_muller_zmax(prec);
   const double sig = o->v * sqrt(o->t), mu = (o->r - 0.5 * o->v * o->v) * o->t;
   const double dz = rmax * 30 * u;
   const double e = 11 * u + 4 * u * (fabs(o->r) + 0.5 * o->v * o->v) * o->t + 2 * u * fabs(mu) +

@@ -23,10 +23,7 @@ namespace {
 /* Bytes of each of the two buffers of the device-copy limit measurement. */
 const int64_t tb_gpu_limit_bytes = (int64_t)1 << 30;
 
-const tb_param_def_t tb_gpu_tuning[] = {
-    TB_GPU_BLOCK("256"),
-    TB_GPU_GRID("the variant's rule (twinbench list ALGO)"),
-};
+const tb_param_def_t tb_gpu_tuning[] = TB_GPU_BACKEND_TUNING;
 
 struct tb_gpu_state {
   tb_gpu_attached_t pub; /* first: what the twins read (cuda_util.h) */

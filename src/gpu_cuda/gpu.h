@@ -55,6 +55,12 @@ typedef struct tb_gpu_attached {
   {"grid", "blocks launched; auto: " RULE, TB_PARAM_INT, "auto", 1, 2147483647.0, NULL,         \
    TB_PARAM_AUTO, NULL}
 
+/* The tuning parameters common to the GPU variants, which the backend (and
+ * the stub of a build without CUDA, so that the same options parse) gives
+ * the command line. */
+#define TB_GPU_BACKEND_TUNING                                                                    \
+  {TB_GPU_BLOCK("256"), TB_GPU_GRID("the variant's rule (twinbench list ALGO)")}
+
 /* The grid rule of the grid-stride kernels (tb_gpu_grid in cuda_util.h). */
 #define TB_GPU_GRID_WAVES "one block per block-size work items, at most 32 waves of resident blocks"
 

@@ -50,7 +50,7 @@ template <typename T> struct tb_src_philox {
  * summed in the precision like a Philox group; otherwise a group is one
  * normal. Either way neighbouring threads read neighbouring words. */
 template <typename T, bool WIDE> struct tb_src_mem {
-  typedef typename tb_opt<T>::wide_t V;
+  typedef tb_vec16_t<T> V;
   static const int w = WIDE ? (int)(sizeof(V) / sizeof(T)) : 1;
   static const bool fsum = false;
   const T *z;

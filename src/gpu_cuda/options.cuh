@@ -12,7 +12,6 @@ namespace {
 template <typename T> struct tb_opt;
 
 template <> struct tb_opt<float> {
-  typedef float4 wide_t; /* the normals of one memory group of the two-step pipeline */
   static const int w = TB_MC_W_F32;
   static const bool fsum = true; /* math=fast adds groups in float (TB_MC_FSUM_GROUPS) */
   static __device__ __forceinline__ void bs(float s, float x, float t, float r, float v, int exact,
@@ -45,7 +44,6 @@ template <> struct tb_opt<float> {
 };
 
 template <> struct tb_opt<double> {
-  typedef double2 wide_t;
   static const int w = TB_MC_W_F64;
   static const bool fsum = false;
   static __device__ __forceinline__ void bs(double s, double x, double t, double r, double v,

@@ -14,10 +14,7 @@
 
 static const tb_variant_t *const *const tb_gpu_variants[] = {NULL};
 
-static const tb_param_def_t tb_gpu_tuning[] = {
-    TB_GPU_BLOCK("256"),
-    TB_GPU_GRID("the variant's rule (twinbench list ALGO)"),
-};
+static const tb_param_def_t tb_gpu_tuning[] = TB_GPU_BACKEND_TUNING;
 
 static const char tb_stub_why[] = "this twinbench was built without CUDA (configure found no "
                                   "working CUDA toolkit, or was given --without-cuda)";
