@@ -36,11 +36,11 @@ mkdir -p "$OUT"
 rows() {
   for f in "$@"; do
     [ -s "$f" ] || continue
-    awk -F, -v be="$(col "$f" backend)" -v va="$(col "$f" variant)" -v pr="$(col "$f" precision)" \
-      -v mo="$(col "$f" mode)" -v th="$(col "$f" threads)" -v bl="$(col "$f" block)" \
-      -v pf="$(col "$f" prefetch)" -v ms="$(col "$f" median_ms)" -v gb="$(col "$f" gbs)" \
-      -v fr="$(col "$f" frac_limit)" -v li="$(col "$f" limit_gbs)" -v ve="$(col "$f" verified)" \
-      -v wi="$(col "$f" width)" -v ca="$(col "$f" cache)" '
+    awk -F, -v be="$(csv_col "$f" backend)" -v va="$(csv_col "$f" variant)" -v pr="$(csv_col "$f" precision)" \
+      -v mo="$(csv_col "$f" mode)" -v th="$(csv_col "$f" threads)" -v bl="$(csv_col "$f" block)" \
+      -v pf="$(csv_col "$f" prefetch)" -v ms="$(csv_col "$f" median_ms)" -v gb="$(csv_col "$f" gbs)" \
+      -v fr="$(csv_col "$f" frac_limit)" -v li="$(csv_col "$f" limit_gbs)" -v ve="$(csv_col "$f" verified)" \
+      -v wi="$(csv_col "$f" width)" -v ca="$(csv_col "$f" cache)" '
       '"$CSV_ROW"' && $ve == "pass" {
         print $be, $va, $pr, $mo, ($th == "" ? "-" : $th), ($bl == "" ? "-" : $bl), $pf, $ms, $gb, $fr, $li, $wi, $ca
       }' "$f"
@@ -97,7 +97,7 @@ fi
 all=$(rows "$OUT/table.csv" "$OUT/ladder.csv" "$OUT/wide.csv" "$OUT/smem.csv")
 echo
 echo "### (a) the report's table, median ms: rows generator + precision, columns CPU threads (omp) and the GPU (best strategy and block, P = 16, V = 1)"
-sed -n '/^# median_ms by /,/^$/p' "$OUT/table.txt"
+pivot table
 sed -n '/^# speedup: /,/^$/p' "$OUT/table.txt"
 
 if [ "$gpu" -eq 1 ]; then

@@ -27,9 +27,9 @@ best() {
   f=$1
   shift
   keys=""
-  for k in "$@"; do keys="$keys${keys:+,}$(col "$f" "$k")"; done
-  awk -F, -v keys="$keys" -v g="$(col "$f" gbs)" -v fr="$(col "$f" frac_limit)" \
-    -v li="$(col "$f" limit_gbs)" -v v="$(col "$f" verified)" '
+  for k in "$@"; do keys="$keys${keys:+,}$(csv_col "$f" "$k")"; done
+  awk -F, -v keys="$keys" -v g="$(csv_col "$f" gbs)" -v fr="$(csv_col "$f" frac_limit)" \
+    -v li="$(csv_col "$f" limit_gbs)" -v v="$(csv_col "$f" verified)" '
     BEGIN { n = split(keys, k, ",") }
     '"$CSV_ROW"' && $v != "fail" {
       key = $(k[1]); for (i = 2; i <= n; i++) key = key " " $(k[i])

@@ -28,10 +28,5 @@ bench() {
 # pivot NAME: the pivot view of a run's table.
 pivot() { sed -n '/^# .* by .* (rows) and /,/^$/p' "$OUT/$1.txt"; }
 
-# A CSV report: '#' lines of context, the header, the rows.
-# col FILE NAME: the column number of NAME in its header.
-col() { grep -v '^#' "$1" | head -1 | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
-# In awk, the rows of a CSV report are the lines that match CSV_ROW.
-CSV_ROW='!/^#/ && ++_line > 1'
-# csv_rows FILE: the rows.
-csv_rows() { grep -v '^#' "$1" | tail -n +2; }
+# The CSV helpers (csv_col, csv_rows, CSV_ROW, ...), beside this file.
+. "$(dirname "${BASH_SOURCE[0]}")/csv.sh"

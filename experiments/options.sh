@@ -149,9 +149,9 @@ for prec in float double; do
 done
 
 echo "== One block per option (fused1b) against many (fused), float, math=fast: time ratio fused1b / fused"
-awk -F, -v V="$(col "$OUT/cross.csv" variant)" -v N="$(col "$OUT/cross.csv" size)" \
-    -v P="$(col "$OUT/cross.csv" paths)" -v M="$(col "$OUT/cross.csv" median_ms)" \
-    -v R="$(col "$OUT/cross.csv" verified)" '
+awk -F, -v V="$(csv_col "$OUT/cross.csv" variant)" -v N="$(csv_col "$OUT/cross.csv" size)" \
+    -v P="$(csv_col "$OUT/cross.csv" paths)" -v M="$(csv_col "$OUT/cross.csv" median_ms)" \
+    -v R="$(csv_col "$OUT/cross.csv" verified)" '
   '"$CSV_ROW"' && $R == "pass" {
     tot = $N * $P; k = tot SUBSEP $P
     if (!((k, $V) in t) || $M < t[k, $V]) t[k, $V] = $M

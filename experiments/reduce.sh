@@ -56,9 +56,9 @@ done
 echo "### per variant at 2^28: best configuration, launches, registers, theoretical occupancy"
 f=$OUT/ladder268m.csv
 if [ -s "$f" ]; then
-  awk -F, -v va="$(col "$f" variant)" -v bl="$(col "$f" block)" -v gr="$(col "$f" grid)" \
-    -v gb="$(col "$f" gbs)" -v la="$(col "$f" launches)" -v rg="$(col "$f" regs)" \
-    -v oc="$(col "$f" occupancy)" -v ve="$(col "$f" verified)" '
+  awk -F, -v va="$(csv_col "$f" variant)" -v bl="$(csv_col "$f" block)" -v gr="$(csv_col "$f" grid)" \
+    -v gb="$(csv_col "$f" gbs)" -v la="$(csv_col "$f" launches)" -v rg="$(csv_col "$f" regs)" \
+    -v oc="$(csv_col "$f" occupancy)" -v ve="$(csv_col "$f" verified)" '
     '"$CSV_ROW"' && $ve == "pass" && (!($va in best) || $gb > best[$va]) {
       if (!($va in best)) order[n++] = $va
       best[$va] = $gb; line[$va] = sprintf("%-8s %8.1f %6s %6s %8s %5s %9s", $va, $gb, $bl, $gr, $la, $rg, $oc)
@@ -73,8 +73,8 @@ echo
 echo "### (b) best own GPU configuration vs CUB, int32, same run"
 f=$OUT/vs_cub.csv
 if [ -s "$f" ]; then
-  awk -F, -v va="$(col "$f" variant)" -v sz="$(col "$f" size)" -v bl="$(col "$f" block)" \
-    -v gr="$(col "$f" grid)" -v gb="$(col "$f" gbs)" -v ve="$(col "$f" verified)" '
+  awk -F, -v va="$(csv_col "$f" variant)" -v sz="$(csv_col "$f" size)" -v bl="$(csv_col "$f" block)" \
+    -v gr="$(csv_col "$f" grid)" -v gb="$(csv_col "$f" gbs)" -v ve="$(csv_col "$f" verified)" '
     '"$CSV_ROW"' && $ve == "pass" {
       if ($va == "cub") { if ($gb > cub[$sz]) cub[$sz] = $gb }
       else if ($gb > own[$sz]) { own[$sz] = $gb; what[$sz] = $va " block " $bl " grid " $gr }
@@ -93,8 +93,8 @@ echo "### (c) CPU at 16 threads (serial: 1), int32 2^28: fraction of the read-on
 pivot cpu
 f=$OUT/cpu.csv
 if [ -s "$f" ]; then
-  awk -F, -v va="$(col "$f" variant)" -v gb="$(col "$f" gbs)" -v li="$(col "$f" limit_gbs)" \
-    -v fr="$(col "$f" frac_limit)" -v th="$(col "$f" threads)" -v ve="$(col "$f" verified)" '
+  awk -F, -v va="$(csv_col "$f" variant)" -v gb="$(csv_col "$f" gbs)" -v li="$(csv_col "$f" limit_gbs)" \
+    -v fr="$(csv_col "$f" frac_limit)" -v th="$(csv_col "$f" threads)" -v ve="$(csv_col "$f" verified)" '
     '"$CSV_ROW"' && $ve == "pass" && $fr > best { best = $fr; b = $va " at " $th " threads"; g = $gb; l = $li }
     END { printf "best: %s, %.1f GB/s of a %.1f GB/s read limit = %.3f (target >= 0.9)\n", b, g, l, best }' "$f"
 fi

@@ -21,9 +21,7 @@ rows_ok() {
   _skipped=$(grep -c "note: .* skipped" "$2")
   [ $((_rows + _skipped)) -eq "$3" ] || fail "$1: $_rows rows + $_skipped skipped, expected $3"
   [ "$_rows" -ge "${4:-$(($3 / 2))}" ] || fail "$1: only $_rows of $3 configurations ran"
-  _col=$(csv_col "$1" verified)
-  _bad=$(csv_rows "$1" | cut -d, -f"$_col" | grep -vc '^pass$')
-  [ "$_bad" -eq 0 ] || fail "$1: $_bad rows not verified"
+  expect_all_pass "$1"
 }
 
 # 2 precisions x 3 sizes x 2 modes x 2 dims x 2 orders = 48 problems, x 3
@@ -105,22 +103,20 @@ run --backend gpu --size 65 --steps 2000 --order random --block 128 \
 # speedup summary has one line for the one problem, naming each backend's
 # best configuration with its tuning values.
 "$TB" run bridge --backend cpu,gpu --threads 1,2 --prefetch 8,16 --width 1,2 --size 4099 \
-  --repeat 1 --warmup 0 $LIMIT --format csv >"$TMP/both.csv" 2>"$TMP/both.err" ||
+  --repeat 1 --warmup 0 $LIMIT --output "$TMP/both.csv" >"$TMP/both.txt" 2>"$TMP/both.err" ||
   fail "cpu,gpu: $(cat "$TMP/both.err")"
 [ "$(grep -c ',cpu,' "$TMP/both.csv")" -eq 4 ] || fail "cpu,gpu: not 4 CPU rows"
 gr=$(grep -c ',gpu,' "$TMP/both.csv")
 gs=$(grep -c "note: .* skipped" "$TMP/both.err")
 [ $((gr + gs)) -eq 14 ] || fail "cpu,gpu: $gr GPU rows and $gs skipped, expected 14"
-[ "$(grep -c ' threads=.* gpu .* block=.*[0-9]x' "$TMP/both.err")" -eq 1 ] ||
-  fail "cpu,gpu: not one speedup line naming the best configurations: $(cat "$TMP/both.err")"
-grep -q "^# speedup: " "$TMP/both.err" && grep -q "^#.* precision=float" "$TMP/both.err" &&
-  grep -q "^#.* size=4099" "$TMP/both.err" ||
-  fail "cpu,gpu: the summary does not say the problem: $(cat "$TMP/both.err")"
-# The same run's table (and its speedup summary) keeps to 120 columns.
-"$TB" run bridge --backend cpu,gpu --threads 1,2 --prefetch 8,16 --width 1,2 --size 4099 \
-  --repeat 1 --warmup 0 $LIMIT >"$TMP/both.txt" 2>/dev/null || fail "cpu,gpu table run"
-w=$(awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$TMP/both.txt")
-[ "$w" -le 120 ] || fail "cpu,gpu: the table is $w wide: $(cat "$TMP/both.txt")"
+# The table (on stdout beside the CSV file) ends with the summary.
+[ "$(grep -c ' threads=.* gpu .* block=.*[0-9]x' "$TMP/both.txt")" -eq 1 ] ||
+  fail "cpu,gpu: not one speedup line naming the best configurations: $(cat "$TMP/both.txt")"
+sed -n '/^# speedup: /,$p' "$TMP/both.txt" >"$TMP/both.sp"
+grep -q "^#.* precision=float" "$TMP/both.sp" && grep -q "^#.* size=4099" "$TMP/both.sp" ||
+  fail "cpu,gpu: the summary does not say the problem: $(cat "$TMP/both.txt")"
+# The table and its speedup summary keep to 120 columns.
+[ "$(wide "$TMP/both.txt")" -le 120 ] || fail "cpu,gpu: the table is $(wide "$TMP/both.txt") wide: $(cat "$TMP/both.txt")"
 
 # ulps FILE1 FILE2 PREC: the largest difference between two dumps in units in
 # the last place of the larger value (0 when they are equal).

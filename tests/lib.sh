@@ -28,15 +28,8 @@ expect_error() {
   fi
 }
 
-# A CSV report: '#' lines of context, the header, the rows.
-# csv_header FILE: the header; csv_rows FILE: the rows.
-csv_header() { grep -v '^#' "$1" | head -1; }
-csv_rows() { grep -v '^#' "$1" | tail -n +2; }
-# csv_col FILE NAME: the column number of NAME in the CSV header.
-csv_col() { csv_header "$1" | tr ',' '\n' | grep -nx -- "$2" | cut -d: -f1; }
-# In awk, the rows of a CSV report are the lines that match CSV_ROW.
-CSV_ROW='!/^#/ && ++_line > 1'
-
+# The CSV helpers, shared with the study scripts.
+. "${srcdir:-.}/experiments/csv.sh"
 
 # The GPU answers 0 when usable; otherwise the tests that need it skip.
 gpu_present() { "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 -P op=copy \
@@ -53,6 +46,12 @@ expect_all_pass() {
   bad=$(csv_rows "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
   [ "$bad" -eq 0 ] || fail "$bad rows of $1 not verified"
 }
+
+# all_pass FILE ROWS: the CSV report FILE has ROWS rows, every one verified.
+all_pass() { expect_rows "$1" "$2"; expect_all_pass "$1"; }
+
+# wide FILE: the length of the longest line of FILE.
+wide() { awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' "$1"; }
 
 # expect_verified FILE: no row of the CSV report FILE failed or went
 # unchecked: each passed, or says unverifiable (its bound cannot tell a
@@ -77,22 +76,10 @@ expect_sum_verdicts() {
 # bound is below its price (tells = 0: a handful of options and few paths),
 # unverifiable; and some of them passed.
 mc_verified() {
-  rows=$(csv_rows "$1" | wc -l)
-  [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
+  expect_rows "$1" "$2"
   awk -F, -v v="$(csv_col "$1" verified)" -v t="$(csv_col "$1" tells)" "$CSV_ROW"' {
       if (!($v == "pass" && $t > 0) && !($v == "unverifiable" && $t == 0)) bad++
       pass += $v == "pass" }
     END { exit bad > 0 || pass == 0 }' "$1" ||
     fail "$1: rows neither passed nor honestly unverifiable: $(cat "$1")"
-}
-
-# csv_select FILE NAME...: the named columns of every row of FILE, in the
-# order given, comma-separated.
-csv_select() {
-  f=$1
-  shift
-  cols=""
-  for c in "$@"; do cols="$cols${cols:+,}$(csv_col "$f" "$c")"; done
-  awk -F, -v cols="$cols" 'BEGIN { n = split(cols, c, ",") }
-    '"$CSV_ROW"' { line = $(c[1]); for (i = 2; i <= n; i++) line = line "," $(c[i]); print line }' "$f"
 }

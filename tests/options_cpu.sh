@@ -11,13 +11,6 @@
 num() { awk -F, -v r="$2" -v c="$(csv_col "$1" "$3")" 'NR == r + 1 { print $c }' "$1"; }
 # near X Y TOL: |X - Y| <= TOL.
 near() { awk -v x="$1" -v y="$2" -v t="$3" 'BEGIN { d = x - y; exit !(d <= t && -d <= t) }'; }
-# all_pass FILE ROWS: the CSV report has ROWS rows, every one verified.
-all_pass() {
-  rows=$(csv_rows "$1" | wc -l)
-  [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
-  bad=$(csv_rows "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
-  [ "$bad" -eq 0 ] || fail "$1: $bad rows not verified"
-}
 
 # Hull, Options, Futures and Other Derivatives: S 42, X 40, r 10%, v 20%,
 # six months: call 4.7594, put 0.8086, in both precisions and both CDFs.

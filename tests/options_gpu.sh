@@ -8,13 +8,6 @@
 
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
 
-all_pass() { # FILE ROWS
-  rows=$(csv_rows "$1" | wc -l)
-  [ "$rows" -eq "$2" ] || fail "$1: $rows rows, expected $2"
-  bad=$(csv_rows "$1" | cut -d, -f"$(csv_col "$1" verified)" | grep -vc '^pass$')
-  [ "$bad" -eq 0 ] || fail "$1: $bad rows not verified"
-}
-
 # Black-Scholes: 2 CDFs x 2 math forms x 4 sizes (1, 3: below a pair or a
 # quad; odd tails) x 3 blocks x 3 grids for each variant and precision it
 # takes (quad is float only).
