@@ -8,9 +8,9 @@
 #     block, P = 16, V = 1), with the GPU speedup, all in one run;
 # (b) the GPU strategy ladder in float, prefetch depth P = 1..16 for the
 #     prefetch and reuse strategies: the best strategy's bandwidth against the
-#     device copy measured in the same run (target >= 0.9);
+#     copy ceiling measured in the same run (target >= 0.9);
 # (s) smem (strategy 6) in float: width V = 1, 2, 4, P = 8, 16, blocks 128,
-#     256, 512, against the device copy;
+#     256, 512, against the copy ceiling;
 # (w) with WIDE=1, the wide variant's candidates in float (width V = 1, 2,
 #     4, 8, cache hints stream and plain, P = 4, 8, 16, blocks 128 and 256)
 #     and, as a diagnostic, wide in the sequential order, whose accesses run
@@ -31,7 +31,7 @@ mkdir -p "$OUT"
 
 
 # rows FILES...: the verified rows of CSV files as "backend variant precision
-# mode threads block prefetch median_ms gbs frac_limit limit_gbs width cache",
+# mode threads block prefetch median_ms gbs roofline ceiling_gbs width cache",
 # one per line.
 rows() {
   for f in "$@"; do
@@ -39,7 +39,7 @@ rows() {
     awk -F, -v be="$(csv_col "$f" backend)" -v va="$(csv_col "$f" variant)" -v pr="$(csv_col "$f" precision)" \
       -v mo="$(csv_col "$f" mode)" -v th="$(csv_col "$f" threads)" -v bl="$(csv_col "$f" block)" \
       -v pf="$(csv_col "$f" prefetch)" -v ms="$(csv_col "$f" median_ms)" -v gb="$(csv_col "$f" gbs)" \
-      -v fr="$(csv_col "$f" frac_limit)" -v li="$(csv_col "$f" limit_gbs)" -v ve="$(csv_col "$f" verified)" \
+      -v fr="$(csv_col "$f" roofline)" -v li="$(csv_col "$f" ceiling_gbs)" -v ve="$(csv_col "$f" verified)" \
       -v wi="$(csv_col "$f" width)" -v ca="$(csv_col "$f" cache)" '
       '"$CSV_ROW"' && $ve == "pass" {
         print $be, $va, $pr, $mo, ($th == "" ? "-" : $th), ($bl == "" ? "-" : $bl), $pf, $ms, $gb, $fr, $li, $wi, $ca
@@ -78,13 +78,13 @@ if [ "$gpu" -eq 1 ]; then
   # (s) smem in float: width V, P and blocks.
   bench smem run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
     --variant smem --width 1,2,4 --prefetch 8,16 --block 128,256,512 --repeat 20 --warmup 3 \
-    --pivot mode+width+prefetch:block:frac_limit
+    --pivot mode+width+prefetch:block:roofline
 fi
 if [ "$gpu" -eq 1 ] && [ "${WIDE:-0}" -eq 1 ]; then
   # (w) The wide variant's candidates (WIDE=1; measured on the H200 and reported).
   bench wide run bridge --size "$SIZE" --precision float --mode paths,increments --backend gpu \
     --variant wide --width 1,2,4,8 --cache stream,plain --prefetch 4,8,16 --block 128,256 \
-    --repeat 20 --warmup 3 --pivot mode+width+cache+prefetch:block:frac_limit
+    --repeat 20 --warmup 3 --pivot mode+width+cache+prefetch:block:roofline
   # (o) A diagnostic, not the table's problem: the sequential order reads a
   # tile's normals and writes its outputs row after row in address order,
   # where the bisection plan visits them scattered over the tile's 64 rows.
@@ -102,7 +102,7 @@ sed -n '/^# speedup: /,/^$/p' "$OUT/table.txt"
 
 if [ "$gpu" -eq 1 ]; then
   echo
-  echo "### (b) GPU ladder, float, paths: best GB/s of each strategy (over blocks and P), of the device copy; NAG on a Tesla C2050 (of its 120 GB/s with ECC)"
+  echo "### (b) GPU ladder, float, paths: best GB/s of each strategy (over blocks and P), of the copy ceiling; NAG on a Tesla C2050 (of its 120 GB/s with ECC)"
   echo "$all" | awk '
     $1 == "gpu" && $3 == "float" && $4 == "paths" {
       k = ($2 == "reuse" && $7 == 1) ? "reuse1" : $2
@@ -125,14 +125,14 @@ if [ "$gpu" -eq 1 ]; then
     }
     END {
       for (m in best)
-        printf "best GPU, float %-10s: %7.1f GB/s = %.3f of the device copy (%.0f GB/s) (%s); target >= 0.9\n", m, gb[m], best[m], li[m], at[m]
+        printf "best GPU, float %-10s: %7.1f GB/s = %.3f of the copy ceiling (%.0f GB/s) (%s); target >= 0.9\n", m, gb[m], best[m], li[m], at[m]
     }' | sort
 
   echo
-  echo "### (s) smem, float: fraction of the device copy by width V and P (rows) and block (columns)"
+  echo "### (s) smem, float: roofline (of the copy ceiling) by width V and P (rows) and block (columns)"
   pivot smem
   if [ -s "$OUT/wide.csv" ]; then
-    echo "### (w) wide, float: fraction of the device copy (median times), best over the blocks run (128, 256; 64..512 for the table's V 4 stream P 8); reuse (strategy 5: one path a thread, P normals loaded a group at a time; blocks 64..512) beside it"
+    echo "### (w) wide, float: roofline (of the copy ceiling; median times), best over the blocks run (128, 256; 64..512 for the table's V 4 stream P 8); reuse (strategy 5: one path a thread, P normals loaded a group at a time; blocks 64..512) beside it"
     echo "$all" | awk '
       $1 == "gpu" && $3 == "float" && ($2 == "wide" || $2 == "reuse") {
         k = $4 SUBSEP ($2 == "wide" ? $12 SUBSEP $13 : "reuse") SUBSEP $7

@@ -55,8 +55,8 @@ def main():
         old = lines[name].get(x)
         if old is None or (y < old if lower else y > old):
             lines[name][x] = y
-        if a.y == "gbs" and r.get("limit_gbs"):
-            limits[r["backend"]][x] = float(r["limit_gbs"])
+        if a.y == "gbs" and r.get("ceiling_gbs"):
+            limits[r["backend"]][x] = float(r["ceiling_gbs"])
 
     fig, ax = plt.subplots(figsize=(8, 5))
     for name, pts in sorted(lines.items()):

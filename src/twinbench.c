@@ -12,11 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/ceilings.h"
 #include "common/columns.h"
 #include "common/env.h"
 #include "common/grammar.h"
 #include "common/outfile.h"
 #include "common/params.h"
+#include "common/parse.h"
 #include "common/registry.h"
 #include "common/report.h"
 #include "common/runner.h"
@@ -78,10 +80,17 @@ static const char tb_usage_main[] =
     "Each command takes --help. 'man twinbench' has the details.\n";
 
 static const char tb_usage_info[] =
-    "usage: twinbench info\n"
+    "usage: twinbench info [--ceilings [-b LIST] [BACKEND OPTIONS]]\n"
     "\n"
     "Print the build, the CPU topology (packages, NUMA nodes, cores, PUs,\n"
-    "caches) and what each backend has (the OpenMP runtime, the GPU).\n";
+    "caches) and what each backend has (the OpenMP runtime, the GPU).\n"
+    "\n"
+    "With --ceilings: measure and print, for every configuration of the\n"
+    "backends (-b, --backend LIST; default all that are available), the\n"
+    "ceilings a run holds its rows against: memory bandwidth for read-only,\n"
+    "1:1 and 2:1 read:write traffic, and FP32 and FP64 FMA throughput. The\n"
+    "backend options of 'twinbench run' choose the configurations, e.g.\n"
+    "  twinbench info --ceilings -t 1,16\n";
 
 static const char tb_usage_list[] =
     "usage: twinbench list [ALGO]\n"
@@ -111,13 +120,98 @@ static int tb_help_only(int argc, char **argv, const char *cmd, const char *usag
 
 /* ---- info -------------------------------------------------------------- */
 
+/* info --ceilings [-b LIST] [--OPTION LIST | --OPTION=LIST | -t LIST]...:
+ * the backends' options as a run takes them. */
+static int tb_cmd_ceilings(int argc, char **argv)
+{
+  const char *option[TB_MAX_BACKENDS][TB_MAX_OPTIONS] = {{NULL}};
+  const char *backends = NULL;
+  int use[TB_MAX_BACKENDS] = {0};
+  char shown[64];
+  for (int i = 0; i < argc; i++) {
+    const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
+    char name[64];
+    if (!strcmp(arg, "--ceilings"))
+      continue;
+    if (!strncmp(arg, "--", 2) && strlen(arg) < sizeof name + 2)
+      snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - arg - 2 : (long)strlen(arg) - 2),
+               arg + 2);
+    else if (!strcmp(arg, "-t") || !strcmp(arg, "-b"))
+      snprintf(name, sizeof name, "%s", arg[1] == 't' ? "threads" : "backend");
+    else {
+      fprintf(stderr, "twinbench info: unexpected '%s' (see 'twinbench info --help')\n",
+              tb_printable(arg, shown, sizeof shown));
+      return TB_EXIT_USAGE;
+    }
+    if (eq && !strncmp(arg, "--", 2))
+      val = eq + 1;
+    else if (i + 1 < argc)
+      val = argv[++i];
+    else {
+      fprintf(stderr, "twinbench info: option '%s' needs a value\n",
+              tb_printable(arg, shown, sizeof shown));
+      return TB_EXIT_USAGE;
+    }
+    int found = !strcmp(name, "backend");
+    if (found)
+      backends = val;
+    for (int b = 0; b < tb_backend_count(); b++)
+      for (int k = 0; k < tb_backend_at(b)->noptions; k++)
+        if (!strcmp(tb_backend_at(b)->options[k].name, name)) {
+          option[b][k] = val;
+          found = 1;
+        }
+    if (!found) {
+      fprintf(stderr, "twinbench info: '--%s' is no backend option (see 'twinbench run --help')\n",
+              tb_printable(name, shown, sizeof shown));
+      return TB_EXIT_USAGE;
+    }
+  }
+  int asked[TB_MAX_BACKENDS] = {0};
+  if (backends) {
+    char **names = NULL;
+    int n = 0, rc = tb_list_split(backends, &names, &n), b;
+    for (int i = 0; i < n && !rc; i++)
+      if (!(rc = tb_backend_parse(names[i], &b)))
+        asked[b] = 1;
+    tb_list_free(names, n);
+    if (rc)
+      return tb_error(rc);
+  }
+  for (int b = 0; b < tb_backend_count(); b++) {
+    const tb_backend_t *be = tb_backend_at(b);
+    if (backends && !asked[b])
+      continue;
+    if (be->probe() == TB_OK)
+      use[b] = 1;
+    else if (asked[b]) {
+      fprintf(stderr, "twinbench: the %s backend is not available: %s\n", be->name,
+              tb_error_detail());
+      return TB_EXIT_UNAVAILABLE;
+    } else
+      fprintf(stderr, "twinbench: note: the %s backend is not available: %s\n", be->name,
+              tb_error_detail());
+  }
+  tb_topo_t *topo;
+  int rc = tb_topo_open(&topo);
+  if (!rc)
+    rc = tb_ceilings_print(stdout, topo, use, (const char *const(*)[TB_MAX_OPTIONS])option);
+  if (topo)
+    tb_topo_close(topo);
+  return rc ? tb_error(rc) : tb_stdout_done(TB_EXIT_OK);
+}
+
 static int tb_cmd_info(int argc, char **argv)
 {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--ceilings"))
+      return tb_cmd_ceilings(argc - 1, argv + 1);
   int status = tb_help_only(argc, argv, "info", tb_usage_info);
   if (status >= 0)
     return status;
   if (optind < argc) {
-    fprintf(stderr, "twinbench info: takes no arguments (see 'twinbench info --help')\n");
+    fprintf(stderr, "twinbench info: takes no arguments but --ceilings (see 'twinbench info "
+                    "--help')\n");
     return TB_EXIT_USAGE;
   }
   tb_topo_t *topo;
@@ -461,7 +555,7 @@ static int tb_cmd_run(int argc, char **argv)
     status = tb_error(rc);
   tb_report_t rep = {o.s.algo,   topo,       cols,         o.command_line, st.interrupted,
                      o.s.seed,   o.s.repeat, o.s.warmup,   o.s.verify,     columns,
-                     ncolumns,   o.wide};
+                     ncolumns,   o.wide,     o.s.min_time, o.s.max_noise};
   status = tb_run_dump(&o, &st, &dump, status);
   status = tb_run_report(&o, &rep, &res, &out, status);
   status = tb_run_verdicts(&st, &res, status);

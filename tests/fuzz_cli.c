@@ -351,7 +351,7 @@ static void read_model(void)
   read_run_help(text);
   free(text);
   /* The cheap defaults of every valid-looking case need these. */
-  static const char *const needed[] = {"size", "repeat", "warmup", "limit-size", "backend"};
+  static const char *const needed[] = {"size", "repeat", "warmup", "ceiling-size", "backend"};
   for (int i = 0; i < COUNT(needed); i++)
     if (!find_opt(needed[i]))
       die("'run --help' has no --%s (%d options read): the fuzzer needs it", needed[i], M.nopts);
@@ -655,7 +655,7 @@ static const char *gen_count(case_t *c)
   return strcasecmp(v, "1k") ? v : "1";
 }
 
-/* --limit-size: only tiny values and values above its largest (2^34), which
+/* --ceiling-size: only tiny values and values above its largest (2^34), which
  * no machine could measure with. */
 static const char *gen_limit(case_t *c)
 {
@@ -1146,7 +1146,7 @@ static const char *gen_value(case_t *c, const algo_t *a, const opt_t *o)
     return gen_threads(c);
   if (!strcmp(o->name, "repeat") || !strcmp(o->name, "warmup"))
     return gen_count(c);
-  if (!strcmp(o->name, "limit-size"))
+  if (!strcmp(o->name, "ceiling-size"))
     return gen_limit(c);
   if (strstr(o->arg, "FILE"))
     return o->writes ? gen_out_path(c) : gen_in_path(c, o->name);
@@ -1243,7 +1243,7 @@ static void gen_fuzz_group(case_t *c, const algo_t *a)
   if (k < 45) {
     /* Files and the sizes and counts (where huge values overflow) are few
      * among the options but worth more cases; help ends a case early. */
-    static const char *const counts[] = {"size", "threads", "repeat", "warmup", "limit-size"};
+    static const char *const counts[] = {"size", "threads", "repeat", "warmup", "ceiling-size"};
     const opt_t *files[MAX_OPTS], *o = NULL;
     int n = 0;
     for (int i = 0; i < M.nopts; i++)
@@ -1353,7 +1353,7 @@ static void gen_fuzz_group(case_t *c, const algo_t *a)
 static void add_defaults(case_t *c, const algo_t *a, const char *size, const int *param_default)
 {
   static const char *const fixed[][2] = {
-      {"limit-size", "64K"}, {"repeat", "1"}, {"warmup", "0"}};
+      {"ceiling-size", "64K"}, {"repeat", "1"}, {"warmup", "0"}};
   for (int i = 0; i < COUNT(fixed); i++)
     if (!is_fuzzed(c, fixed[i][0])) {
       group(c, 1);

@@ -7,7 +7,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/tbtest.XXXXXX") || exit 99
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 # Keep the CPU limit measurement small: tests check behaviour, not speed.
-LIMIT="--limit-size 256K"
+LIMIT="--ceiling-size 256K"
 
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exit 0; }

@@ -18,7 +18,7 @@ grep -q "^GPU" "$TMP/info" || fail "info does not mention the GPU"
 # within 120 characters.
 "$TB" run stream --backend cpu --size 1000 --threads 1,2 -P op=triad,dot $LIMIT \
   >"$TMP/table" 2>"$TMP/err" || fail "table run: $(cat "$TMP/err")"
-grep -q "^variant  threads  median_ms .* gbs .* frac_limit  verified .* op" "$TMP/table" ||
+grep -q "^variant  threads  median_ms .* gbs .* roofline  verified .* op" "$TMP/table" ||
   fail "table header: $(cat "$TMP/table")"
 [ "$(grep -c '^omp ' "$TMP/table")" -eq 4 ] || fail "table rows: $(cat "$TMP/table")"
 grep -q "^# same on every row: algo=stream backend=cpu precision=double size=1000 " "$TMP/table" ||
@@ -42,24 +42,27 @@ done
 grep -q "unverifiable .*<- note 1$" "$TMP/notes.txt" && grep -q "^# note 1: the bound" "$TMP/notes.txt" ||
   fail "no numbered note: $(cat "$TMP/notes.txt")"
 [ "$(wide "$TMP/notes.txt")" -le 120 ] || fail "the table with notes is $(wide "$TMP/notes.txt") wide"
-# Monte Carlo moves too few bytes for bandwidth: no gbs or frac_limit column
-# in the table, empty cells in CSV; text with blanks is quoted.
-grep -q " gbs \| frac_limit" "$TMP/montecarlo.txt" && fail "montecarlo shows bandwidth"
+# Monte Carlo moves too few bytes for bandwidth: no gbs column in the
+# table, empty cells in CSV; but its roofline (compute-bound); text with
+# blanks is quoted.
+grep -q " gbs " "$TMP/montecarlo.txt" && fail "montecarlo shows bandwidth"
+grep -q "^variant .* roofline " "$TMP/montecarlo.txt" || fail "montecarlo lacks its roofline"
+grep -q "bound=compute" "$TMP/montecarlo.txt" || fail "montecarlo is not compute-bound: $(cat "$TMP/montecarlo.txt")"
 "$TB" run bridge --backend cpu --size 100 --threads 1 --dim 2 --cov '2 0.5; 0.5 1' --repeat 1 \
   $LIMIT >"$TMP/cov.txt" 2>"$TMP/err" || fail "cov run: $(cat "$TMP/err")"
 grep -q "cov='2 0.5; 0.5 1'" "$TMP/cov.txt" || fail "a text with blanks is not quoted: $(cat "$TMP/cov.txt")"
 # --wide: every column; --columns: these, in this order; an unknown one is refused.
 "$TB" run stream --backend cpu --size 1000 --threads 1 -P op=dot $LIMIT --wide >"$TMP/wide" \
   2>"$TMP/err" || fail "--wide: $(cat "$TMP/err")"
-grep -q "^algo .* max_ms .* tolerance \+repeats \+bytes \+flops .* binding" "$TMP/wide" ||
+grep -q "^algo .* max_ms .* tolerance \+repeats \+bytes \+bytes_read \+bytes_written \+flops .* binding" "$TMP/wide" ||
   fail "--wide lacks columns: $(cat "$TMP/wide")"
 "$TB" run stream --backend cpu --size 1000 --threads 1,2 -P op=dot $LIMIT \
   --columns threads,gbs,verified >"$TMP/cols" 2>"$TMP/err" || fail "--columns: $(cat "$TMP/err")"
 grep -q "^threads \+gbs  verified$" "$TMP/cols" || fail "--columns: $(cat "$TMP/cols")"
 expect_error 2 "--columns: unknown column 'GB/s' for stream" run stream --columns threads,GB/s
 # --pivot takes the same names.
-"$TB" run stream --backend cpu --size 1000 --threads 1,2 $LIMIT --pivot op:threads:frac_limit \
-  >"$TMP/pv" 2>"$TMP/err" || fail "pivot on frac_limit: $(cat "$TMP/err")"
+"$TB" run stream --backend cpu --size 1000 --threads 1,2 $LIMIT --pivot op:threads:roofline \
+  >"$TMP/pv" 2>"$TMP/err" || fail "pivot on roofline: $(cat "$TMP/err")"
 
 # Several outputs at once, the format from each extension, the table on the
 # terminal; CSV and JSON carry the same columns; Markdown is a table.
@@ -84,7 +87,10 @@ import csv, json, sys
 rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
 doc = json.load(open(sys.argv[2]))
 for c, j in zip(rows, doc["results"]):
-    flat = {k: v for k, v in j.items() if k not in ("params", "columns")}
+    flat = {k: v for k, v in j.items() if k not in ("params", "columns", "samples_ms")}
+    # JSON alone has the raw samples: one per repeat, their median the row's.
+    s = sorted(j["samples_ms"]); n = len(s)
+    assert n == j["repeats"] and abs((s[n // 2] + s[(n - 1) // 2]) / 2 - j["median_ms"]) < 1e-12, j
     flat.update(j["params"]); flat.update(j["columns"])
     assert set(c) == set(flat), (set(c) ^ set(flat))
     for k, v in c.items():

@@ -60,8 +60,8 @@ expect_error 2 "\-\-block '2048' must be at most 1024" run stream --backend cpu 
 expect_error 2 "\-\-block '4:1' runs backwards" run stream --backend cpu --block 4:1
 expect_error 2 "does not fit in memory\|needs .* of host memory" run stream --backend cpu \
   --size 2^62:9223372036854775807
-expect_error 2 "\-\-limit-size takes one value, not a list" run stream --backend cpu \
-  --limit-size 1K:4K
+expect_error 2 "\-\-ceiling-size takes one value, not a list" run stream --backend cpu \
+  --ceiling-size 1K:4K
 # Ranges are for integers: a choice or a real parameter refuses them.
 expect_error 2 "\-\-op '1:2': ranges (A:B) are for integer parameters" run stream --op 1:2
 expect_error 2 "\-\-x0 '0:1:0.5': ranges (A:B) are for integer parameters" run bridge --x0 0:1:0.5

@@ -20,7 +20,7 @@ bad=$(csv_rows "$TMP/cpu.csv" | cut -d, -f"$b" | grep -vc "^\($want\)$")
 # The documented columns of a CPU run, in order: what ran, the CPU
 # configuration, the figures, the binding; no GPU tuning columns; the
 # parameters and the algorithm's columns; the check's note last.
-core="algo,variant,backend,precision,size,threads,placement,median_ms,min_ms,max_ms,xfer_ms,e2e_ms,gbs,gflops,limit_gbs,frac_limit,verified,error,tolerance,repeats,bytes,flops,h2d_pageable_ms,d2h_pageable_ms,h2d_pinned_ms,d2h_pinned_ms,e2e_pageable_ms,binding,binding_ok"
+core="algo,variant,backend,precision,size,threads,placement,median_ms,min_ms,max_ms,mean_ms,stddev_ms,cv,xfer_ms,e2e_ms,gbs,gflops,ceiling_gbs,ceiling_gflops,intensity,bound,roofline,verified,error,tolerance,repeats,bytes,bytes_read,bytes_written,flops,mix,flags,h2d_pageable_ms,d2h_pageable_ms,h2d_pinned_ms,d2h_pinned_ms,e2e_pageable_ms,binding,binding_ok"
 csv_header "$TMP/cpu.csv" | grep -q "^$core,op,result,depth,note$" || fail "header: $(csv_header "$TMP/cpu.csv")"
 
 # The dot states its depth: a thread's chain over its share of the blocks of

@@ -85,7 +85,7 @@ static void run_backend(tb_topo_t *topo, tb_problem_t *p, int b)
   tb_configs_t cfgs;
   for (int k = 0; k < be->noptions; k++)
     text[k] = !strcmp(be->options[k].name, "threads")      ? "1,3"
-              : !strcmp(be->options[k].name, "limit-size") ? "64K"
+              : !strcmp(be->options[k].name, "ceiling-size") ? "64K"
                                                            : be->options[k].defaults;
   int rc = be->configs(topo, text, &cfgs);
   CHECK(rc == TB_OK, "%s configurations: %s", be->name, tb_error_detail());

@@ -9,11 +9,11 @@
  * collect / release, of which only run is timed. A backend (tb_backend_t)
  * owns its configurations (the CPU: a bound team of threads; the GPU: a
  * device): it enumerates them from its own options, enters and leaves them,
- * describes each as named columns, moves the arrays, times runs and measures
- * the machine limit the results are held against. The runner (runner.h)
- * sweeps problems, configurations and tuning points without knowing what
- * they are; adding an algorithm is a descriptor, variants and one line in
- * src/families/families.def. */
+ * describes each as named columns, moves the arrays, times runs and
+ * measures the ceilings (memory and compute) that place each row on its
+ * roofline. The runner (runner.h) sweeps problems, configurations and
+ * tuning points without knowing what they are; adding an algorithm is a
+ * descriptor, variants and one line in src/families/families.def. */
 #ifndef TB_ALGO_H
 #define TB_ALGO_H
 
@@ -146,12 +146,26 @@ typedef struct tb_check {
 
 /* ---- Algorithms -------------------------------------------------------- */
 
-/* Which measured limit an algorithm's results are held against. */
-typedef enum tb_limit_kind {
-  TB_LIMIT_STREAM = 0, /* CPU: STREAM triad; GPU: device-to-device copy */
-  TB_LIMIT_READ = 1,   /* CPU: STREAM-style read-only sum; GPU: device-to-device copy */
-  TB_NLIMITS
-} tb_limit_kind_t;
+/* The ceilings a backend measures in each of its configurations: three
+ * memory ceilings by read:write mix, in GB/s (10^9 bytes), and two compute
+ * ceilings, FMA throughput in GFLOP/s (an FMA counts two flops). */
+typedef enum tb_ceiling_kind {
+  TB_CEIL_READ = 0, /* read-only traffic (a sum) */
+  TB_CEIL_COPY,     /* 1:1 read:write (a copy) */
+  TB_CEIL_TRIAD,    /* 2:1 read:write (a triad) */
+  TB_CEIL_FP32,     /* FP32 FMA throughput */
+  TB_CEIL_FP64,     /* FP64 FMA throughput */
+  TB_NCEIL
+} tb_ceiling_kind_t;
+
+/* What one run of a problem costs, from the algorithm's model: the fewest
+ * bytes read and written (STREAM-style: each array element once, no
+ * write-allocate) and the floating-point operations (an FMA counts two;
+ * integer work counts none). The read:write mix picks the memory ceiling a
+ * row is held against, the precision its compute ceiling. */
+typedef struct tb_cost {
+  double read, written, flops;
+} tb_cost_t;
 
 enum tb_algo_flags {
   TB_ALGO_INPUT = 1u << 0,  /* setup/generate read p->input_path (--input FILE) */
@@ -162,7 +176,6 @@ typedef struct tb_algo {
   const char *name;
   const char *summary;
   unsigned flags;              /* tb_algo_flags */
-  tb_limit_kind_t limit;       /* the limit its bandwidth is compared with */
   unsigned precisions;         /* TB_PREC_BIT mask of supported precisions */
   unsigned default_precisions; /* those run when --precision is not given */
   const char *default_sizes;   /* as the user would type --size */
@@ -183,8 +196,8 @@ typedef struct tb_algo {
   /* Compare the arrays a variant produced (view[i] is array i on the host)
    * with the reference; may fill columns (extra[]). */
   int (*verify)(tb_problem_t *p, void *const *view, double *extra, tb_check_t *chk);
-  /* The fewest bytes moved (STREAM-style, no write-allocate) and the flops. */
-  void (*cost)(const tb_problem_t *p, double *bytes, double *flops);
+  /* What one run costs (tb_cost_t). */
+  void (*cost)(const tb_problem_t *p, tb_cost_t *c);
   /* Optional: write the problem and a variant's results as CSV (--dump). */
   int (*dump)(const tb_problem_t *p, void *const *view, FILE *f);
   /* Optional: release p->priv. */
@@ -296,7 +309,7 @@ typedef struct tb_backend {
   const char *name;
   const char *summary;
   unsigned flags;                      /* tb_backend_flags */
-  const char *limit_names[TB_NLIMITS]; /* what each kind of measured limit is */
+  const char *ceiling_names[TB_NCEIL]; /* how each kind of ceiling is measured */
   /* Its variants: one NULL-terminated list per family, the lists NULL-terminated. */
   const tb_variant_t *const *const *variants;
   /* Its sweep axes, options --NAME LIST of the run command. Their values
@@ -333,9 +346,12 @@ typedef struct tb_backend {
    * by the backend and recorded in its columns, not an error. */
   int (*enter)(void *cfg);
   void (*leave)(void *cfg);
-  /* The bandwidth limit of the given kind (tb_limit_kind_t) in the entered
-   * configuration, in GB/s. */
-  int (*measure_limit)(void *cfg, int kind, double *gbs);
+  /* The ceiling of the given kind (tb_ceiling_kind_t) in the entered
+   * configuration: GB/s or GFLOP/s. */
+  int (*measure_ceiling)(void *cfg, int kind, double *value);
+  /* The bytes of cache that arrays must exceed to be measured from memory
+   * (the CPU's last-level caches, the GPU's L2), 0 when unknown. */
+  int64_t (*cache_bytes)(const void *cfg);
   /* Give ctx the backend's copies of the problem's arrays (ctx->buf), moving
    * inputs in; fills the host-to-device fields of xfer. */
   int (*attach)(tb_ctx_t *ctx, tb_xfer_t *xfer);

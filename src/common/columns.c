@@ -26,18 +26,28 @@ static const struct {
     {"median_ms", TB_SHOW_ALWAYS, 0, "%.4g"},
     {"min_ms", TB_SHOW_FIGURE, 90, "%.4g"},
     {"max_ms", TB_SHOW_FIGURE, 100, "%.4g"},
+    {"mean_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"stddev_ms", TB_SHOW_HIDDEN, 0, "%.3g"},
+    {"cv", TB_SHOW_FIGURE, 80, "%.3f"},
     {"xfer_ms", TB_SHOW_FIGURE, 20, "%.4g"},
     {"e2e_ms", TB_SHOW_FIGURE, 30, "%.4g"},
     {"gbs", TB_SHOW_ALWAYS, 0, "%.1f"},
     {"gflops", TB_SHOW_ALWAYS, 0, "%.1f"},
-    {"limit_gbs", TB_SHOW_FIGURE, 40, "%.1f"},
-    {"frac_limit", TB_SHOW_ALWAYS, 0, "%.3f"},
+    {"ceiling_gbs", TB_SHOW_FIGURE, 40, "%.1f"},
+    {"ceiling_gflops", TB_SHOW_HIDDEN, 0, "%.1f"},
+    {"intensity", TB_SHOW_HIDDEN, 0, "%.3g"},
+    {"bound", TB_SHOW_KEY, 0, NULL},
+    {"roofline", TB_SHOW_ALWAYS, 0, "%.3f"},
     {"verified", TB_SHOW_ALWAYS, 0, NULL},
     {"error", TB_SHOW_FIGURE, 10, "%.2g"},
     {"tolerance", TB_SHOW_HIDDEN, 0, "%.2g"},
     {"repeats", TB_SHOW_HIDDEN, 0, "%.0f"},
     {"bytes", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"bytes_read", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"bytes_written", TB_SHOW_HIDDEN, 0, "%.4g"},
     {"flops", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"mix", TB_SHOW_HIDDEN, 0, NULL},
+    {"flags", TB_SHOW_HIDDEN, 0, NULL},
     {"h2d_pageable_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
     {"d2h_pageable_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
     {"h2d_pinned_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
@@ -59,8 +69,9 @@ static void tb_col_add(tb_colset_t *cs, tb_col_kind_t kind, int index, const cha
 
 static void tb_core_add(tb_colset_t *cs, int c)
 {
+  const int text = c == C_NOTE || c == C_FLAGS || c == C_MIX || c == C_BOUND;
   tb_col_add(cs, TB_CK_CORE, c, tb_core[c].name, tb_core[c].show, tb_core[c].drop,
-             tb_core[c].format, c == C_NOTE ? TB_COL_TEXT : 0);
+             tb_core[c].format, text ? TB_COL_TEXT : 0);
 }
 
 static void tb_pending_add(tb_colset_t *cs, tb_col_kind_t kind, const char *name,
@@ -196,19 +207,35 @@ static void tb_core_value(const tb_result_t *r, int col, const char *fmt, tb_val
   case C_MAX: tb_val_num(v, r->max_ms, fmt); break;
   case C_XFER: tb_val_num(v, offload ? tb_result_xfer_ms(r) : NAN, fmt); break;
   case C_E2E: tb_val_num(v, tb_result_e2e_ms(r), fmt); break;
+  case C_MEAN: tb_val_num(v, r->mean_ms, fmt); break;
+  case C_STDDEV: tb_val_num(v, r->repeats > 1 ? r->stddev_ms : NAN, fmt); break;
+  case C_CV: tb_val_num(v, tb_result_cv(r), fmt); break;
   case C_GBS: tb_val_num(v, moves ? tb_result_gbs(r) : NAN, fmt); break;
   case C_GFLOPS: tb_val_num(v, tb_result_gflops(r), fmt); break;
-  case C_LIMIT: tb_val_num(v, moves ? r->limit_gbs : NAN, fmt); break;
-  case C_FRAC: tb_val_num(v, moves ? tb_result_gbs(r) / r->limit_gbs : NAN, fmt); break;
+  case C_CEIL_GBS: tb_val_num(v, r->ceiling_gbs > 0 ? r->ceiling_gbs : NAN, fmt); break;
+  case C_CEIL_GFLOPS: tb_val_num(v, r->ceiling_gflops > 0 ? r->ceiling_gflops : NAN, fmt); break;
+  case C_INTENSITY: tb_val_num(v, tb_result_intensity(r), fmt); break;
+  case C_BOUND:
+    if (!isnan(tb_result_roofline(r)))
+      tb_val_text(v, "%s", tb_result_compute_bound(r) ? "compute" : "memory");
+    break;
+  case C_ROOFLINE: tb_val_num(v, tb_result_roofline(r), fmt); break;
   case C_VERIFIED: tb_val_text(v, "%s", tb_verdict_name(r->check.verdict)); break;
   case C_ERROR: tb_val_num(v, r->check.error, fmt); break;
   case C_TOLERANCE: tb_val_num(v, r->check.tolerance, fmt); break;
   case C_REPEATS: tb_val_num(v, r->repeats, fmt); break;
-  case C_BYTES: tb_val_num(v, r->bytes, fmt); break;
-  case C_FLOPS: tb_val_num(v, r->flops, fmt); break;
+  case C_BYTES: tb_val_num(v, tb_result_bytes(r), fmt); break;
+  case C_BYTES_READ: tb_val_num(v, r->cost.read, fmt); break;
+  case C_BYTES_WRITTEN: tb_val_num(v, r->cost.written, fmt); break;
+  case C_FLOPS: tb_val_num(v, r->cost.flops, fmt); break;
+  case C_MIX: tb_val_text(v, "%s", tb_ceiling_mix_name(r->mem_ceiling)); break;
+  case C_FLAGS:
+    tb_result_flag_words(r, v->text, sizeof v->text);
+    v->kind = v->text[0] ? 1 : 0;
+    break;
   case C_NOTE:
-    if (r->check.note[0])
-      tb_val_text(v, "%s", r->check.note);
+    tb_result_note(r, v->text, sizeof v->text);
+    v->kind = v->text[0] ? 1 : 0;
     break;
   case C_H2D_PAGEABLE: tb_val_num(v, offload ? r->xfer.h2d_pageable_ms : NAN, "%.4g"); break;
   case C_D2H_PAGEABLE: tb_val_num(v, offload ? r->xfer.d2h_pageable_ms : NAN, "%.4g"); break;

@@ -20,9 +20,10 @@ extern "C" {
  * algorithm's columns (free text: the one column that may hold commas). */
 enum {
   C_ALGO, C_VARIANT, C_BACKEND, C_PREC, C_SIZE, C_NHEAD,
-  C_MEDIAN = C_NHEAD, C_MIN, C_MAX, C_XFER, C_E2E, C_GBS, C_GFLOPS, C_LIMIT, C_FRAC,
-  C_VERIFIED, C_ERROR, C_TOLERANCE, C_REPEATS, C_BYTES, C_FLOPS, C_H2D_PAGEABLE, C_D2H_PAGEABLE,
-  C_H2D_PINNED, C_D2H_PINNED, C_E2E_PAGEABLE, C_NOTE, C_NCORE
+  C_MEDIAN = C_NHEAD, C_MIN, C_MAX, C_MEAN, C_STDDEV, C_CV, C_XFER, C_E2E, C_GBS, C_GFLOPS,
+  C_CEIL_GBS, C_CEIL_GFLOPS, C_INTENSITY, C_BOUND, C_ROOFLINE, C_VERIFIED, C_ERROR, C_TOLERANCE,
+  C_REPEATS, C_BYTES, C_BYTES_READ, C_BYTES_WRITTEN, C_FLOPS, C_MIX, C_FLAGS, C_H2D_PAGEABLE,
+  C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED, C_E2E_PAGEABLE, C_NOTE, C_NCORE
 };
 
 /* How the table shows a column (CSV and JSON carry every column). */
@@ -91,6 +92,7 @@ const char *tb__tabled(const tb_val_t *v, char *buf, size_t len);
 typedef struct tb__speedup {
   const tb_result_t *ref, *other, *other_pinned, *other_pageable;
   double kernel, pinned, pageable; /* best reference over best other: kernel, with transfers */
+  double hardware; /* what the two rows' ceilings predict for kernel: their roofline times' ratio */
 } tb__speedup_t;
 
 /* The speedups of res into a fresh array *out (free it); returns their count. */

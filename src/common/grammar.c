@@ -13,7 +13,7 @@
 #include "report.h"
 
 enum {
-  O_DUMP = 256, O_SEED, O_NOVERIFY, O_PIVOT, O_COLUMNS, O_WIDE,
+  O_DUMP = 256, O_SEED, O_NOVERIFY, O_PIVOT, O_COLUMNS, O_WIDE, O_MIN_TIME, O_MAX_NOISE,
   O_SETTING = 1024 /* + the index of a name */
 };
 
@@ -26,6 +26,8 @@ static const struct option tb_base_opts[] = {
     {"dump", required_argument, NULL, O_DUMP},  {"seed", required_argument, NULL, O_SEED},
     {"no-verify", no_argument, NULL, O_NOVERIFY}, {"pivot", required_argument, NULL, O_PIVOT},
     {"columns", required_argument, NULL, O_COLUMNS}, {"wide", no_argument, NULL, O_WIDE},
+    {"min-time", required_argument, NULL, O_MIN_TIME},
+    {"max-noise", required_argument, NULL, O_MAX_NOISE},
     {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'}};
 enum { TB_NBASE = sizeof tb_base_opts / sizeof tb_base_opts[0] };
 
@@ -60,6 +62,9 @@ static const char tb_usage_head[] =
     "  -P, --param NAME=LIST   a parameter (repeatable); --NAME LIST is the same\n"
     "  -r, --repeat N          timed runs per configuration (default 10)\n"
     "  -w, --warmup N          untimed runs before them (default 2)\n"
+    "      --min-time S        repeat (beyond --repeat) until the timed runs add to S seconds\n"
+    "      --max-noise PCT     repeat (beyond --repeat) until the runs' cv is at most PCT\n"
+    "                          percent, or after 15 s of runs (or twice --min-time)\n"
     "  -o, --output FILE       also write the report to FILE (repeatable, up to 8); the\n"
     "                          format is the extension's: .csv, .json, .md (Markdown),\n"
     "                          .txt (the table); '-' is stdout. The table stays on the\n"
@@ -248,6 +253,17 @@ static int tb_parse_count(const char *text, const char *what, int zero_ok, int *
   return rc;
 }
 
+/* A real number in [lo, hi]. */
+static int tb_parse_bounded(const char *text, const char *what, double lo, double hi,
+                            double *out)
+{
+  char shown[64];
+  if (tb_parse_real(text, out) || !(*out >= lo && *out <= hi))
+    return tb_fail(TB_EINVAL, "%s takes a number in [%g, %g], not '%s'", what, lo, hi,
+                   tb_printable(text, shown, sizeof shown));
+  return TB_OK;
+}
+
 /* One fixed option. */
 static int tb_grammar_option(tb_run_opts_t *o, int c, const char *arg, const char **texts)
 {
@@ -290,6 +306,11 @@ static int tb_grammar_option(tb_run_opts_t *o, int c, const char *arg, const cha
     s->seed = (uint64_t)x;
     break;
   case O_NOVERIFY: s->verify = 0; break;
+  case O_MIN_TIME: rc = tb_parse_bounded(arg, "--min-time", 0, 3600, &s->min_time); break;
+  case O_MAX_NOISE:
+    if (!(rc = tb_parse_bounded(arg, "--max-noise", 0, 100, &s->max_noise)))
+      s->max_noise /= 100;
+    break;
   case O_PIVOT: o->pivot = arg; break;
   default:
     for (size_t i = 0; i < sizeof tb_aliases / sizeof tb_aliases[0]; i++)

@@ -21,7 +21,7 @@ int tb_format_of_path(const char *path);
 
 /* What a report says about the run besides its rows. */
 /* The version of the JSON report's layout (doc/report.schema.json). */
-#define TB_REPORT_SCHEMA_VERSION 1
+#define TB_REPORT_SCHEMA_VERSION 2
 
 typedef struct tb_report {
   const tb_algo_t *algo;
@@ -34,6 +34,7 @@ typedef struct tb_report {
   const int *columns;  /* --columns: the table's columns (indices into cols), or NULL */
   int ncolumns;
   int wide;            /* --wide: every column in the table */
+  double min_time, max_noise; /* the adaptive repeats' --min-time (s) and --max-noise (cv); 0: off */
 } tb_report_t;
 
 /* Write the rows (and, for JSON, the environment and the speedups). */
@@ -47,11 +48,10 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int markdown);
 /* The table (text or Markdown) of report_table.c. */
 int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, int markdown);
 
-/* What the size counts, how times, bandwidth and the limit were taken, and
+/* What the size counts, how times, bandwidth and the roofline were taken, and
  * (unless brief) what the error is, as a comment of the table (text or
  * Markdown) or CSV. */
-void tb_report_heading(FILE *f, const tb_results_t *res, const tb_report_t *rep, int markdown,
-                       int brief);
+void tb_report_heading(FILE *f, const tb_report_t *rep, int markdown, int brief);
 
 /* The columns a --columns list names, as indices into cols, into a fresh
  * array *columns of *n (free it); an unknown name is TB_EINVAL. */

@@ -61,7 +61,12 @@ static void tb_json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r)
   fprintf(f, "}, \"columns\": {");
   first = 1;
   tb_json_cols(f, cs, r, TB_CK_EXTRA, TB_CK_EXTRA, &first);
-  fputs("}}", f);
+  fprintf(f, "}, \"samples_ms\": [");
+  for (int i = 0; r->samples && i < r->repeats; i++) {
+    fputs(i ? ", " : "", f);
+    tb_json_number(f, r->samples[i]);
+  }
+  fputs("]}", f);
 }
 
 static void tb_json_speedups(FILE *f, const tb_results_t *res, const tb_colset_t *cs)
@@ -88,10 +93,11 @@ static void tb_json_speedups(FILE *f, const tb_results_t *res, const tb_colset_t
     fprintf(f, ", \"best\": ");
     tb_result_config_text(s->other, text, sizeof text);
     tb_json_string(f, text);
-    const double figures[] = {s->other->median_ms, s->kernel, s->pinned, s->pageable};
-    static const char *const names[] = {"ms", "kernel_speedup", "pinned_speedup",
-                                        "pageable_speedup"};
-    for (int k = 0; k < 4; k++) {
+    const double figures[] = {s->other->median_ms, s->kernel, s->hardware, s->pinned,
+                              s->pageable};
+    static const char *const names[] = {"ms", "kernel_speedup", "hardware_ratio",
+                                        "pinned_speedup", "pageable_speedup"};
+    for (int k = 0; k < 5; k++) {
       fprintf(f, ", \"%s\": ", names[k]);
       tb_json_number(f, figures[k]);
     }
@@ -101,30 +107,47 @@ static void tb_json_speedups(FILE *f, const tb_results_t *res, const tb_colset_t
   fprintf(f, "%s]", ns ? "\n  " : "");
 }
 
-/* The measured limits of the run: one per backend configuration and kind. */
-static void tb_json_limits(FILE *f, const tb_results_t *res)
+/* One ceiling the rows used, once per backend configuration and kind. */
+static void tb_json_ceiling(FILE *f, const tb_result_t *r, int kind, double value, int *n)
 {
   char text[160];
-  fprintf(f, ",\n  \"limits\": [");
-  for (int i = 0, n = 0; i < res->n; i++) {
-    const tb_result_t *r = &res->r[i];
-    int seen = 0;
-    for (int j = 0; j < i && !seen; j++)
-      seen = res->r[j].bi == r->bi && res->r[j].ci == r->ci;
-    if (seen)
-      continue;
-    fprintf(f, "%s\n    {\"backend\": ", n++ ? "," : "");
-    tb_json_string(f, r->backend->name);
-    tb_result_configuration(r, text, sizeof text);
-    fprintf(f, ", \"configuration\": ");
-    tb_json_string(f, text);
-    fprintf(f, ", \"kind\": ");
-    tb_json_string(f, r->backend->limit_names[r->algo->limit]);
-    fprintf(f, ", \"gbs\": ");
-    tb_json_number(f, r->limit_gbs);
-    fputc('}', f);
-  }
-  fprintf(f, "\n  ]");
+  fprintf(f, "%s\n    {\"backend\": ", (*n)++ ? "," : "");
+  tb_json_string(f, r->backend->name);
+  tb_result_configuration(r, text, sizeof text);
+  fprintf(f, ", \"configuration\": ");
+  tb_json_string(f, text);
+  fprintf(f, ", \"kind\": ");
+  tb_json_string(f, tb_ceiling_name(kind));
+  fprintf(f, ", \"how\": ");
+  tb_json_string(f, r->backend->ceiling_names[kind]);
+  fprintf(f, ", \"value\": ");
+  tb_json_number(f, value);
+  fprintf(f, ", \"unit\": \"%s\"}", kind < TB_CEIL_FP32 ? "GB/s" : "GFLOP/s");
+}
+
+/* The measured ceilings the rows are held against. */
+static void tb_json_ceilings(FILE *f, const tb_results_t *res)
+{
+  int n = 0;
+  fprintf(f, ",\n  \"ceilings\": [");
+  for (int kind = 0; kind < TB_NCEIL; kind++)
+    for (int i = 0; i < res->n; i++) {
+      const tb_result_t *r = &res->r[i];
+      const int comp = kind >= TB_CEIL_FP32;
+      const double value = comp ? r->ceiling_gflops : r->ceiling_gbs;
+      int seen = 0;
+      if (!(value > 0) || (comp ? tb_prec_compute_ceiling(r->prec) : r->mem_ceiling) != kind)
+        continue;
+      for (int j = 0; j < i && !seen; j++) {
+        const tb_result_t *q = &res->r[j];
+        seen = q->bi == r->bi && q->ci == r->ci &&
+               (comp ? q->ceiling_gflops > 0 && tb_prec_compute_ceiling(q->prec) == kind
+                     : q->ceiling_gbs > 0 && q->mem_ceiling == kind);
+      }
+      if (!seen)
+        tb_json_ceiling(f, r, kind, value, &n);
+    }
+  fprintf(f, "%s]", n ? "\n  " : "");
 }
 
 void tb__write_json(FILE *f, const tb_results_t *res, const tb_report_t *rep)
@@ -139,12 +162,12 @@ void tb__write_json(FILE *f, const tb_results_t *res, const tb_report_t *rep)
   tb_json_string(f, a->error_meaning);
   fprintf(f, ",\n  \"bytes_counting\": \"STREAM-style: each array read or written once, no "
              "write-allocate; GB = 10^9 bytes; rates over the median time\",\n  \"run\": {"
-             "\"seed\": %llu, \"repeats\": %d, \"warmups\": %d, \"verify\": %s, "
-             "\"interrupted\": %s},\n  \"environment\": ",
-          (unsigned long long)rep->seed, rep->repeats, rep->warmups,
+             "\"seed\": %llu, \"repeats\": %d, \"warmups\": %d, \"min_time_s\": %.17g, "
+             "\"max_noise\": %.17g, \"verify\": %s, \"interrupted\": %s},\n  \"environment\": ",
+          (unsigned long long)rep->seed, rep->repeats, rep->warmups, rep->min_time, rep->max_noise,
           rep->verify ? "true" : "false", rep->interrupted ? "true" : "false");
   tb_env_json(f, rep);
-  tb_json_limits(f, res);
+  tb_json_ceilings(f, res);
   fprintf(f, ",\n  \"results\": [");
   for (int i = 0; i < res->n; i++) {
     fprintf(f, "%s\n    ", i ? "," : "");

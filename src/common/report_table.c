@@ -89,26 +89,33 @@ static void tb_table_choose(const tb_colset_t *cs, const tb_report_t *rep, tb_co
   }
 }
 
-/* Whether row r ends with its note: it failed or could not be verified. */
+/* Whether row r ends with its note: it failed or could not be verified,
+ * or its figures are suspect (tb_result_flags). */
 static int tb_row_noted(const tb_result_t *r)
 {
-  return r->check.verdict == TB_FAIL || r->check.verdict == TB_UNVERIFIABLE;
+  return r->check.verdict == TB_FAIL || r->check.verdict == TB_UNVERIFIABLE ||
+         tb_result_flags(r);
 }
 
 /* Number the distinct notes of the rows in order of first appearance:
  * note[i] is row i's number (0: none); returns how many there are. */
 static int tb_note_numbers(const tb_results_t *res, int *note)
 {
-  int distinct = 0;
+  int distinct = 0, first = 0;
+  char a[1024], b[1024];
   for (int i = 0; i < res->n; i++) {
     note[i] = 0;
     if (!tb_row_noted(&res->r[i]))
       continue;
-    for (int j = 0; j < i && !note[i]; j++)
-      if (note[j] && !strcmp(res->r[j].check.note, res->r[i].check.note))
+    tb_result_note(&res->r[i], a, sizeof a);
+    /* Against the first row of each note so far (the distinct notes are few). */
+    for (int j = first, d = 0; j < i && !note[i]; j++)
+      if (note[j] > d && (d = note[j], tb_result_note(&res->r[j], b, sizeof b), !strcmp(a, b)))
         note[i] = note[j];
+    if (!note[i] && !distinct++)
+      first = i;
     if (!note[i])
-      note[i] = ++distinct;
+      note[i] = distinct;
   }
   return distinct;
 }
@@ -135,7 +142,7 @@ static void tb_table_grid(tb_grid_t *g, const tb_results_t *res, const tb_colset
     if (!note[i])
       continue;
     if (md)
-      snprintf(buf, sizeof buf, "%s", r->check.note);
+      tb_result_note(r, buf, sizeof buf);
     else
       snprintf(buf, sizeof buf, "<- note %d", note[i]);
     tb_grid_trail(g, row, buf);
@@ -145,11 +152,12 @@ static void tb_table_grid(tb_grid_t *g, const tb_results_t *res, const tb_colset
 /* The notes the rows of a text table point to, each once. */
 static void tb_table_notes(FILE *f, const tb_results_t *res, const int *note)
 {
-  char text[1200];
+  char text[1200], body[1024];
   for (int i = 0, shown = 0; i < res->n; i++)
     if (note[i] > shown) {
       shown = note[i];
-      snprintf(text, sizeof text, "note %d: %s", note[i], res->r[i].check.note);
+      tb_result_note(&res->r[i], body, sizeof body);
+      snprintf(text, sizeof text, "note %d: %s", note[i], body);
       tb_comment(f, 0, text);
     }
 }
@@ -197,34 +205,29 @@ static void tb_table_fit(const tb_colset_t *cs, tb_colstat_t *st, int notes)
   }
 }
 
-/* The heading: what the size counts, how times, bandwidth and the limit
- * were taken, and what the error is. */
-void tb_report_heading(FILE *f, const tb_results_t *res, const tb_report_t *rep, int md,
-                       int brief)
+/* The heading: what the size counts, how times, bandwidth and the
+ * roofline were taken, and what the error is. */
+void tb_report_heading(FILE *f, const tb_report_t *rep, int md, int brief)
 {
   const tb_algo_t *a = rep->algo;
   char text[2048];
   size_t k = 0;
   k += (size_t)snprintf(text + k, sizeof text - k,
-                        "%s: size = %s; times in ms, the median of %d run%s after %d warm-up%s",
-                        a->name, a->size_meaning, rep->repeats, rep->repeats == 1 ? "" : "s",
-                        rep->warmups, rep->warmups == 1 ? "" : "s");
-  if (!(a->flags & TB_ALGO_COMPUTE)) {
+                        "%s: size = %s; times in ms, the median of %s%d run%s after %d warm-up%s",
+                        a->name, a->size_meaning,
+                        rep->min_time > 0 || rep->max_noise > 0 ? "at least " : "", rep->repeats,
+                        rep->repeats == 1 ? "" : "s", rep->warmups, rep->warmups == 1 ? "" : "s");
+  if (rep->min_time > 0 || rep->max_noise > 0)
+    k += (size_t)snprintf(text + k, sizeof text - k, " (the repeats column has how many)");
+  if (!(a->flags & TB_ALGO_COMPUTE))
     k += (size_t)snprintf(text + k, sizeof text - k,
                           "; gbs = GB/s over the median (GB = 10^9 bytes, counted STREAM-style, "
-                          "no write-allocate); frac_limit = gbs / limit_gbs, measured in this "
-                          "run:");
-    for (int b = 0, first = 1; b < tb_backend_count() && k < sizeof text; b++) {
-      int rows = 0;
-      for (int i = 0; i < res->n && !rows; i++)
-        rows = res->r[i].bi == b;
-      if (!rows)
-        continue;
-      k += (size_t)snprintf(text + k, sizeof text - k, "%s %s %s", first ? "" : ",",
-                            tb_backend_at(b)->name, tb_backend_at(b)->limit_names[a->limit]);
-      first = 0;
-    }
-  }
+                          "no write-allocate)");
+  if (k < sizeof text)
+    k += (size_t)snprintf(text + k, sizeof text - k,
+                          "; roofline = the least time the ceilings measured in this run "
+                          "allow, max(bytes / ceiling_gbs of the row's read:write mix, flops / "
+                          "the FMA ceiling of its precision), over the median");
   if (k < sizeof text && !brief)
     snprintf(text + k, sizeof text - k, "; error = %s", a->error_meaning);
   tb_comment(f, md, text);
@@ -277,7 +280,7 @@ int tb_report_table(FILE *f, const tb_results_t *res, const tb_report_t *rep, in
     tb_table_fit(cs, st, notes);
   int n = tb_table_order(cs, rep, st, order);
   tb_table_grid(&g, res, cs, st, order, n, note, md);
-  tb_report_heading(f, res, rep, md, !md);
+  tb_report_heading(f, rep, md, !md);
   tb_table_constants(f, res, cs, st, md);
   char text[1024];
   size_t k = 0;

@@ -62,7 +62,7 @@ static void tb_write_csv(FILE *f, const tb_results_t *res, const tb_report_t *re
   char buf[64];
   tb_val_t v;
   tb_env_context(f, rep, "# ");
-  tb_report_heading(f, res, rep, 0, 0);
+  tb_report_heading(f, rep, 0, 0);
   for (int c = 0; c < cs->n; c++)
     tb_csv_field(f, cs->col[c].name, c == 0);
   fputc('\n', f);

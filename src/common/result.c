@@ -26,6 +26,8 @@ int tb_results_push(tb_results_t *res, const tb_result_t *row)
 
 void tb_result_free(tb_result_t *row)
 {
+  free(row->samples);
+  row->samples = NULL;
   for (int k = 0; k < TB_MAX_CONFIG_COLUMNS; k++) {
     free(row->config[k].text);
     row->config[k].text = NULL;
@@ -45,14 +47,140 @@ void tb_results_free(tb_results_t *res)
   res->n = res->cap = 0;
 }
 
+double tb_result_bytes(const tb_result_t *r)
+{
+  return r->cost.read + r->cost.written;
+}
+
 double tb_result_gbs(const tb_result_t *r)
 {
-  return r->median_ms > 0 && r->bytes > 0 ? r->bytes / (r->median_ms * 1e6) : NAN;
+  double bytes = tb_result_bytes(r);
+  return r->median_ms > 0 && bytes > 0 ? bytes / (r->median_ms * 1e6) : NAN;
 }
 
 double tb_result_gflops(const tb_result_t *r)
 {
-  return r->median_ms > 0 && r->flops > 0 ? r->flops / (r->median_ms * 1e6) : NAN;
+  return r->median_ms > 0 && r->cost.flops > 0 ? r->cost.flops / (r->median_ms * 1e6) : NAN;
+}
+
+double tb_result_cv(const tb_result_t *r)
+{
+  return r->repeats > 1 && r->mean_ms > 0 ? r->stddev_ms / r->mean_ms : NAN;
+}
+
+double tb_result_intensity(const tb_result_t *r)
+{
+  double bytes = tb_result_bytes(r);
+  return bytes > 0 ? r->cost.flops / bytes : NAN;
+}
+
+/* The two terms of the roofline's least time, in ms: 0 for a term with no
+ * cost or (flops of an integer problem) no ceiling; NaN for a memory term
+ * whose ceiling was not measured. */
+static void tb_result_terms(const tb_result_t *r, double *mem, double *comp)
+{
+  double bytes = tb_result_bytes(r);
+  *mem = bytes > 0 ? (r->ceiling_gbs > 0 ? bytes / (r->ceiling_gbs * 1e6) : NAN) : 0.0;
+  *comp = r->cost.flops > 0 && r->ceiling_gflops > 0 ? r->cost.flops / (r->ceiling_gflops * 1e6)
+                                                     : 0.0;
+}
+
+double tb_result_bound_ms(const tb_result_t *r)
+{
+  double mem, comp;
+  tb_result_terms(r, &mem, &comp);
+  double t = mem > comp ? mem : comp;
+  return t > 0 && !isnan(mem) && isfinite(t) ? t : NAN;
+}
+
+int tb_result_compute_bound(const tb_result_t *r)
+{
+  double mem, comp;
+  tb_result_terms(r, &mem, &comp);
+  return comp > mem;
+}
+
+double tb_result_roofline(const tb_result_t *r)
+{
+  double t = tb_result_bound_ms(r);
+  return r->median_ms > 0 ? t / r->median_ms : NAN;
+}
+
+int tb_cost_mem_ceiling(const tb_cost_t *c)
+{
+  /* The written fraction of the traffic: 0 read-only, 1/3 triad, 1/2 copy. */
+  double total = c->read + c->written, w = total > 0 ? c->written / total : 0.0;
+  return w < 1.0 / 6 ? TB_CEIL_READ : w < 5.0 / 12 ? TB_CEIL_TRIAD : TB_CEIL_COPY;
+}
+
+const char *tb_ceiling_mix_name(int kind)
+{
+  return kind == TB_CEIL_READ ? "read-only" : kind == TB_CEIL_COPY ? "1:1" : "2:1";
+}
+
+const char *tb_ceiling_name(int kind)
+{
+  static const char *const names[TB_NCEIL] = {"read", "copy", "triad", "fp32", "fp64"};
+  return kind >= 0 && kind < TB_NCEIL ? names[kind] : "?";
+}
+
+int tb_prec_compute_ceiling(tb_prec_t prec)
+{
+  return prec == TB_FLOAT ? TB_CEIL_FP32 : prec == TB_DOUBLE ? TB_CEIL_FP64 : -1;
+}
+
+unsigned tb_result_flags(const tb_result_t *r)
+{
+  unsigned f = 0;
+  if (tb_result_roofline(r) > TB_ROOFLINE_ABOVE)
+    f |= TB_FLAG_ABOVE;
+  /* Cache matters to a row held to a memory ceiling. */
+  if (r->cache_bytes > 0 && r->footprint > 0 && r->footprint <= r->cache_bytes &&
+      !tb_result_compute_bound(r))
+    f |= TB_FLAG_CACHED;
+  if (tb_result_cv(r) > TB_CV_NOISY)
+    f |= TB_FLAG_NOISY;
+  return f;
+}
+
+/* Each flag's word and sentence. */
+static const struct {
+  unsigned flag;
+  const char *word, *note;
+} tb_flag_text[] = {
+    {TB_FLAG_ABOVE, "above-ceiling",
+     "above-ceiling: roofline over 1.05 (the probe was beaten or counted traffic stayed in cache)"},
+    {TB_FLAG_CACHED, "in-cache", "in-cache: the arrays fit in the CPU's last-level cache or the "
+                                 "GPU's L2"},
+    {TB_FLAG_NOISY, "noisy", "noisy: the repeats' cv is over 0.05"},
+};
+
+static void tb_flags_join(const tb_result_t *r, int words, char *buf, size_t len)
+{
+  unsigned f = tb_result_flags(r);
+  size_t k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < TB_COUNT(tb_flag_text) && k < len; i++)
+    if (f & tb_flag_text[i].flag)
+      k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? (words ? " " : "; ") : "",
+                            words ? tb_flag_text[i].word : tb_flag_text[i].note);
+}
+
+void tb_result_flag_words(const tb_result_t *r, char *buf, size_t len)
+{
+  tb_flags_join(r, 1, buf, len);
+}
+
+void tb_result_flag_note(const tb_result_t *r, char *buf, size_t len)
+{
+  tb_flags_join(r, 0, buf, len);
+}
+
+void tb_result_note(const tb_result_t *r, char *buf, size_t len)
+{
+  char flags[600];
+  tb_result_flag_note(r, flags, sizeof flags);
+  snprintf(buf, len, "%s%s%s", r->check.note, r->check.note[0] && flags[0] ? "; " : "", flags);
 }
 
 double tb_result_xfer_ms(const tb_result_t *r)

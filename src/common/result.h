@@ -25,10 +25,15 @@ typedef struct tb_result {
   tb_cell_t config[TB_MAX_CONFIG_COLUMNS]; /* backend->columns[k] */
   tb_cell_t tune[TB_MAX_TUNING];           /* variant->tuning[k], as run */
   int repeats;
-  double median_ms, min_ms, max_ms;
+  double median_ms, min_ms, max_ms, mean_ms, stddev_ms;
+  double *samples; /* the time of each repeat in ms (malloc'd, owned by the row) */
   tb_xfer_t xfer;
-  double bytes, flops; /* per run, from the algorithm's cost model */
-  double limit_gbs;    /* the measured limit of this configuration */
+  tb_cost_t cost;        /* per run, from the algorithm's cost model */
+  int mem_ceiling;       /* the memory ceiling of its read:write mix (tb_ceiling_kind_t) */
+  double ceiling_gbs;    /* that ceiling, measured in this configuration */
+  double ceiling_gflops; /* the compute ceiling of its precision; NaN: none (integers) */
+  double footprint;      /* bytes of the problem's arrays */
+  double cache_bytes;    /* the backend's cache they must exceed (0: unknown) */
   tb_check_t check;
   double extra[TB_MAX_COLUMNS];
 } tb_result_t;
@@ -46,8 +51,52 @@ void tb_results_free(tb_results_t *res);
 void tb_result_free(tb_result_t *row);
 
 /* Derived figures of a row (NaN where not meaningful). */
+double tb_result_bytes(const tb_result_t *r); /* read plus written */
 double tb_result_gbs(const tb_result_t *r);
 double tb_result_gflops(const tb_result_t *r);
+double tb_result_cv(const tb_result_t *r); /* stddev / mean of the repeats */
+double tb_result_intensity(const tb_result_t *r); /* flops per byte */
+
+/* The roofline: the least time the row's ceilings allow for its cost,
+ * max(bytes / ceiling_gbs, flops / ceiling_gflops), in ms; whether the
+ * flops term is the larger (compute-bound); and that least time over the
+ * median, the fraction of the attainable min(peak, intensity x bandwidth)
+ * the row reached. */
+double tb_result_bound_ms(const tb_result_t *r);
+int tb_result_compute_bound(const tb_result_t *r);
+double tb_result_roofline(const tb_result_t *r);
+
+/* The memory ceiling of a cost's read:write mix, the nearest by the
+ * written fraction of its bytes: read-only (0; a sum's one result), 2:1
+ * (1/3) or 1:1 (1/2). */
+int tb_cost_mem_ceiling(const tb_cost_t *c);
+
+/* A memory ceiling's read:write mix ("read-only", "1:1", "2:1") and a
+ * ceiling's short name ("read", "copy", "triad", "fp32", "fp64"). */
+const char *tb_ceiling_mix_name(int kind);
+const char *tb_ceiling_name(int kind);
+
+/* The compute ceiling of a precision, or -1 (integers count no flops). */
+int tb_prec_compute_ceiling(tb_prec_t prec);
+
+/* What makes a row's figures suspect; each carries a note in every format. */
+#define TB_ROOFLINE_ABOVE 1.05 /* above its roofline by more than noise */
+#define TB_CV_NOISY 0.05       /* repeats spread by more than 5% */
+enum tb_row_flags {
+  TB_FLAG_ABOVE = 1u << 0,  /* roofline > TB_ROOFLINE_ABOVE */
+  TB_FLAG_CACHED = 1u << 1, /* its arrays fit in the backend's cache */
+  TB_FLAG_NOISY = 1u << 2   /* cv > TB_CV_NOISY */
+};
+unsigned tb_result_flags(const tb_result_t *r);
+
+/* The flags as words ("above-ceiling in-cache noisy"), and as sentences
+ * for a note; "" when none. */
+void tb_result_flag_words(const tb_result_t *r, char *buf, size_t len);
+void tb_result_flag_note(const tb_result_t *r, char *buf, size_t len);
+
+/* The row's note: its check's, then the flags' (what the note column and
+ * the table's notes hold); "" when none. */
+void tb_result_note(const tb_result_t *r, char *buf, size_t len);
 double tb_result_xfer_ms(const tb_result_t *r);         /* pinned H2D + D2H */
 double tb_result_e2e_ms(const tb_result_t *r);          /* with pinned transfers */
 double tb_result_e2e_pageable_ms(const tb_result_t *r); /* with pageable transfers */

@@ -219,7 +219,7 @@ static int tb_check_configs(const tb_sweep_t *s, tb_run_state_t *st)
     int rc = be->configs(st->topo, text, &st->configs[b]);
     if (rc)
       return rc;
-    if (!(st->limit[b] = calloc((size_t)st->configs[b].n * TB_NLIMITS, sizeof *st->limit[b])))
+    if (!(st->ceiling[b] = calloc((size_t)st->configs[b].n * TB_NCEIL, sizeof *st->ceiling[b])))
       return tb_fail(TB_ENOMEM, "out of memory");
   }
   return TB_OK;
@@ -306,8 +306,8 @@ void tb_run_state_free(tb_run_state_t *st)
   for (int b = 0; b < TB_MAX_BACKENDS; b++) {
     if (st->configs[b].cfg)
       tb_backend_at(b)->configs_free(&st->configs[b]);
-    free(st->limit[b]);
-    st->limit[b] = NULL;
+    free(st->ceiling[b]);
+    st->ceiling[b] = NULL;
   }
   for (int i = 0; st->tuning && i < st->ntuning; i++)
     for (int k = 0; k < st->tuning[i].v->ntuning; k++)
@@ -318,46 +318,65 @@ void tb_run_state_free(tb_run_state_t *st)
 
 /* ---- Running ----------------------------------------------------------- */
 
-/* Limits are measured per backend configuration and kind, when first needed
- * and once more at the end of the run, and every row gets the better of the
- * two, so that a limit taken while the machine was busy (a VM still backing
- * fresh memory, say) does not flatter the rows measured later. */
-static int tb_limit_get(tb_run_state_t *st, int b, int c, int kind, double *gbs)
+/* Ceilings are measured per backend configuration and kind, when first
+ * needed and once more at the end of the run, and every row gets the
+ * better of the two, so that a ceiling taken while the machine was busy (a
+ * VM still backing fresh memory, say) does not flatter the rows measured
+ * later. */
+static int tb_ceiling_get(tb_run_state_t *st, int b, int c, int kind, double *value)
 {
-  double *slot = &st->limit[b][c * TB_NLIMITS + kind];
+  double *slot = &st->ceiling[b][c * TB_NCEIL + kind];
   if (*slot <= 0.0) {
-    int rc = tb_backend_at(b)->measure_limit(st->configs[b].cfg[c], kind, slot);
+    int rc = tb_backend_at(b)->measure_ceiling(st->configs[b].cfg[c], kind, slot);
     if (rc)
       return rc;
   }
-  *gbs = *slot;
+  *value = *slot;
   return TB_OK;
 }
 
-static int tb_limits_finish(tb_run_state_t *st, tb_results_t *res)
+/* The ceilings a problem's rows are held against: the memory ceiling of its
+ * read:write mix, and the compute ceiling of its precision if it counts
+ * flops (else -1). */
+static void tb_problem_ceilings(const tb_problem_t *p, int *mem, int *comp)
+{
+  tb_cost_t c = {0, 0, 0};
+  p->algo->cost(p, &c);
+  *mem = tb_cost_mem_ceiling(&c);
+  *comp = c.flops > 0 ? tb_prec_compute_ceiling(p->prec) : -1;
+}
+
+/* A row's ceilings, from the run's (NaN: none of that kind). */
+static void tb_row_ceilings(const tb_run_state_t *st, tb_result_t *row)
+{
+  const double *slot = &st->ceiling[row->bi][row->ci * TB_NCEIL];
+  int comp = row->cost.flops > 0 ? tb_prec_compute_ceiling(row->prec) : -1;
+  row->ceiling_gbs = slot[row->mem_ceiling] > 0 ? slot[row->mem_ceiling] : NAN;
+  row->ceiling_gflops = comp >= 0 && slot[comp] > 0 ? slot[comp] : NAN;
+}
+
+static int tb_ceilings_finish(tb_run_state_t *st, tb_results_t *res)
 {
   int rc = TB_OK;
   for (int b = 0; b < tb_backend_count() && !rc; b++)
-    for (int c = 0; st->limit[b] && c < st->configs[b].n && !rc; c++) {
+    for (int c = 0; st->ceiling[b] && c < st->configs[b].n && !rc; c++) {
       const tb_backend_t *be = tb_backend_at(b);
       void *cfg = st->configs[b].cfg[c];
       int entered = 0;
-      for (int kind = 0; kind < TB_NLIMITS && !rc; kind++) {
-        double *slot = &st->limit[b][c * TB_NLIMITS + kind], gbs = 0.0;
+      for (int kind = 0; kind < TB_NCEIL && !rc; kind++) {
+        double *slot = &st->ceiling[b][c * TB_NCEIL + kind], value = 0.0;
         if (*slot <= 0.0)
           continue;
         if (!entered && !(rc = be->enter(cfg)))
           entered = 1;
-        if (!rc && !(rc = be->measure_limit(cfg, kind, &gbs)) && gbs > *slot)
-          *slot = gbs;
+        if (!rc && !(rc = be->measure_ceiling(cfg, kind, &value)) && value > *slot)
+          *slot = value;
       }
       if (entered)
         be->leave(cfg);
     }
-  for (int r = 0; r < res->n; r++) {
-    tb_result_t *row = &res->r[r];
-    row->limit_gbs = st->limit[row->bi][row->ci * TB_NLIMITS + row->algo->limit];
-  }
+  for (int r = 0; r < res->n; r++)
+    tb_row_ceilings(st, &res->r[r]);
   return rc;
 }
 
@@ -432,22 +451,54 @@ static int tb_write_dump(const tb_stage_t *g, const tb_result_t *row, void *cons
   return TB_OK;
 }
 
-/* Warm up, then time the repeats into times[]. */
-static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double *times)
+/* Whether the adaptive repeats (--min-time, --max-noise) want another run
+ * after n, whose times add to sum ms with a Welford m2 (n * variance). */
+static int tb_more_runs(const tb_sweep_t *s, int n, double sum, double mean, double m2)
+{
+  const double cap_ms = 1e3 * (2 * s->min_time > TB_NOISE_TIMEOUT ? 2 * s->min_time
+                                                                     : TB_NOISE_TIMEOUT);
+  if (n < s->repeat)
+    return 1;
+  if (n >= TB_MAX_REPEATS)
+    return 0;
+  if (s->min_time > 0 && sum < 1e3 * s->min_time)
+    return 1;
+  if (s->max_noise > 0 && n > 1 && mean > 0 && sqrt(m2 / (n - 1)) / mean > s->max_noise)
+    return sum < cap_ms;
+  return 0;
+}
+
+/* Warm up, then time the repeats into *times (grown as the adaptive
+ * repeats need; *n of them). */
+static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int *n)
 {
   const tb_backend_t *be = tb_backend_at(g->b);
   const tb_sweep_t *s = g->s;
-  int rc = be->reset(ctx, 1);
+  double sum = 0.0, mean = 0.0, m2 = 0.0;
+  int cap = s->repeat, rc = be->reset(ctx, 1);
+  *n = 0;
   for (int w = 0; w < s->warmup && !rc; w++) {
     if (g->has_inout && w && (rc = be->reset(ctx, 0)))
       break;
     rc = ctx->v->run(ctx);
   }
-  for (int r = 0; r < s->repeat && !rc; r++) {
+  for (int r = 0; !rc && tb_more_runs(s, r, sum, mean, m2); r++) {
+    if (r == cap) {
+      double *t = realloc(*times, (size_t)(cap *= 2) * sizeof *t);
+      if (!t)
+        return tb_fail(TB_ENOMEM, "out of memory for %d times", cap);
+      *times = t;
+    }
     if (g->has_inout && (r || s->warmup) && (rc = be->reset(ctx, 0)))
       break;
-    if (!(rc = be->timer_start(ctx)) && !(rc = ctx->v->run(ctx)))
-      rc = be->timer_stop(ctx, &times[r]);
+    if (!(rc = be->timer_start(ctx)) && !(rc = ctx->v->run(ctx)) &&
+        !(rc = be->timer_stop(ctx, &(*times)[r]))) {
+      double x = (*times)[r], d = x - mean;
+      sum += x;
+      mean += d / (r + 1);
+      m2 += d * (x - mean);
+      *n = r + 1;
+    }
   }
   if (!rc && ctx->v->collect)
     rc = ctx->v->collect(ctx);
@@ -483,20 +534,27 @@ static int tb_row_describe(const tb_stage_t *g, const tb_ctx_t *ctx, tb_result_t
   return be->record(g->st->configs[g->b].cfg[g->c], ctx, row->config);
 }
 
-/* Verify the outputs and fill the figures of the row. */
+/* Verify the outputs and fill the figures of the row from the n times. */
 static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
-                          const double *times, tb_result_t *row)
+                          const double *times, int n, tb_result_t *row)
 {
   const tb_algo_t *a = g->p->algo;
+  const tb_backend_t *be = tb_backend_at(g->b);
   tb_stats_t st;
-  int rc = tb_stats_compute(times, g->s->repeat, &st);
+  int rc = tb_stats_compute(times, n, &st);
   if (rc)
     return rc;
-  row->repeats = g->s->repeat;
+  row->repeats = n;
   row->median_ms = st.median;
   row->min_ms = st.min;
   row->max_ms = st.max;
-  a->cost(g->p, &row->bytes, &row->flops);
+  row->mean_ms = st.mean;
+  row->stddev_ms = st.stddev;
+  a->cost(g->p, &row->cost);
+  row->mem_ceiling = tb_cost_mem_ceiling(&row->cost);
+  for (int i = 0; i < g->p->narrays; i++)
+    row->footprint += (double)tb_array_bytes(&g->p->array[i]);
+  row->cache_bytes = be->cache_bytes ? (double)be->cache_bytes(g->st->configs[g->b].cfg[g->c]) : 0;
   row->check.error = NAN;
   row->check.tolerance = NAN;
   if (g->s->verify && (rc = a->verify(g->p, view, ctx->extra, &row->check)))
@@ -509,7 +567,8 @@ static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
     if (!isnan(items) && st.median > 0)
       row->extra[k] = items / (st.median * 1e-3);
   }
-  return tb_limit_get(g->st, g->b, g->c, a->limit, &row->limit_gbs);
+  tb_row_ceilings(g->st, row);
+  return TB_OK;
 }
 
 /* One tuning point of a variant: prepare, time, verify, record, release. */
@@ -520,7 +579,7 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
   double *times = NULL;
   void *view[TB_MAX_ARRAYS] = {0};
   char cfg[160];
-  int rc;
+  int rc, ntimes = 0;
 
   memset(&row, 0, sizeof row);
   for (int k = 0; k < TB_MAX_COLUMNS; k++)
@@ -541,10 +600,13 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
   row.xfer = g->xfer;
   if (!(times = malloc((size_t)g->s->repeat * sizeof *times)))
     rc = tb_fail(TB_ENOMEM, "out of memory");
-  else if (!(rc = tb_time_runs(g, ctx, times)) &&
+  else if (!(rc = tb_time_runs(g, ctx, &times, &ntimes)) &&
            !(rc = tb_backend_at(g->b)->download(ctx, view, &row.xfer)) &&
-           !(rc = tb_row_describe(g, ctx, &row)))
-    rc = tb_row_measure(g, ctx, view, times, &row);
+           !(rc = tb_row_describe(g, ctx, &row)) &&
+           !(rc = tb_row_measure(g, ctx, view, times, ntimes, &row))) {
+    row.samples = times; /* the row's now */
+    times = NULL;
+  }
   if (!rc && g->s->dump && !g->st->dumped &&
       (row.check.verdict == TB_PASS || row.check.verdict == TB_SKIPPED))
     rc = tb_write_dump(g, &row, view);
@@ -593,9 +655,9 @@ static int tb_variant_runs(const tb_stage_t *g, const tb_variant_t *v)
          tb_backend_at(g->b)->runs(g->st->configs[g->b].cfg[g->c], v);
 }
 
-/* One configuration: enter it, take its limit before the working copies
- * exist (the memory check counts the larger of the two, not both), attach,
- * run every variant that runs in it, detach, leave. */
+/* One configuration: enter it, take the ceilings its rows need before the
+ * working copies exist (the memory check counts the larger of the two, not
+ * both), attach, run every variant that runs in it, detach, leave. */
 static int tb_run_config(tb_stage_t *g)
 {
   const tb_backend_t *be = tb_backend_at(g->b);
@@ -609,13 +671,17 @@ static int tb_run_config(tb_stage_t *g)
   if ((rc = be->enter(cfg)))
     return rc;
   tb_ctx_t base;
-  double limit;
+  double value;
+  int mem, comp;
   memset(&base, 0, sizeof base);
   base.p = g->p;
   base.cfg = cfg;
   g->xfer.h2d_pageable_ms = g->xfer.h2d_pinned_ms = NAN;
   g->xfer.d2h_pageable_ms = g->xfer.d2h_pinned_ms = NAN;
-  rc = tb_limit_get(g->st, g->b, g->c, g->p->algo->limit, &limit);
+  tb_problem_ceilings(g->p, &mem, &comp);
+  rc = tb_ceiling_get(g->st, g->b, g->c, mem, &value);
+  if (!rc && comp >= 0)
+    rc = tb_ceiling_get(g->st, g->b, g->c, comp, &value);
   if (!rc && !(rc = be->attach(&base, &g->xfer))) {
     for (const tb_variant_t *const *v = vs; *v && !rc; v++)
       if (tb_variant_runs(g, *v))
@@ -690,7 +756,7 @@ int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
     }
   tb_progress_end(&pg);
   if (!rc && !tb_stop)
-    rc = tb_limits_finish(st, res);
+    rc = tb_ceilings_finish(st, res);
   if (rc == TB_EINTR || tb_stop) {
     st->interrupted = 1;
     rc = tb_fail(TB_EINTR, "interrupted; %d results were measured before the stop", res->n);

@@ -24,6 +24,11 @@ extern "C" {
 
 #define TB_MAX_OPTIONS 8 /* options of one backend */
 
+/* The adaptive repeats stop at TB_MAX_REPEATS runs, and --max-noise after
+ * TB_NOISE_TIMEOUT seconds of timed runs (or twice --min-time). */
+#define TB_MAX_REPEATS 100000
+#define TB_NOISE_TIMEOUT 15.0
+
 /* A NAME=LIST setting of the command line that is no problem parameter and
  * no backend option: a tuning parameter of some variants. */
 typedef struct tb_setting {
@@ -46,6 +51,8 @@ typedef struct tb_sweep {
   tb_setting_t *tuning; /* the tuning settings, as given */
   int ntuning;
   int repeat, warmup;
+  double min_time;  /* --min-time: repeat until the timed runs add to this many seconds (0: off) */
+  double max_noise; /* --max-noise: repeat until cv is at most this (0: off) */
   int verify;
   uint64_t seed;
   const char *input_path;
@@ -70,7 +77,7 @@ typedef struct tb_run_state {
   tb_configs_t configs[TB_MAX_BACKENDS];
   tb_tuning_t *tuning; /* one per variant that may run */
   int ntuning;
-  double *limit[TB_MAX_BACKENDS]; /* per configuration and kind: GB/s, 0 = not measured */
+  double *ceiling[TB_MAX_BACKENDS]; /* per configuration and kind (TB_NCEIL), 0 = not measured */
   int failures;      /* rows that failed verification */
   int unverifiable;  /* rows whose bound could not tell */
   int interrupted;

@@ -78,7 +78,8 @@ static int tb_problem_speedups(const tb_results_t *res, const int *row, int n, t
                                best[b][2],
                                r->median_ms / best[b][0]->median_ms,
                                r->median_ms / tb_result_e2e_ms(best[b][1]),
-                               r->median_ms / tb_result_e2e_pageable_ms(best[b][2])};
+                               r->median_ms / tb_result_e2e_pageable_ms(best[b][2]),
+                               tb_result_bound_ms(r) / tb_result_bound_ms(best[b][0])};
   }
   return ns;
 }
@@ -142,11 +143,64 @@ static int tb_speedup_param_varies(const tb__speedup_t *sp, int ns, int p)
   return 0;
 }
 
+/* The speedups' grid: the problem columns that vary, both bests with
+ * their times, then the first nfig figures (kernel, hardware, pinned,
+ * pageable). */
+static void tb_speedup_grid(tb_grid_t *gr, const tb__speedup_t *sp, int ns, int prec_varies,
+                            int size_varies, const int *pvary, int nvary,
+                            const char *const *fig_names, int nfig)
+{
+  const tb_algo_t *a = sp[0].ref->algo;
+  char cell[160], rt[140];
+  int c = 0;
+  tb_grid_init(gr, prec_varies + size_varies + nvary + 4 + nfig);
+  if (prec_varies)
+    tb_grid_head(gr, c++, "precision", 1);
+  if (size_varies)
+    tb_grid_head(gr, c++, "size", 0);
+  for (int j = 0; j < nvary; j++)
+    tb_grid_head(gr, c++, a->params[pvary[j]].name, 1);
+  snprintf(cell, sizeof cell, "%s best", sp[0].ref->backend->name);
+  tb_grid_head(gr, c++, cell, 1);
+  tb_grid_head(gr, c++, "ms", 0);
+  tb_grid_head(gr, c++, "other best", 1);
+  tb_grid_head(gr, c++, "ms", 0);
+  for (int j = 0; j < nfig; j++)
+    tb_grid_head(gr, c++, fig_names[j], 0);
+  for (int g = 0; g < ns; g++) {
+    const tb__speedup_t *s = &sp[g];
+    int row = tb_grid_row(gr);
+    c = 0;
+    if (prec_varies)
+      tb_grid_set(gr, row, c++, tb_prec_name(s->ref->prec));
+    if (size_varies) {
+      snprintf(cell, sizeof cell, "%lld", (long long)s->ref->n);
+      tb_grid_set(gr, row, c++, cell);
+    }
+    for (int j = 0; j < nvary; j++)
+      tb_grid_set(gr, row, c++, s->ref->param[pvary[j]].s);
+    tb_result_config_text(s->ref, rt, sizeof rt);
+    tb_grid_set(gr, row, c++, rt);
+    snprintf(cell, sizeof cell, "%.4g", s->ref->median_ms);
+    tb_grid_set(gr, row, c++, cell);
+    tb_result_config_text(s->other, rt, sizeof rt);
+    snprintf(cell, sizeof cell, "%s %s", s->other->backend->name, rt);
+    tb_grid_set(gr, row, c++, cell);
+    snprintf(cell, sizeof cell, "%.4g", s->other->median_ms);
+    tb_grid_set(gr, row, c++, cell);
+    const double x[4] = {s->kernel, s->hardware, s->pinned, s->pageable};
+    for (int j = 0; j < nfig; j++) {
+      snprintf(cell, sizeof cell, isfinite(x[j]) ? "%.2fx" : "", x[j]);
+      tb_grid_set(gr, row, c++, cell);
+    }
+  }
+}
+
 void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
 {
   tb__speedup_t *sp = NULL;
   int ns = tb__speedups(res, &sp);
-  char text[1024], cell[160];
+  char text[1024];
   if (ns <= 0) {
     free(sp);
     return;
@@ -161,7 +215,11 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
   size_t k = (size_t)snprintf(text, sizeof text,
                               "speedup: the best row of each backend (by median time) and the "
                               "first backend's time over the other's; 'kernel' leaves transfers "
-                              "out, 'pinned' and 'pageable' add the other's host-device copies");
+                              "out, 'pinned' and 'pageable' add the other's host-device copies; "
+                              "'hardware' is the kernel speedup the two rows' ceilings predict "
+                              "(the ratio of their roofline times: bandwidth or FMA throughput "
+                              "as each row is bound): far below it, a twin and not the hardware "
+                              "makes the difference");
   if (!prec_varies)
     k += (size_t)snprintf(text + k, sizeof text - k, "; every problem: precision=%s",
                           tb_prec_name(sp[0].ref->prec));
@@ -178,50 +236,22 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
   fputc('\n', f);
   tb_comment(f, md, text);
 
+  /* The figures from the right leave a too-wide text table. */
+  static const char *const fig_names[] = {"kernel", "hardware", "pinned", "pageable"};
   tb_grid_t gr;
-  int ncols = prec_varies + size_varies + nvary + 7, c = 0;
-  tb_grid_init(&gr, ncols);
-  if (prec_varies)
-    tb_grid_head(&gr, c++, "precision", 1);
-  if (size_varies)
-    tb_grid_head(&gr, c++, "size", 0);
-  for (int j = 0; j < nvary; j++)
-    tb_grid_head(&gr, c++, a->params[pvary[j]].name, 1);
-  snprintf(cell, sizeof cell, "%s best", sp[0].ref->backend->name);
-  tb_grid_head(&gr, c++, cell, 1);
-  tb_grid_head(&gr, c++, "ms", 0);
-  tb_grid_head(&gr, c++, "other best", 1);
-  tb_grid_head(&gr, c++, "ms", 0);
-  tb_grid_head(&gr, c++, "kernel", 0);
-  tb_grid_head(&gr, c++, "pinned", 0);
-  tb_grid_head(&gr, c++, "pageable", 0);
-  for (int g = 0; g < ns; g++) {
-    const tb__speedup_t *s = &sp[g];
-    int row = tb_grid_row(&gr);
-    char rt[140];
-    c = 0;
-    if (prec_varies)
-      tb_grid_set(&gr, row, c++, tb_prec_name(s->ref->prec));
-    if (size_varies) {
-      snprintf(cell, sizeof cell, "%lld", (long long)s->ref->n);
-      tb_grid_set(&gr, row, c++, cell);
-    }
-    for (int j = 0; j < nvary; j++)
-      tb_grid_set(&gr, row, c++, s->ref->param[pvary[j]].s);
-    tb_result_config_text(s->ref, rt, sizeof rt);
-    tb_grid_set(&gr, row, c++, rt);
-    snprintf(cell, sizeof cell, "%.4g", s->ref->median_ms);
-    tb_grid_set(&gr, row, c++, cell);
-    tb_result_config_text(s->other, rt, sizeof rt);
-    snprintf(cell, sizeof cell, "%s %s", s->other->backend->name, rt);
-    tb_grid_set(&gr, row, c++, cell);
-    snprintf(cell, sizeof cell, "%.4g", s->other->median_ms);
-    tb_grid_set(&gr, row, c++, cell);
-    const double x[3] = {s->kernel, s->pinned, s->pageable};
-    for (int j = 0; j < 3; j++) {
-      snprintf(cell, sizeof cell, isfinite(x[j]) ? "%.2fx" : "", x[j]);
-      tb_grid_set(&gr, row, c++, cell);
-    }
+  int nfig = 4;
+  for (;; nfig--) {
+    tb_speedup_grid(&gr, sp, ns, prec_varies, size_varies, pvary, nvary, fig_names, nfig);
+    if (md || nfig == 2 || tb_grid_width(&gr) <= TB_TABLE_WIDTH)
+      break;
+    tb_grid_free(&gr);
+  }
+  if (nfig < 4) {
+    k = (size_t)snprintf(text, sizeof text, "not shown to keep the width:");
+    for (int j = nfig; j < 4; j++)
+      k += (size_t)snprintf(text + k, sizeof text - k, "%s %s", j > nfig ? "," : "", fig_names[j]);
+    snprintf(text + k, sizeof text - k, " (CSV and JSON reports have them)");
+    tb_comment(f, md, text);
   }
   tb_grid_print(f, &gr, md);
   tb_grid_free(&gr);

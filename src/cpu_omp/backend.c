@@ -1,8 +1,8 @@
 /* twinbench: the CPU backend. Its configurations are teams of OpenMP threads
  * (the --threads list) placed by a policy (the --placement list) and bound
  * with hwloc; serial variants get a team of one. Arrays live in host working
- * copies that the bound team first-touches; the limit is a STREAM triad (or a
- * read-only sum) at the same team. */
+ * copies that the bound team first-touches; the ceilings (ceilings.c) are
+ * measured by the same bound team. */
 #include <config.h>
 
 #include <omp.h>
@@ -14,6 +14,7 @@
 #include "../common/parse.h"
 #include "../common/runner.h"
 #include "../common/timer.h"
+#include "ceilings.h"
 #include "cpu.h"
 
 extern const tb_variant_t *const *const tb_cpu_variants[];
@@ -22,7 +23,7 @@ extern const tb_variant_t *const *const tb_cpu_variants[];
  * scheduler, and a runaway count would exhaust the OpenMP runtime. */
 #define TB_CPU_MAX_THREADS_PER_PU 64
 
-enum { TB_CPU_OPT_THREADS, TB_CPU_OPT_PLACEMENT, TB_CPU_OPT_LIMIT, TB_CPU_NOPT };
+enum { TB_CPU_OPT_THREADS, TB_CPU_OPT_PLACEMENT, TB_CPU_OPT_CEILING, TB_CPU_NOPT };
 
 static const tb_param_def_t tb_cpu_options[TB_CPU_NOPT] = {
     {"threads", "the team sizes: numbers, ranges, cores (one thread per core), pus (one per "
@@ -32,8 +33,8 @@ static const tb_param_def_t tb_cpu_options[TB_CPU_NOPT] = {
                   "over packages, NUMA nodes, caches and cores) or cores (a thread per core "
                   "before any SMT sibling)",
      TB_PARAM_CHOICE, "cores", 0, 0, tb_placement_names, 0, NULL},
-    {"limit-size", "elements per array of the CPU's limit measurement (auto: 4 x the "
-                   "last-level caches, in [2^25, 2^28])",
+    {"ceiling-size", "elements per array of the CPU's memory ceilings (auto: 4 x the "
+                     "last-level caches, in [2^25, 2^28])",
      TB_PARAM_INT, "auto", 1, (double)((int64_t)1 << 34), NULL, TB_PARAM_AUTO, NULL},
 };
 
@@ -119,7 +120,7 @@ static int tb_cpu_parse_threads(tb_topo_t *topo, const char *text, int **out, in
 
 static int tb_cpu_parse_options(tb_topo_t *topo, const char *const *text, int **threads,
                                 int *nthreads, tb_param_value_t **place, int *nplace,
-                                int64_t *limit)
+                                int64_t *ceiling)
 {
   tb_param_value_t *lim = NULL;
   int nlim = 0, rc;
@@ -128,18 +129,18 @@ static int tb_cpu_parse_options(tb_topo_t *topo, const char *const *text, int **
   if ((rc = tb_param_parse_list(&tb_cpu_options[TB_CPU_OPT_PLACEMENT],
                                 text[TB_CPU_OPT_PLACEMENT], place, nplace)))
     return rc;
-  if ((rc = tb_param_parse_list(&tb_cpu_options[TB_CPU_OPT_LIMIT], text[TB_CPU_OPT_LIMIT], &lim,
+  if ((rc = tb_param_parse_list(&tb_cpu_options[TB_CPU_OPT_CEILING], text[TB_CPU_OPT_CEILING], &lim,
                                 &nlim)))
     return rc;
   if (nlim != 1)
-    rc = tb_fail(TB_EINVAL, "--limit-size takes one value, not a list");
-  *limit = lim[0].i ? lim[0].i : tb_stream_rule_elems(tb_topo_llc_bytes(topo), 8);
+    rc = tb_fail(TB_EINVAL, "--ceiling-size takes one value, not a list");
+  *ceiling = lim[0].i ? lim[0].i : tb_stream_rule_elems(tb_topo_llc_bytes(topo), 8);
   tb_param_list_free(lim, nlim);
   return rc;
 }
 
 static int tb_cpu_config_add(tb_configs_t *c, tb_topo_t *topo, int threads, int placement,
-                             int team, int64_t limit)
+                             int team, int64_t ceiling)
 {
   tb_cpu_config_t *cfg = calloc(1, sizeof *cfg);
   if (!cfg)
@@ -148,7 +149,7 @@ static int tb_cpu_config_add(tb_configs_t *c, tb_topo_t *topo, int threads, int 
   cfg->placement = placement;
   cfg->team = team;
   cfg->serial = !team;
-  cfg->limit_elems = limit;
+  cfg->ceiling_elems = ceiling;
   cfg->topo = topo;
   c->cfg[c->n++] = cfg;
   return TB_OK;
@@ -161,9 +162,9 @@ static int tb_cpu_configs(tb_topo_t *topo, const char *const *text, tb_configs_t
 {
   int *threads = NULL, nthreads = 0, nplace = 0, rc;
   tb_param_value_t *place = NULL;
-  int64_t limit = 0;
+  int64_t ceiling = 0;
   memset(out, 0, sizeof *out);
-  rc = tb_cpu_parse_options(topo, text, &threads, &nthreads, &place, &nplace, &limit);
+  rc = tb_cpu_parse_options(topo, text, &threads, &nthreads, &place, &nplace, &ceiling);
   if (!rc && !(out->cfg = calloc((size_t)(nthreads * nplace + 1), sizeof *out->cfg)))
     rc = tb_fail(TB_ENOMEM, "out of memory");
   int serial = -1;
@@ -171,11 +172,11 @@ static int tb_cpu_configs(tb_topo_t *topo, const char *const *text, tb_configs_t
     for (int q = 0; !rc && q < nplace; q++) {
       if (serial < 0 && threads[t] == 1 && q == 0)
         serial = out->n;
-      rc = tb_cpu_config_add(out, topo, threads[t], (int)place[q].i, 1, limit);
+      rc = tb_cpu_config_add(out, topo, threads[t], (int)place[q].i, 1, ceiling);
     }
   if (!rc && serial >= 0)
     ((tb_cpu_config_t *)out->cfg[serial])->serial = 1;
-  else if (!rc && !(rc = tb_cpu_config_add(out, topo, 1, (int)place[0].i, 0, limit))) {
+  else if (!rc && !(rc = tb_cpu_config_add(out, topo, 1, (int)place[0].i, 0, ceiling))) {
     void *own = out->cfg[out->n - 1];
     memmove(out->cfg + 1, out->cfg, (size_t)(out->n - 1) * sizeof *out->cfg);
     out->cfg[0] = own;
@@ -200,16 +201,16 @@ static int tb_cpu_runs(const void *cfg, const tb_variant_t *v)
   return (v->flags & TB_V_SERIAL) ? c->serial : c->team;
 }
 
-/* The working copies, or the limit arrays (measured before the copies
- * exist), whichever is larger. */
+/* The working copies, or the three arrays of the memory ceilings (measured
+ * before the copies exist), whichever is larger. */
 static void tb_cpu_needs(const void *cfg, const tb_problem_t *p, int64_t *host, int64_t *own)
 {
   const tb_cpu_config_t *c = cfg;
-  int64_t work = 0, limit;
+  int64_t work = 0, ceiling;
   for (int i = 0; i < p->narrays; i++)
     work = tb_count_add(NULL, work, tb_array_bytes(&p->array[i]));
-  limit = tb_count_mul(NULL, (p->algo->limit == TB_LIMIT_READ ? 1 : 3) * 8, c->limit_elems);
-  *host = limit > work ? limit : work;
+  ceiling = tb_count_mul(NULL, 3 * 8, c->ceiling_elems);
+  *host = ceiling > work ? ceiling : work;
   *own = 0;
 }
 
@@ -270,59 +271,18 @@ static void tb_cpu_fill(const tb_ctx_t *ctx, int i, int poison)
   }
 }
 
-/* The best of ten runs after two warm-ups, as STREAM reports, in seconds. */
-#define TB_LIMIT_BEST(best, call)                                                              \
-  do {                                                                                         \
-    best = 1e300;                                                                              \
-    for (int r = 0; r < 12; r++) {                                                             \
-      double t0 = tb_wtime();                                                                  \
-      call;                                                                                    \
-      double t = tb_wtime() - t0;                                                              \
-      if (r >= 2 && t < best)                                                                  \
-        best = t;                                                                              \
-    }                                                                                          \
-  } while (0)
-
-/* STREAM triad (3 arrays of traffic) or a read-only sum (1 array), on arrays
- * first-touched by the bound team. */
-static int tb_cpu_measure_limit(void *cfg, int kind, double *gbs)
+static int tb_cpu_measure_ceiling(void *cfg, int kind, double *value)
 {
   const tb_cpu_config_t *c = cfg;
-  int64_t n = c->limit_elems;
-  int read = kind == TB_LIMIT_READ;
-  double *a = tb_alloc(n * 8), *b = read ? NULL : tb_alloc(n * 8), *d = read ? NULL : tb_alloc(n * 8);
-  int threads = c->threads;
-  if (!a || (!read && (!b || !d))) {
-    tb_free(a);
-    tb_free(b);
-    tb_free(d);
-    return tb_fail(TB_ENOMEM, "cannot allocate the STREAM limit arrays (%lld doubles each)",
-                   (long long)n);
-  }
-#pragma omp parallel num_threads(threads)
-  {
-    int64_t lo, hi;
-    tb_cpu_share(n, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);
-    for (int64_t i = lo; i < hi; i++) {
-      a[i] = 1.0 + 0.125 * (double)(i & 7);
-      if (!read) {
-        b[i] = 2.0 - 0.0625 * (double)(i & 15);
-        d[i] = 0.5;
-      }
-    }
-  }
-  double best, sum = 0.0;
-  if (read)
-    TB_LIMIT_BEST(best, sum += tb__cpu_sum_f64(a, n, threads));
-  else
-    TB_LIMIT_BEST(best, tb__cpu_triad_f64(d, a, b, n, threads));
-  tb_free(a);
-  tb_free(b);
-  tb_free(d);
-  if (read && !(sum > 0.0))
-    return tb_fail(TB_EINVAL, "the read-bandwidth sum came out %g", sum);
-  *gbs = (read ? 1.0 : 3.0) * 8.0 * (double)n / best * 1e-9;
-  return TB_OK;
+  return tb_cpu_ceiling(kind, c->threads, c->ceiling_elems, value, NULL);
+}
+
+/* The last-level caches of the whole (allowed) machine: a team may reach
+ * the others' through coherence, so this is where a row stops being
+ * surely in memory. */
+static int64_t tb_cpu_cache_bytes(const void *cfg)
+{
+  return tb_topo_llc_bytes(((const tb_cpu_config_t *)cfg)->topo);
 }
 
 static int tb_cpu_attach(tb_ctx_t *ctx, tb_xfer_t *xfer)
@@ -396,8 +356,13 @@ const tb_backend_t tb_backend_cpu = {
     .name = "cpu",
     .summary = "OpenMP twins on teams of host threads bound with hwloc",
     .flags = 0,
-    .limit_names = {"STREAM triad at the same threads and placement",
-                    "STREAM-style read-only sum at the same threads and placement"},
+    .ceiling_names = {"read-only sum by the same bound team",
+                      "copy by the same bound team, plain or non-temporal stores (the better)",
+                      "STREAM triad by the same bound team, plain or non-temporal stores (the "
+                      "better)",
+                      "FP32 FMA chains on the build's vector registers, every thread of the team",
+                      "FP64 FMA chains on the build's vector registers, every thread of the "
+                      "team"},
     .variants = tb_cpu_variants,
     .options = tb_cpu_options,
     .noptions = TB_CPU_NOPT,
@@ -415,7 +380,8 @@ const tb_backend_t tb_backend_cpu = {
     .needs = tb_cpu_needs,
     .enter = tb_cpu_enter,
     .leave = tb_cpu_leave,
-    .measure_limit = tb_cpu_measure_limit,
+    .measure_ceiling = tb_cpu_measure_ceiling,
+    .cache_bytes = tb_cpu_cache_bytes,
     .attach = tb_cpu_attach,
     .reset = tb_cpu_reset,
     .timer_start = tb_cpu_timer_start,

@@ -14,7 +14,7 @@ typedef struct tb_cpu_config {
   int placement;       /* tb_placement_t */
   int team;            /* from the user's thread list: the team variants run in it */
   int serial;          /* the serial variants (TB_V_SERIAL) run in it */
-  int64_t limit_elems; /* elements per array of the limit measurement */
+  int64_t ceiling_elems; /* elements per array of the memory ceilings */
   tb_topo_t *topo;
   tb_binding_t binding; /* while entered */
 } tb_cpu_config_t;

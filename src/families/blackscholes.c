@@ -247,11 +247,11 @@ static int tb_bs_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
 /* Three input arrays (five with per-option r and v) and two outputs, each
  * once. Flops per option, counting a libm call as one: 14 for d1, d2 and K,
  * 19 for each polynomial N (3 for an erfc-based N), 8 for the call and put. */
-static void tb_bs_cost(const tb_problem_t *p, double *bytes, double *flops)
+static void tb_bs_cost(const tb_problem_t *p, tb_cost_t *c)
 {
   const tb_bs_t *b = p->priv;
-  *bytes = tb_optset_bytes(p, &b->in, 2);
-  *flops = (b->exact ? 28.0 : 60.0) * (double)p->n;
+  tb_optset_cost(p, &b->in, 2, c);
+  c->flops = (b->exact ? 28.0 : 60.0) * (double)p->n;
 }
 
 static int tb_bs_dump(const tb_problem_t *p, void *const *view, FILE *f)
@@ -282,7 +282,6 @@ const tb_algo_t tb_algo_blackscholes = {
     .name = "blackscholes",
     .summary = "Black-Scholes European calls and puts in closed form (NVIDIA, 2008)",
     .flags = TB_ALGO_INPUT,
-    .limit = TB_LIMIT_STREAM,
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .default_precisions = TB_PREC_BIT(TB_FLOAT),
     .default_sizes = "nvidia2008",

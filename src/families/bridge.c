@@ -380,16 +380,16 @@ static int tb_bridge_verify(tb_problem_t *p, void *const *view, double *extra, t
   return TB_OK;
 }
 
-static void tb_bridge_cost(const tb_problem_t *p, double *bytes, double *flops)
+static void tb_bridge_cost(const tb_problem_t *p, tb_cost_t *c)
 {
   const tb_bridge_t *b = p->priv;
   const double points = (double)p->n * b->steps, d = b->dim;
   /* Read every normal and write every output value once. */
-  *bytes = 2.0 * points * d * (double)tb_kind_size(tb_prec_kind(p->prec));
+  c->read = c->written = points * d * (double)tb_kind_size(tb_prec_kind(p->prec));
   /* Per point and dimension: 3 multiplications and 2 additions, C Z (d
    * multiply-adds per dimension, folded into sig when d = 1), and for an
    * increment a subtraction and a multiplication. */
-  *flops = points * (5.0 * d + (d > 1 ? d * d : 0.0) + (b->mode == TB_BRIDGE_INCREMENTS ? 2.0 * d : 0.0));
+  c->flops = points * (5.0 * d + (d > 1 ? d * d : 0.0) + (b->mode == TB_BRIDGE_INCREMENTS ? 2.0 * d : 0.0));
 }
 
 static int tb_bridge_dump(const tb_problem_t *p, void *const *view, FILE *f)
@@ -424,7 +424,6 @@ const tb_algo_t tb_algo_bridge = {
     .name = "bridge",
     .summary = "Brownian bridge paths or increments in any construction order (NAG, 2012)",
     .flags = 0,
-    .limit = TB_LIMIT_STREAM,
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .default_precisions = TB_PREC_BIT(TB_FLOAT),
     .default_sizes = "nag",

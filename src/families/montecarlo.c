@@ -384,11 +384,11 @@ static int tb_mc_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
  * once. Flops per path, counting a libm call as one: 6 per normal (uniforms
  * and half a Box-Muller), 9 per path (terminal price, payoff, the double sum
  * and sum of squares); an antithetic pair is 23 for two paths. */
-static void tb_mc_cost(const tb_problem_t *p, double *bytes, double *flops)
+static void tb_mc_cost(const tb_problem_t *p, tb_cost_t *c)
 {
   const tb_mc_t *m = p->priv;
-  *bytes = tb_optset_bytes(p, &m->in, 2);
-  *flops = (m->anti ? 11.5 : 15.0) * (double)p->n * (double)m->paths;
+  tb_optset_cost(p, &m->in, 2, c);
+  c->flops = (m->anti ? 11.5 : 15.0) * (double)p->n * (double)m->paths;
 }
 
 static int tb_mc_dump(const tb_problem_t *p, void *const *view, FILE *f)
@@ -426,7 +426,6 @@ const tb_algo_t tb_algo_montecarlo = {
     .summary = "Monte Carlo European options: price, standard error and 95% interval (NVIDIA, "
                "2008)",
     .flags = TB_ALGO_INPUT | TB_ALGO_COMPUTE,
-    .limit = TB_LIMIT_STREAM,
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .default_precisions = TB_PREC_BIT(TB_FLOAT),
     .default_sizes = "256",

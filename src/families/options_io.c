@@ -269,10 +269,11 @@ void tb_optset_file_get(const tb_optset_t *o, int64_t i, tb_option_t *opt)
   opt->v = row[TB_COL_V];
 }
 
-double tb_optset_bytes(const tb_problem_t *p, const tb_optset_t *o, int outputs)
+void tb_optset_cost(const tb_problem_t *p, const tb_optset_t *o, int outputs, tb_cost_t *c)
 {
-  int arrays = 3 + (o->r >= 0) + (o->v >= 0) + outputs;
-  return (double)arrays * (double)p->n * (double)tb_kind_size(tb_prec_kind(p->prec));
+  const double array = (double)p->n * (double)tb_kind_size(tb_prec_kind(p->prec));
+  c->read = (3 + (o->r >= 0) + (o->v >= 0)) * array;
+  c->written = outputs * array;
 }
 
 void tb_optset_dump_row(FILE *f, const tb_problem_t *p, const tb_optset_t *o, int64_t i)

@@ -70,9 +70,10 @@ void tb_optset_file_get(const tb_optset_t *o, int64_t i, tb_option_t *opt);
 /* Element i of array a (in the problem's precision) as a double. */
 double tb_optset_elem(const tb_problem_t *p, const void *a, int64_t i);
 
-/* The bytes of one run, STREAM-style: each input array read once and
- * `outputs` arrays of one element per option written once. */
-double tb_optset_bytes(const tb_problem_t *p, const tb_optset_t *o, int outputs);
+/* The bytes of one run, STREAM-style, into c (its flops are the caller's):
+ * each input array read once and `outputs` arrays of one element per
+ * option written once. */
+void tb_optset_cost(const tb_problem_t *p, const tb_optset_t *o, int outputs, tb_cost_t *c);
 
 /* Write option i's inputs as the first five CSV fields "S,X,T,r,v" with
  * enough digits to read back the same values. */

@@ -143,18 +143,18 @@ static int tb_reduce_verify(tb_problem_t *p, void *const *view, double *extra, t
 
 /* Each input read once and the sum written once; one addition per input
  * after the first (integer additions are not counted as flops). */
-static void tb_reduce_cost(const tb_problem_t *p, double *bytes, double *flops)
+static void tb_reduce_cost(const tb_problem_t *p, tb_cost_t *c)
 {
   double e = (double)tb_kind_size(tb_prec_kind(p->prec));
-  *bytes = (double)(p->n + 1) * e;
-  *flops = p->prec == TB_INT32 ? 0.0 : (double)(p->n - 1);
+  c->read = (double)p->n * e;
+  c->written = e;
+  c->flops = p->prec == TB_INT32 ? 0.0 : (double)(p->n - 1);
 }
 
 const tb_algo_t tb_algo_reduce = {
     .name = "reduce",
     .summary = "the sum of n numbers: the reduce0..6 ladder, shuffles, vector loads, one pass, CUB",
     .flags = 0,
-    .limit = TB_LIMIT_READ,
     .precisions = TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .default_precisions = TB_PREC_BIT(TB_INT32),
     .default_sizes = "2^24",

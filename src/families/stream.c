@@ -129,20 +129,22 @@ static int tb_stream_verify(tb_problem_t *p, void *const *view, double *extra, t
   return TB_OK;
 }
 
-static void tb_stream_cost(const tb_problem_t *p, double *bytes, double *flops)
+static void tb_stream_cost(const tb_problem_t *p, tb_cost_t *c)
 {
-  static const double arrays[] = {2, 2, 3, 3, 2}, ops[] = {0, 1, 1, 2, 2};
+  /* Arrays read and written (the dot writes one number), and flops, per element. */
+  static const double read[] = {1, 1, 2, 2, 2}, written[] = {1, 1, 1, 1, 0},
+                      ops[] = {0, 1, 1, 2, 2};
   const tb_stream_t *s = p->priv;
   double e = (double)tb_kind_size(tb_prec_kind(p->prec));
-  *bytes = arrays[s->op] * (double)p->n * e;
-  *flops = ops[s->op] * (double)p->n;
+  c->read = read[s->op] * (double)p->n * e;
+  c->written = s->op == TB_STREAM_DOT ? e : written[s->op] * (double)p->n * e;
+  c->flops = ops[s->op] * (double)p->n;
 }
 
 const tb_algo_t tb_algo_stream = {
     .name = "stream",
     .summary = "STREAM copy, scale, add, triad and dot: the memory-bandwidth baseline",
     .flags = 0,
-    .limit = TB_LIMIT_STREAM,
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .default_precisions = TB_PREC_BIT(TB_DOUBLE),
     .default_sizes = "auto",

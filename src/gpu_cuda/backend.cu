@@ -1,8 +1,8 @@
 /* twinbench: the CUDA backend. Arrays live in device memory; inputs are
  * uploaded once per problem (timed from pageable and from pinned host memory),
  * outputs downloaded after each configuration (timed likewise); kernels are
- * timed with CUDA events on the backend's stream; the limit is a
- * device-to-device copy measured in the same process. */
+ * timed with CUDA events on the backend's stream; the ceilings (ceilings.cu)
+ * are measured on the same device in the same process. */
 #include <config.h>
 
 #include <cuda_runtime.h>
@@ -14,14 +14,12 @@
 #include "../common/json.h"
 #include "../common/mem.h"
 #include "../common/runner.h"
+#include "ceilings.h"
 #include "cuda_util.h"
 
 extern "C" const tb_variant_t *const *const tb_gpu_variants[];
 
 namespace {
-
-/* Bytes of each of the two buffers of the device-copy limit measurement. */
-const int64_t tb_gpu_limit_bytes = (int64_t)1 << 30;
 
 const tb_param_def_t tb_gpu_tuning[] = TB_GPU_BACKEND_TUNING;
 
@@ -170,7 +168,7 @@ int tb_gpu_runs(const void *cfg, const tb_variant_t *v)
 
 /* Host: the outputs' download buffers and the pinned staging buffer (the
  * largest array). Device: the arrays, a pristine copy of INOUT arrays, the
- * variants' scratch, and at least the limit measurement's two buffers. */
+ * variants' scratch, and at least the memory ceilings' three buffers. */
 void tb_gpu_needs(const void *cfg, const tb_problem_t *p, int64_t *host, int64_t *own)
 {
   int64_t in = 0, out = 0, inout = 0, largest = 0;
@@ -189,8 +187,8 @@ void tb_gpu_needs(const void *cfg, const tb_problem_t *p, int64_t *host, int64_t
   *host = tb_count_add(NULL, tb_count_add(NULL, out, inout), largest);
   *own = tb_count_add(NULL, tb_count_add(NULL, in, out), tb_count_mul(NULL, 2, inout));
   *own = tb_count_add(NULL, *own, p->extra_device_bytes);
-  if (*own < 2 * tb_gpu_limit_bytes)
-    *own = 2 * tb_gpu_limit_bytes;
+  if (*own < 3 * TB_GPU_CEILING_BYTES)
+    *own = 3 * TB_GPU_CEILING_BYTES;
 }
 
 int tb_gpu_enter(void *cfg)
@@ -240,45 +238,16 @@ int tb_gpu_timed_copy(void *dst, const void *src, int64_t bytes, cudaMemcpyKind 
   return tb_gpu_elapsed(e0, e1, ms);
 }
 
-int tb_gpu_measure_limit_impl(double *gbs, void **x, void **y, cudaEvent_t *e)
+int tb_gpu_measure_ceiling(void *cfg, int kind, double *value)
 {
-  size_t free_b = 0, total = 0;
-  TB_CUDA(cudaMemGetInfo(&free_b, &total));
-  int64_t bytes = tb_gpu_limit_bytes;
-  while (bytes > ((int64_t)1 << 24) && 2 * bytes > (int64_t)free_b / 2)
-    bytes /= 2;
-  TB_CUDA(cudaMalloc(x, (size_t)bytes));
-  TB_CUDA(cudaMalloc(y, (size_t)bytes));
-  TB_CUDA(cudaMemset(*x, 0x3C, (size_t)bytes)); /* not zeros */
-  TB_CUDA(cudaEventCreate(&e[0]));
-  TB_CUDA(cudaEventCreate(&e[1]));
-  double best = 1e300;
-  for (int r = 0; r < 12; r++) {
-    double ms;
-    int rc = tb_gpu_timed_copy(*y, *x, bytes, cudaMemcpyDeviceToDevice, 0, e[0], e[1], &ms);
-    if (rc)
-      return rc;
-    if (r >= 2 && ms < best) /* two warm-ups, then the best of ten */
-      best = ms;
-  }
-  *gbs = 2.0 * (double)bytes / (best * 1e6); /* bytes read plus bytes written */
-  return TB_OK;
+  (void)cfg; /* entered: the current device */
+  return tb_gpu_ceiling(kind, value, NULL);
 }
 
-int tb_gpu_measure_limit(void *cfg, int kind, double *gbs)
+/* Arrays that fit in L2 are measured from it. */
+int64_t tb_gpu_cache_bytes(const void *cfg)
 {
-  (void)cfg;
-  (void)kind; /* every kind is a device-to-device copy on the GPU */
-  void *x = NULL, *y = NULL;
-  cudaEvent_t e[2] = {NULL, NULL};
-  int rc = tb_gpu_measure_limit_impl(gbs, &x, &y, e);
-  cudaFree(x);
-  cudaFree(y);
-  if (e[0])
-    cudaEventDestroy(e[0]);
-  if (e[1])
-    cudaEventDestroy(e[1]);
-  return rc;
+  return ((const tb_gpu_config_t *)cfg)->dev.l2_bytes;
 }
 
 void tb_gpu_detach(tb_ctx_t *ctx);
@@ -447,7 +416,11 @@ extern "C" const tb_backend_t tb_backend_gpu = {
     "gpu",
     "CUDA twins on one device, timed with CUDA events",
     TB_BACKEND_OFFLOAD,
-    {"device-to-device copy", "device-to-device copy"},
+    {"read-only kernel, 16-byte loads, block sums",
+     "device-to-device copy or a 16-byte copy kernel (the better)",
+     "triad kernel a = b + q c, 16-byte accesses",
+     "FP32 FMA chains (fmaf), every SM full",
+     "FP64 FMA chains (fma), every SM full"},
     tb_gpu_variants,
     NULL,
     0,
@@ -465,7 +438,8 @@ extern "C" const tb_backend_t tb_backend_gpu = {
     tb_gpu_needs,
     tb_gpu_enter,
     tb_gpu_leave,
-    tb_gpu_measure_limit,
+    tb_gpu_measure_ceiling,
+    tb_gpu_cache_bytes,
     tb_gpu_attach,
     tb_gpu_reset,
     tb_gpu_timer_start,

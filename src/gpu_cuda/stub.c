@@ -40,7 +40,6 @@ const tb_backend_t tb_backend_gpu = {
     .name = "gpu",
     .summary = "CUDA twins (not in this build)",
     .flags = TB_BACKEND_OFFLOAD,
-    .limit_names = {"device-to-device copy", "device-to-device copy"},
     .variants = tb_gpu_variants,
     .tuning = tb_gpu_tuning,
     .ntuning = TB_COUNT(tb_gpu_tuning),
