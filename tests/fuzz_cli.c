@@ -666,6 +666,20 @@ static const char *gen_limit(case_t *c)
                                                                    : PICK(c, syntax_numbers);
 }
 
+/* --min-time and --max-noise: cheap values (a short time; a noise any run
+ * meets), or out of range, or not numbers: a long --min-time or a small
+ * --max-noise would be slow, not wrong. */
+static const char *gen_adaptive(case_t *c, int noise)
+{
+  static const char *const cheap_time[] = {"0", "0.01", "0.05", "1e-3", "0.0"};
+  static const char *const cheap_noise[] = {"0", "100", "99.5", "1e2"};
+  static const char *const out[] = {"-1", "3601", "101", "1e400", "nan", "inf", "-0.5", "x"};
+  unsigned k = roll(c);
+  if (k < 50)
+    return noise ? PICK(c, cheap_noise) : PICK(c, cheap_time);
+  return k < 80 ? PICK(c, out) : PICK(c, syntax_numbers);
+}
+
 /* Any word the program knows: algorithms, variants, precisions, parameters, values. */
 static const char *gen_known_word(case_t *c)
 {
@@ -1148,6 +1162,8 @@ static const char *gen_value(case_t *c, const algo_t *a, const opt_t *o)
     return gen_count(c);
   if (!strcmp(o->name, "ceiling-size"))
     return gen_limit(c);
+  if (!strcmp(o->name, "min-time") || !strcmp(o->name, "max-noise"))
+    return gen_adaptive(c, o->name[1] == 'a');
   if (strstr(o->arg, "FILE"))
     return o->writes ? gen_out_path(c) : gen_in_path(c, o->name);
   if (strstr(o->arg, "KEY="))
