@@ -11,11 +11,18 @@
 "$TB" run stream --backend cpu --threads 1 --precision float,double --size 2^23 --repeat 10 \
   --ceiling-size 2^23 -o "$TMP/s.json" -o "$TMP/s.csv" -q 2>"$TMP/err" ||
   fail "stream run: $(cat "$TMP/err")"
-python3 - "$TMP/s.json" <<'PY' || fail "ceilings against the STREAM rows: see above"
+# The same ceilings once more, for the ratios below: make check runs tests
+# side by side, and a ceiling measured twice while the machine was busy
+# would make a calm STREAM row look above it.
+"$TB" info --ceilings -b cpu -t 1 --ceiling-size 2^23 >"$TMP/again" 2>"$TMP/err" ||
+  fail "info --ceilings: $(cat "$TMP/err")"
+python3 - "$TMP/s.json" "$TMP/again" <<'PY' || fail "ceilings against the STREAM rows: see above"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 ceil = {c["kind"]: c["value"] for c in doc["ceilings"] if c["backend"] == "cpu"}
 assert set(ceil) == {"read", "copy", "triad", "fp32", "fp64"}, ceil
+again = [l.split() for l in open(sys.argv[2]) if l.startswith("cpu ")][0][3:8]
+top = {k: max(ceil[k], float(v)) for k, v in zip(["read", "copy", "triad", "fp32", "fp64"], again)}
 mix = {"read-only": "read", "1:1": "copy", "2:1": "triad"}
 best = {}
 for r in doc["results"]:
@@ -33,15 +40,15 @@ for r in doc["results"]:
 # non-temporal ones; other tests share the machine) and not more than 1.5
 # above (noise).
 for k, g in best.items():
-    ratio = g / ceil[k]
-    print(f"{k}: fastest STREAM repeat {g:.1f} GB/s, ceiling {ceil[k]:.1f} GB/s, ratio {ratio:.2f}")
+    ratio = g / top[k]
+    print(f"{k}: fastest STREAM repeat {g:.1f} GB/s, ceiling {top[k]:.1f} GB/s, ratio {ratio:.2f}")
     assert 1 / 5 <= ratio <= 1.5, (k, ratio)
 # FMA: twice the float lanes of double at the same rate (2, give or take
 # the other tests' load on the machine, or a sanitizer's build), and above
 # the flop rate of every STREAM row of the precision.
-print(f"fp32 {ceil['fp32']:.1f}, fp64 {ceil['fp64']:.1f} GFLOP/s a thread")
-assert 1.2 <= ceil["fp32"] / ceil["fp64"] <= 4, ceil
-assert 0.5 <= ceil["fp64"] <= 2000, ceil
+print(f"fp32 {top['fp32']:.1f}, fp64 {top['fp64']:.1f} GFLOP/s a thread")
+assert 1.2 <= top["fp32"] / top["fp64"] <= 4, top
+assert 0.5 <= top["fp64"] <= 2000, top
 for r in doc["results"]:
     if r["gflops"]:
         assert r["gflops"] < ceil["fp32" if r["precision"] == "float" else "fp64"], r

@@ -368,7 +368,7 @@ static double tb_ceil_fma_region(int fp64, int threads, int64_t iters, int *team
  * of the TB_CEIL_FMA_RUNS runs go uninterrupted: the calibration and the
  * runs take about 0.05 s. */
 #define TB_CEIL_FMA_SECONDS 0.002
-#define TB_CEIL_FMA_RUNS 20
+#define TB_CEIL_FMA_RUNS 10
 
 static int tb_ceil_compute(int kind, int threads, double *gflops, const char **how)
 {
