@@ -218,8 +218,8 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
                               "out, 'pinned' and 'pageable' add the other's host-device copies; "
                               "'hardware' is the kernel speedup the two rows' ceilings predict "
                               "(the ratio of their roofline times: bandwidth or FMA throughput "
-                              "as each row is bound): far below it, a twin and not the hardware "
-                              "makes the difference");
+                              "as each row is bound): a kernel speedup far from it is a twin's "
+                              "doing, not the hardware's");
   if (!prec_varies)
     k += (size_t)snprintf(text + k, sizeof text - k, "; every problem: precision=%s",
                           tb_prec_name(sp[0].ref->prec));
