@@ -269,7 +269,7 @@ static void check_report(const tb_results_t *res, const tb_colset_t *cols, const
   FILE *f = open_memstream(&text, &len);
   CHECK(tb_report_write(f, TB_FMT_CSV, res, rep) == TB_OK, "csv: %s", tb_error_detail());
   fclose(f);
-  CHECK(strstr(text, ",threads,placement,chunk,unroll,median_ms,") != NULL,
+  CHECK(strstr(text, ",threads,placement,chunk,stores,unroll,median_ms,") != NULL,
         "the CSV header lacks the backends' and the variant's columns: %.300s", text);
   free(text);
   f = open_memstream(&text, &len);

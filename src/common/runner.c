@@ -523,7 +523,10 @@ static int tb_row_describe(const tb_stage_t *g, const tb_ctx_t *ctx, tb_result_t
   for (int k = 0; k < v->ntuning; k++) {
     const tb_param_def_t *d = &v->tuning[k];
     row->tune[k].num = NAN;
-    if (!isnan(ctx->tuned[k]))
+    if (!isnan(ctx->tuned[k]) && d->type == TB_PARAM_CHOICE) {
+      if (!(row->tune[k].text = strdup(d->choices[(int)ctx->tuned[k]])))
+        return tb_fail(TB_ENOMEM, "out of memory");
+    } else if (!isnan(ctx->tuned[k]))
       row->tune[k].num = ctx->tuned[k];
     else if ((d->type == TB_PARAM_INT && (ctx->tune[k].i || !(d->flags & TB_PARAM_AUTO))) ||
              d->type == TB_PARAM_REAL)

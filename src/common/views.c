@@ -242,7 +242,7 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
   int nfig = 4;
   for (;; nfig--) {
     tb_speedup_grid(&gr, sp, ns, prec_varies, size_varies, pvary, nvary, fig_names, nfig);
-    if (md || nfig == 2 || tb_grid_width(&gr) <= TB_TABLE_WIDTH)
+    if (md || nfig == 1 || tb_grid_width(&gr) <= TB_TABLE_WIDTH)
       break;
     tb_grid_free(&gr);
   }

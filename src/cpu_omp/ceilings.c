@@ -19,9 +19,6 @@
 #include <math.h>
 #include <omp.h>
 #include <stdint.h>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 
 #include "../common/algo.h"
 #include "../common/mem.h"
@@ -30,20 +27,7 @@
 #include "../families/stream.h"
 #include "ceilings.h"
 #include "cpu.h"
-
-/* The build's vector registers, which both the non-temporal stores and the
- * FMA chains use. */
-#if defined(__AVX512F__)
-#define TB_CEIL_VB 64
-#define TB_CEIL_BITS "512"
-#elif defined(__AVX__)
-#define TB_CEIL_VB 32
-#define TB_CEIL_BITS "256"
-#else
-#define TB_CEIL_VB 16
-#define TB_CEIL_BITS "128"
-#endif
-#define TB_CEIL_DLANES (TB_CEIL_VB / 8)
+#include "ntstore.h"
 
 /* acc * x + y becomes one fused instruction only where the target has FMA and
  * the compiler contracts: GCC does by default (-ffp-contract=fast) but not
@@ -58,29 +42,6 @@
 #define TB_CEIL_CHAINS 12
 #define TB_CEIL_STR(x) #x
 #define TB_CEIL_XSTR(x) TB_CEIL_STR(x)
-
-/* A vector of doubles in registers, and the same at any 8-byte alignment
- * for loads from the arrays. */
-typedef double tb_ceil_vd __attribute__((vector_size(TB_CEIL_VB)));
-typedef double tb_ceil_vdu __attribute__((vector_size(TB_CEIL_VB), aligned(8), __may_alias__));
-
-/* x86 has non-temporal stores of a whole vector register; elsewhere only
- * the plain kernels are measured. */
-#if defined(__SSE2__)
-#define TB_CEIL_NT 1
-static inline void tb_ceil_stream(double *dst, tb_ceil_vd v)
-{
-#if defined(__AVX512F__)
-  _mm512_stream_pd(dst, v);
-#elif defined(__AVX__)
-  _mm256_stream_pd(dst, v);
-#else
-  _mm_stream_pd(dst, v);
-#endif
-}
-#else
-#define TB_CEIL_NT 0
-#endif
 
 /* The best of ten runs of `call` after two warm-ups, in seconds. */
 #define TB_CEIL_BEST(best, call)                                                               \
@@ -147,34 +108,6 @@ static void tb_ceil_copy_plain(double *restrict c, const double *restrict a, int
     c[i] = a[i];
 }
 
-#if TB_CEIL_NT
-/* Copy (b NULL) or triad with non-temporal stores: each thread takes its
- * static share, stores plainly up to the first element of c on a vector
- * boundary and after the last whole vector, streams the vectors between, and
- * fences its streamed stores before the region's barrier so that the other
- * threads (and the check) see them. */
-static void tb_ceil_nt(double *restrict c, const double *restrict a, const double *restrict b,
-                       int64_t n, int threads)
-{
-  const double q = TB_STREAM_Q;
-#pragma omp parallel num_threads(threads)
-  {
-    int64_t lo, hi, i;
-    tb_cpu_share(n, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);
-    for (i = lo; i < hi && (uintptr_t)(c + i) % TB_CEIL_VB != 0; i++)
-      c[i] = b ? a[i] + q * b[i] : a[i];
-    if (b)
-      for (; i + TB_CEIL_DLANES <= hi; i += TB_CEIL_DLANES)
-        tb_ceil_stream(c + i, *(const tb_ceil_vdu *)(a + i) + q * *(const tb_ceil_vdu *)(b + i));
-    else
-      for (; i + TB_CEIL_DLANES <= hi; i += TB_CEIL_DLANES)
-        tb_ceil_stream(c + i, *(const tb_ceil_vdu *)(a + i));
-    for (; i < hi; i++)
-      c[i] = b ? a[i] + q * b[i] : a[i];
-    _mm_sfence();
-  }
-}
-#endif
 
 /* Whether c holds the copy or triad at a sample of elements: both ends of
  * every thread's share, where plain and streamed stores meet, and a spread
@@ -263,11 +196,12 @@ static int tb_ceil_memory_time(int kind, double *a, double *b, double *c, int64_
     return rc;
   *best = t;
   *how = "plain stores";
-#if TB_CEIL_NT
+#if TB_HAVE_NT
   /* Back to the sentinel, so that the plain kernel's output cannot hide an
    * element the streaming kernel missed. */
   tb_ceil_fill(NULL, NULL, c, n, threads);
-  TB_CEIL_BEST(t, tb_ceil_nt(c, a, triad ? b : NULL, n, threads));
+  const int op = triad ? TB_STREAM_TRIAD : TB_STREAM_COPY;
+  TB_CEIL_BEST(t, tb_nt_stream_f64(op, c, a, b, TB_STREAM_Q, n, threads));
   if ((rc = tb_ceil_check(c, triad, n, threads, "non-temporal")) != TB_OK)
     return rc;
   if (t < *best) {
@@ -321,7 +255,7 @@ static volatile double tb_ceil_x = 0.999999, tb_ceil_y = 1e-6;
  * independent acc = acc x + y, `iters` times each; returns the sum of all
  * lanes so that nothing is dead. */
 #define TB_CEIL_FMA_KERNEL(T, SFX)                                                             \
-  typedef T tb_ceil_v##SFX __attribute__((vector_size(TB_CEIL_VB)));                          \
+  typedef T tb_ceil_v##SFX __attribute__((vector_size(TB_VB)));                          \
   static double tb_ceil_fma_##SFX(int64_t iters, T x0, T y0)                                   \
   {                                                                                            \
     const tb_ceil_v##SFX zero = {0}, x = zero + x0, y = zero + y0;                             \
@@ -334,7 +268,7 @@ static volatile double tb_ceil_x = 0.999999, tb_ceil_y = 1e-6;
         acc[k] = acc[k] * x + y;                                                               \
     double s = 0.0;                                                                            \
     for (int k = 0; k < TB_CEIL_CHAINS; k++)                                                   \
-      for (int l = 0; l < (int)(TB_CEIL_VB / sizeof(T)); l++)                                  \
+      for (int l = 0; l < (int)(TB_VB / sizeof(T)); l++)                                  \
         s += (double)acc[k][l];                                                                \
     return s;                                                                                  \
   }
@@ -394,9 +328,9 @@ static int tb_ceil_compute(int kind, int threads, double *gflops, const char **h
     if (t < best)
       best = t;
   }
-  const double lanes = (double)TB_CEIL_VB / (fp64 ? 8.0 : 4.0);
+  const double lanes = (double)TB_VB / (fp64 ? 8.0 : 4.0);
   *gflops = 2.0 * team * TB_CEIL_CHAINS * lanes * (double)iters / best * 1e-9;
-  *how = TB_CEIL_XSTR(TB_CEIL_CHAINS) " chains of " TB_CEIL_BITS "-bit " TB_CEIL_OP;
+  *how = TB_CEIL_XSTR(TB_CEIL_CHAINS) " chains of " TB_VB_BITS "-bit " TB_CEIL_OP;
   return TB_OK;
 }
 
