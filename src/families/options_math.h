@@ -274,29 +274,43 @@ static TB_INLINE TB_HD double tb__sqrt_normal_f64(double a)
   {                                                                                               \
     return (T)0.5 * ERFC(-d * (T)TB_SQRT1_2);                                                     \
   }                                                                                               \
+  /* The option's d1, d2 and K = X exp(-r T) (with fast, X 2^(-r log2(e) T)): the first half     \
+   * of a price, apart so that a twin may evaluate the halves in separate loops. */             \
+  static TB_INLINE TB_HD void tb_bs_d_##SFX(T s, T x, T t, T r, T v, int fast, T *d1, T *d2,      \
+                                         T *k)                                                    \
+  {                                                                                               \
+    if (fast) {                                                                                   \
+      const T rs = tb__rsqrt_##SFX(t), vst = v * (t * rs);                                        \
+      *d1 = (LOG(s / x) + (r + (T)0.5 * v * v) * t) * (rs * ((T)1 / v));                          \
+      *d2 = *d1 - vst;                                                                            \
+      *k = x * tb__ex2_##SFX(-(r * (T)TB_LOG2E) * t);                                             \
+    } else {                                                                                      \
+      const T vst = v * SQRT(t);                                                                  \
+      *d1 = (LOG(s / x) + (r + (T)0.5 * v * v) * t) / vst;                                        \
+      *d2 = *d1 - vst;                                                                            \
+      *k = x * EXP(-r * t);                                                                       \
+    }                                                                                             \
+  }                                                                                               \
+  /* N(d) in the form chosen: erfc (exact), the polynomial, or its fast form. */                  \
+  static TB_INLINE TB_HD T tb_cnd_##SFX(T d, int exact, int fast)                                   \
+  {                                                                                               \
+    return exact ? tb_cnd_erfc_##SFX(d) : fast ? tb_cnd_poly_fast_##SFX(d) : tb_cnd_poly_##SFX(d); \
+  }                                                                                               \
+  /* The call and the put from S, K, N(d1) and N(d2): the second half. */                        \
+  static TB_INLINE TB_HD void tb_bs_combine_##SFX(T s, T k, T n1, T n2, T *call, T *put)          \
+  {                                                                                               \
+    *call = s * n1 - k * n2;                                                                      \
+    *put = k * ((T)1 - n2) - s * ((T)1 - n1);                                                     \
+  }                                                                                               \
   /* A European call and put; exact selects the erfc-based N, fast the fast form (pass           \
    * constants). */                                                                               \
   static TB_INLINE TB_HD void tb_bs_price_##SFX(T s, T x, T t, T r, T v, int exact, int fast,       \
                                              T *call, T *put)                                     \
   {                                                                                               \
-    T d1, d2, k, n1, n2;                                                                          \
-    if (fast) {                                                                                   \
-      const T rs = tb__rsqrt_##SFX(t), vst = v * (t * rs);                                        \
-      d1 = (LOG(s / x) + (r + (T)0.5 * v * v) * t) * (rs * ((T)1 / v));                           \
-      d2 = d1 - vst;                                                                              \
-      k = x * tb__ex2_##SFX(-(r * (T)TB_LOG2E) * t);                                              \
-      n1 = exact ? tb_cnd_erfc_##SFX(d1) : tb_cnd_poly_fast_##SFX(d1);                            \
-      n2 = exact ? tb_cnd_erfc_##SFX(d2) : tb_cnd_poly_fast_##SFX(d2);                            \
-    } else {                                                                                      \
-      const T vst = v * SQRT(t);                                                                  \
-      d1 = (LOG(s / x) + (r + (T)0.5 * v * v) * t) / vst;                                         \
-      d2 = d1 - vst;                                                                              \
-      k = x * EXP(-r * t);                                                                        \
-      n1 = exact ? tb_cnd_erfc_##SFX(d1) : tb_cnd_poly_##SFX(d1);                                 \
-      n2 = exact ? tb_cnd_erfc_##SFX(d2) : tb_cnd_poly_##SFX(d2);                                 \
-    }                                                                                             \
-    *call = s * n1 - k * n2;                                                                      \
-    *put = k * ((T)1 - n2) - s * ((T)1 - n1);                                                     \
+    T d1, d2, k;                                                                                  \
+    tb_bs_d_##SFX(s, x, t, r, v, fast, &d1, &d2, &k);                                             \
+    tb_bs_combine_##SFX(s, k, tb_cnd_##SFX(d1, exact, fast), tb_cnd_##SFX(d2, exact, fast), call, \
+                        put);                                                                     \
   }                                                                                               \
   /* The per-option constants of the terminal price S exp(mu + sig z); with fast, of             \
    * S 2^(mu + sig z) (both scaled by log2 e). */                                                 \

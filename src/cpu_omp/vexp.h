@@ -1,0 +1,266 @@
+/* twinbench: branch-free exp, exp2 and log for the OpenMP simd loops.
+ *
+ * libmvec's vector expf, exp2f and logf (vecmath.h) handle every argument a
+ * program may pass (NaN, infinities, subnormals, the errno cases) and cost a
+ * call per vector with its own range checks; in the Black-Scholes loop that
+ * made the twin compute-bound. These functions are plain C arithmetic (IEEE
+ * add, multiply, fused multiply-add, integer operations on the bits), with
+ * ternaries that GCC turns into min, max and blends, so an `omp simd` loop
+ * inlines and vectorizes them: no call, no branch.
+ *
+ * The contract is the verifiers' one for a libm call: within 4 units in the
+ * last place (ulps) of the exact value, for every finite argument:
+ *   exp, exp2: where the result is a normal number; a result below the
+ *     smallest normal (2^-126 in float, 2^-1022 in double) is 0 or the
+ *     correctly scaled subnormal, an absolute error below that smallest
+ *     normal (as the GPU's .ftz approximations, which the bounds allow for);
+ *     a result above the largest finite number is +inf.
+ *   log: for every positive normal argument (log of a ratio of prices).
+ * tests/test_vexp.c checks this on every float argument and on 10^8 double
+ * ones; the error analysis is in each function's comment.
+ *
+ * The polynomials were fitted for this project by a Remez exchange (in
+ * mpmath, 50 digits) to the relative error on the reduced interval, and
+ * their coefficients rounded to the precision; the fit errors below are
+ * those of the rounded coefficients. */
+#ifndef TB_VEXP_H
+#define TB_VEXP_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Always inlined: a call would keep the simd loops from vectorizing. */
+#define TB_VINLINE static inline __attribute__((always_inline))
+
+TB_VINLINE uint32_t tb__bits_f32(float x)
+{
+  uint32_t i;
+  memcpy(&i, &x, sizeof i);
+  return i;
+}
+
+TB_VINLINE float tb__from_bits_f32(uint32_t i)
+{
+  float x;
+  memcpy(&x, &i, sizeof x);
+  return x;
+}
+
+TB_VINLINE uint64_t tb__bits_f64(double x)
+{
+  uint64_t i;
+  memcpy(&i, &x, sizeof i);
+  return i;
+}
+
+TB_VINLINE double tb__from_bits_f64(uint64_t i)
+{
+  double x;
+  memcpy(&x, &i, sizeof x);
+  return x;
+}
+
+/* The reduction of exp and exp2, x = k + f (in units of ln 2 for exp):
+ *   k = round(y - 1/2 + TB_VEXP_SLACK), y = x log2(e) (exp) or x (exp2),
+ * rounded by adding and subtracting 1.5 2^23 (2^52), which leaves k in the
+ * low bits of the sum. That is floor(y) except where y lies within the
+ * slack above an integer, so f is in [-SLACK - rounding, 1), and the scale
+ * 2^k is built from k + 127 (1023) as an exponent field: 1 to 254 a normal
+ * power of 2, 0 the number 0. Three clamps of x (TB_VEXP_CLAMP) keep k and
+ * f in range without a branch:
+ *   below, x >= LO, where k = -127 (-1023): the scale, and the result, is 0.
+ *     k = -127 only where y < -126 (the slack outweighs the rounding of y),
+ *     so only results below 2^-126 are flushed; k = -126 results (f < 0
+ *     makes some subnormal) are the product p 2^-126, rounded once.
+ *   above, k from x up to HIK only, so k <= 127 (1023); f from x up to HIR,
+ *     a little past the overflow threshold, so that f reaches 1.1 at most
+ *     and p 2^127 rounds to +inf exactly when the true result overflows.
+ * The polynomial p(f) ~ e^f (2^f) is fitted on [-0.002, 0.78] for exp (f up
+ * to HIR - 127 ln 2) and [-0.003, 1.12] for exp2. A NaN argument gives a
+ * number (the clamps order its bits as those of a large one): the callers'
+ * other terms carry a NaN through. */
+#define TB_VEXP_SLACK 0x1p-10
+#define TB_VEXP_SHIFT_F32 0x1.8p23f
+#define TB_VEXP_SHIFT_F64 0x1.8p52
+
+/* The clamps, on the bits as integers: GCC turns a float ternary into a
+ * compare and a blend (and at times into branches that stop vectorization),
+ * an integer one into a single min. Unsigned, the bits of negative numbers
+ * order by magnitude above every positive one, so min(bits, bits(LO)) raises
+ * x < LO (and -inf) to LO; signed, the positive ones order by value above
+ * every negative one, so min(bits, bits(HI)) lowers x > HI to HI. XK, x up
+ * to HIK, gives k; XR, x up to HIR, the reduced argument. */
+#define TB_VEXP_CLAMP_F32(X, LO, HIK, HIR, XK, XR)                                                \
+  do {                                                                                            \
+    const uint32_t lo_ = tb__bits_f32(LO), b_ = tb__bits_f32(X);                                  \
+    const int32_t hk_ = (int32_t)tb__bits_f32(HIK), hr_ = (int32_t)tb__bits_f32(HIR);             \
+    const int32_t c_ = (int32_t)(b_ > lo_ ? lo_ : b_);                                            \
+    XK = tb__from_bits_f32((uint32_t)(c_ > hk_ ? hk_ : c_));                                      \
+    XR = tb__from_bits_f32((uint32_t)(c_ > hr_ ? hr_ : c_));                                      \
+  } while (0)
+#define TB_VEXP_CLAMP_F64(X, LO, HIK, HIR, XK, XR)                                                \
+  do {                                                                                            \
+    const uint64_t lo_ = tb__bits_f64(LO), b_ = tb__bits_f64(X);                                  \
+    const int64_t hk_ = (int64_t)tb__bits_f64(HIK), hr_ = (int64_t)tb__bits_f64(HIR);             \
+    const int64_t c_ = (int64_t)(b_ > lo_ ? lo_ : b_);                                            \
+    XK = tb__from_bits_f64((uint64_t)(c_ > hk_ ? hk_ : c_));                                      \
+    XR = tb__from_bits_f64((uint64_t)(c_ > hr_ ? hr_ : c_));                                      \
+  } while (0)
+
+/* e^x in float. Error: the reduction r = x - k ln2_hi is exact where
+ * |x| >= 1 (k ln2_hi is a multiple of 2^-21, x of 2^-23, |r| < 1) and rounds
+ * once below; the ln2_lo term rounds once (0.5 ulp of r <= 2^-25: a relative
+ * 2^-25 of e^r);
+ * the fit 2^-27.6; Horner's six fused steps at most 6 roundings of partial
+ * sums each smaller than the result, and r's error times p' ~ p, about
+ * 3.5u (u = 2^-24) in the worst case; the scaling one more rounding (0.5u,
+ * exact unless subnormal). Worst case about 5u = 2.5 ulps; the exhaustive
+ * test finds 1 ulp. */
+TB_VINLINE float tb_vexp_f32(float x)
+{
+  float xk, xr;
+  TB_VEXP_CLAMP_F32(x, -88.0f, 88.1f, 88.8f, xk, xr);
+  const float t = fmaf(xk, 0x1.715476p+0f, TB_VEXP_SLACK - 0.5f) + TB_VEXP_SHIFT_F32;
+  const float k = t - TB_VEXP_SHIFT_F32;
+  float r = fmaf(k, -0x1.62e430p-1f, xr);
+  r = fmaf(k, 0x1.05c610p-29f, r); /* ln 2 - ln2_hi */
+  float p = 0x1.0b0872p-9f;
+  p = fmaf(p, r, 0x1.f37276p-8f);
+  p = fmaf(p, r, 0x1.585d3cp-5f);
+  p = fmaf(p, r, 0x1.55237ep-3f);
+  p = fmaf(p, r, 0x1.000172p-1f);
+  p = fmaf(p, r, 0x1.fffff2p-1f);
+  p = fmaf(p, r, 1.0f);
+  /* the low bits of t are k + 2^22; adding 127 and shifting gives 2^k */
+  const float s = tb__from_bits_f32((tb__bits_f32(t) + 127u) << 23);
+  return p * s;
+}
+
+/* 2^x in float: as tb_vexp_f32 with f = x - k exact (Sterbenz: x and k are
+ * within a factor 2 or f = x). Error: fit 2^-27.6 and Horner's roundings,
+ * the scaling; the exhaustive test finds 1 ulp. */
+TB_VINLINE float tb_vexp2_f32(float x)
+{
+  float xk, xf;
+  TB_VEXP_CLAMP_F32(x, -127.0f, 127.4f, 128.1f, xk, xf);
+  /* x + c as a fused multiply-add by 1 (the same sum): written as two adds,
+   * GCC evaluates them in double, converting each half vector there and back */
+  const float t = fmaf(xk, 1.0f, TB_VEXP_SLACK - 0.5f) + TB_VEXP_SHIFT_F32;
+  const float f = xf - (t - TB_VEXP_SHIFT_F32);
+  float p = 0x1.da3a24p-13f;
+  p = fmaf(p, f, 0x1.3f7beep-10f);
+  p = fmaf(p, f, 0x1.3dfdc6p-7f);
+  p = fmaf(p, f, 0x1.c66d44p-5f);
+  p = fmaf(p, f, 0x1.ebfeb4p-3f);
+  p = fmaf(p, f, 0x1.62e426p-1f);
+  p = fmaf(p, f, 1.0f);
+  const float s = tb__from_bits_f32((tb__bits_f32(t) + 127u) << 23);
+  return p * s;
+}
+
+/* ln x in float, x a positive normal number. x = 2^e m with m in
+ * [2/3, 4/3): subtracting the bits of 2/3 from x's leaves e in the exponent
+ * field; f = m - 1 in [-1/3, 1/3] is exact (Sterbenz). ln(1 + f) =
+ * f + f^2 Q(f), Q of degree 8 fitted to the relative error of the sum
+ * (2^-26.6). Error: the fit; f^2 Q is at most 0.2 |ln(1 + f)| with Horner's
+ * roundings relative to itself, about 0.5u of the result; the sum with f,
+ * then e ln2_lo and e ln2_hi, each a fused operation, so 1.5u (e ln 2 and
+ * ln m do not cancel: with e != 0, |ln x| >= ln(4/3)... at least 0.28 and
+ * |ln m| <= 0.41). About 2u = 1 ulp worst case; the test finds 1 ulp. */
+TB_VINLINE float tb_vlog_f32(float x)
+{
+  const uint32_t ix = tb__bits_f32(x);
+  const int32_t e = (int32_t)(ix - 0x3f2aaaabu) >> 23;
+  const float m = tb__from_bits_f32(ix - ((uint32_t)e << 23));
+  const float f = m - 1.0f, ef = (float)e;
+  float q = -0x1.095828p-3f;
+  q = fmaf(q, f, 0x1.1ed79cp-3f);
+  q = fmaf(q, f, -0x1.f24d4cp-4f);
+  q = fmaf(q, f, 0x1.1ebd38p-3f);
+  q = fmaf(q, f, -0x1.55a7e8p-3f);
+  q = fmaf(q, f, 0x1.99d204p-3f);
+  q = fmaf(q, f, -0x1.fffe82p-3f);
+  q = fmaf(q, f, 0x1.555502p-2f);
+  q = fmaf(q, f, -0.5f);
+  const float l = fmaf(f * f, q, f);
+  return fmaf(ef, 0x1.62e430p-1f, fmaf(ef, -0x1.05c610p-29f, l));
+}
+
+/* e^x in double, as tb_vexp_f32 with k in [-1023, 1023] and a polynomial
+ * of degree 12 (fit 2^-57.3). Error: the ln2_lo rounding (0.5 ulp of r),
+ * Horner's roundings, the scaling: the random test finds 1 ulp. */
+TB_VINLINE double tb_vexp_f64(double x)
+{
+  double xk, xr;
+  TB_VEXP_CLAMP_F64(x, -709.0, 709.1, 709.79, xk, xr);
+  const double t = fma(xk, 0x1.71547652b82fep+0, TB_VEXP_SLACK - 0.5) + TB_VEXP_SHIFT_F64;
+  const double k = t - TB_VEXP_SHIFT_F64;
+  double r = fma(k, -0x1.62e42fefa39efp-1, xr);
+  r = fma(k, -0x1.abc9e3b39803fp-56, r);
+  double p = 0x1.a17f88333fb66p-29;
+  p = fma(p, r, 0x1.897d56ac67cb4p-26);
+  p = fma(p, r, 0x1.2acf376a9f6adp-22);
+  p = fma(p, r, 0x1.7193f4e5a3cb1p-19);
+  p = fma(p, r, 0x1.a01ee5d0d097ep-16);
+  p = fma(p, r, 0x1.a019ca2dd59b5p-13);
+  p = fma(p, r, 0x1.6c16c30ff635fp-10);
+  p = fma(p, r, 0x1.11111108fe04ap-7);
+  p = fma(p, r, 0x1.55555555865e8p-5);
+  p = fma(p, r, 0x1.5555555554adcp-3);
+  p = fma(p, r, 0x1.0000000000011p-1);
+  p = fma(p, r, 1.0);
+  p = fma(p, r, 1.0);
+  const double s = tb__from_bits_f64((tb__bits_f64(t) + 1023u) << 52);
+  return p * s;
+}
+
+/* 2^x in double (fit 2^-56.2), f = x - k exact. */
+TB_VINLINE double tb_vexp2_f64(double x)
+{
+  double xk, xf;
+  TB_VEXP_CLAMP_F64(x, -1023.0, 1023.4, 1024.1, xk, xf);
+  const double t = fma(xk, 1.0, TB_VEXP_SLACK - 0.5) + TB_VEXP_SHIFT_F64;
+  const double f = xf - (t - TB_VEXP_SHIFT_F64);
+  double p = 0x1.488cd99da55dap-35;
+  p = fma(p, f, 0x1.bef187124b43dp-32);
+  p = fma(p, f, 0x1.e9945746261d3p-28);
+  p = fma(p, f, 0x1.b4cd826e5af88p-24);
+  p = fma(p, f, 0x1.62c44ee2141f0p-20);
+  p = fma(p, f, 0x1.ffcbb7e48b7a3p-17);
+  p = fma(p, f, 0x1.4309146fee5d2p-13);
+  p = fma(p, f, 0x1.5d87fe6e2a657p-10);
+  p = fma(p, f, 0x1.3b2ab6fbd345dp-7);
+  p = fma(p, f, 0x1.c6b08d7049241p-5);
+  p = fma(p, f, 0x1.ebfbdff82c5b1p-3);
+  p = fma(p, f, 0x1.62e42fefa39efp-1);
+  p = fma(p, f, 1.0);
+  const double s = tb__from_bits_f64((tb__bits_f64(t) + 1023u) << 52);
+  return p * s;
+}
+
+/* ln x in double, x a positive normal number: x = 2^e m, m in
+ * [sqrt(1/2), sqrt 2), f = m - 1, and ln(1 + f) = 2 atanh s with
+ * s = f / (2 + f) in [-0.172, 0.172]: 2 s + s^3 R(s^2), R of degree 6
+ * (fit 2^-59.3). Error: 2 + f and the division round (s off by 1.5u at
+ * most, the result by as much), the odd series' sum one rounding, e ln 2
+ * as in float: about 3u = 1.5 ulps worst case; the test finds 1 ulp. */
+TB_VINLINE double tb_vlog_f64(double x)
+{
+  const uint64_t ix = tb__bits_f64(x);
+  const int64_t e = (int64_t)(ix - 0x3fe6a09e667f3bcdu) >> 52;
+  const double m = tb__from_bits_f64(ix - ((uint64_t)e << 52));
+  const double f = m - 1.0, ef = (double)e;
+  const double s = f / (2.0 + f), z = s * s;
+  double q = 0x1.2f02e5bc20029p-3;
+  q = fma(q, z, 0x1.39a1fb9b156fdp-3);
+  q = fma(q, z, 0x1.74663c5391248p-3);
+  q = fma(q, z, 0x1.c71c52164c1a9p-3);
+  q = fma(q, z, 0x1.24924941e0c33p-2);
+  q = fma(q, z, 0x1.999999997fee9p-2);
+  q = fma(q, z, 0x1.5555555555592p-1);
+  const double l = fma(s * z, q, 2.0 * s);
+  return fma(ef, 0x1.62e42fefa39efp-1, fma(ef, 0x1.abc9e3b39803fp-56, l));
+}
+
+#endif

@@ -1,0 +1,264 @@
+/* The branch-free exp, exp2 and log of cpu_omp/vexp.h against their
+ * contract (4 ulps where the result is normal; 0 or a subnormal within the
+ * smallest normal below; +inf past the overflow threshold): in float on
+ * every argument of the domain, against the double library function; in
+ * double on random and boundary arguments, against the long double one. */
+#include <config.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_omp/vexp.h"
+#include "cpu_omp/vecmath.h"
+#include "testutil.h"
+
+/* A float result y of the exact value ref (a double, 2^-29 ulps off at
+ * most): its error in ulps of the float at ref where ref is normal; below
+ * the smallest normal, in units of the smallest normal (allowed: 1), as a
+ * negative number so that the two kinds stay apart; 1e9 for a wrong
+ * infinity, NaN or sign. Branch-free, so that the sweeps vectorize it. */
+static inline double err_f32(float y, double ref)
+{
+  const double ad = fabs((double)y - ref);
+  uint64_t b;
+  memcpy(&b, &ref, sizeof b);
+  b = (b & 0x7ff0000000000000ull) - (23ull << 52); /* the float's ulp at ref */
+  double ulp;
+  memcpy(&ulp, &b, sizeof ulp);
+  const int same_sign = (y < 0.0f) == (ref < 0.0);
+  const double e = ref > (double)FLT_MAX * (1.0 + 0x1p-25) ? (y > FLT_MAX ? 0.0 : 1e9)
+                   : fabs(ref) < (double)FLT_MIN         ? (same_sign ? -ad / FLT_MIN : -1e9)
+                                                         : ad / ulp;
+  return e <= 1e9 ? e : 1e9; /* NaN */
+}
+
+static double err_f64(double y, long double ref)
+{
+  if (ref > (long double)DBL_MAX * (1.0L + 0x1p-54L))
+    return isinf(y) && y > 0 ? 0.0 : 1e9;
+  if (fabsl(ref) < DBL_MIN)
+    return (y < 0.0) == (ref < 0.0L) ? -(double)(fabsl((long double)y - ref) / DBL_MIN) : -1e9;
+  if (!isfinite(y))
+    return 1e9;
+  int e;
+  frexpl(ref, &e);
+  return (double)(fabsl((long double)y - ref) / ldexpl(1.0L, e - 53));
+}
+
+/* The worst error of one function over a range of arguments. */
+typedef struct worst {
+  double ulps, under; /* largest ulps (normal results), |error| / min normal (below) */
+  double at_ulps, at_under;
+} worst_t;
+
+static void see(worst_t *w, double e, double x)
+{
+  if (e >= 0.0 && e > w->ulps) {
+    w->ulps = e;
+    w->at_ulps = x;
+  } else if (e < 0.0 && -e > w->under) {
+    w->under = -e;
+    w->at_under = x;
+  }
+}
+
+static void merge(worst_t *w, const worst_t *o)
+{
+  if (o->ulps > w->ulps) {
+    w->ulps = o->ulps;
+    w->at_ulps = o->at_ulps;
+  }
+  if (o->under > w->under) {
+    w->under = o->under;
+    w->at_under = o->at_under;
+  }
+}
+
+enum { F_EXP, F_EXP2, F_LOG };
+static const char *const names[] = {"exp", "exp2", "log"};
+
+#define CHUNK 4096
+
+/* Every float whose bits lie in [lo, hi), in chunks: the function under test
+ * and the double reference in simd loops, the comparison in scalar code. */
+static worst_t sweep_f32(int fn, uint32_t lo, uint32_t hi)
+{
+  worst_t all = {0, 0, 0, 0};
+#pragma omp parallel
+  {
+    worst_t w = {0, 0, 0, 0};
+    float x[CHUNK], y[CHUNK];
+    double ref[CHUNK];
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t c = lo; c < (int64_t)hi; c += CHUNK) {
+      const int n = (int)((int64_t)hi - c < CHUNK ? (int64_t)hi - c : CHUNK);
+      for (int i = 0; i < n; i++) {
+        uint32_t b = (uint32_t)c + (uint32_t)i;
+        memcpy(&x[i], &b, sizeof b);
+      }
+      if (fn == F_EXP) {
+#pragma omp simd
+        for (int i = 0; i < n; i++) {
+          y[i] = tb_vexp_f32(x[i]);
+          ref[i] = exp((double)x[i]);
+        }
+      } else if (fn == F_EXP2) {
+#pragma omp simd
+        for (int i = 0; i < n; i++) {
+          y[i] = tb_vexp2_f32(x[i]);
+          ref[i] = exp2((double)x[i]);
+        }
+      } else {
+#pragma omp simd
+        for (int i = 0; i < n; i++) {
+          y[i] = tb_vlog_f32(x[i]);
+          ref[i] = log((double)x[i]);
+        }
+      }
+      double hi_e = 0.0, lo_e = 0.0;
+#pragma omp simd reduction(max : hi_e) reduction(min : lo_e)
+      for (int i = 0; i < n; i++) {
+        ref[i] = err_f32(y[i], ref[i]);
+        hi_e = ref[i] > hi_e ? ref[i] : hi_e;
+        lo_e = ref[i] < lo_e ? ref[i] : lo_e;
+      }
+      if (hi_e > w.ulps || -lo_e > w.under) /* a new worst: find where */
+        for (int i = 0; i < n; i++)
+          see(&w, ref[i], x[i]);
+    }
+#pragma omp critical
+    merge(&all, &w);
+  }
+  return all;
+}
+
+/* A 64-bit xorshift-multiply generator (splitmix64). */
+static uint64_t mix(uint64_t z)
+{
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* Argument j of n for a double function: the first few are boundaries,
+ * then uniform over the range, then log-uniform magnitudes (small |x|, and
+ * for log every binade). */
+static double arg_f64(int fn, int64_t j)
+{
+  static const double exp_edges[] = {-745.2, -745.1, -709.0, -708.4, -708.39, -0.0, 0.0,
+                                     0x1p-60, -0x1p-60, 709.78, 709.7827, 709.79, 710.0};
+  static const double exp2_edges[] = {-1075.0, -1074.0, -1023.0, -1022.0, -1021.99, 0.0,
+                                      -0x1p-60, 0x1p-60, 1023.99, 1024.0, 1024.1};
+  static const double log_edges[] = {DBL_MIN, DBL_MAX, 1.0, 0x1.6a09e667f3bcdp-1,
+                                     0x1.6a09e667f3bcdp+0, 1.0 + 0x1p-52, 1.0 - 0x1p-53,
+                                     2.0, 0.5};
+  const uint64_t z = mix((uint64_t)j * 0x9e3779b97f4a7c15ull + (uint64_t)fn);
+  const double u = (double)(z >> 11) * 0x1p-53; /* [0, 1) */
+  if (fn == F_EXP) {
+    if (j < (int64_t)(sizeof exp_edges / sizeof *exp_edges))
+      return exp_edges[j];
+    if (j & 1)
+      return -745.2 + u * (709.79 + 745.2);
+    return ldexp(u - 0.5, -(int)(z & 63)); /* small |x| */
+  }
+  if (fn == F_EXP2) {
+    if (j < (int64_t)(sizeof exp2_edges / sizeof *exp2_edges))
+      return exp2_edges[j];
+    if (j & 1)
+      return -1075.0 + u * (1024.1 + 1075.0);
+    return ldexp(u - 0.5, -(int)(z & 63));
+  }
+  if (j < (int64_t)(sizeof log_edges / sizeof *log_edges))
+    return log_edges[j];
+  if (j & 1) /* near 1 */
+    return 1.0 + ldexp(u - 0.5, -(int)(z & 63));
+  /* any positive normal: a random exponent and mantissa */
+  const uint64_t b = ((1 + (z >> 53) % 2046) << 52) | (mix(z) >> 12);
+  double x;
+  memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+static worst_t sweep_f64(int fn, int64_t n)
+{
+  worst_t all = {0, 0, 0, 0};
+#pragma omp parallel
+  {
+    worst_t w = {0, 0, 0, 0};
+    double x[CHUNK], y[CHUNK];
+#pragma omp for schedule(dynamic, 4)
+    for (int64_t c = 0; c < n; c += CHUNK) {
+      const int m = (int)(n - c < CHUNK ? n - c : CHUNK);
+      for (int i = 0; i < m; i++)
+        x[i] = arg_f64(fn, c + i);
+      if (fn == F_EXP) {
+#pragma omp simd
+        for (int i = 0; i < m; i++)
+          y[i] = tb_vexp_f64(x[i]);
+      } else if (fn == F_EXP2) {
+#pragma omp simd
+        for (int i = 0; i < m; i++)
+          y[i] = tb_vexp2_f64(x[i]);
+      } else {
+#pragma omp simd
+        for (int i = 0; i < m; i++)
+          y[i] = tb_vlog_f64(x[i]);
+      }
+      for (int i = 0; i < m; i++) {
+        const long double xl = x[i];
+        const long double ref = fn == F_EXP ? expl(xl) : fn == F_EXP2 ? exp2l(xl) : logl(xl);
+        see(&w, err_f64(y[i], ref), x[i]);
+      }
+    }
+#pragma omp critical
+    merge(&all, &w);
+  }
+  return all;
+}
+
+static void report(const char *prec, int fn, worst_t w, const char *domain)
+{
+  printf("%-6s %-4s max %.3f ulps (at %.9g), below the smallest normal %.3f of it (at %.9g)"
+         " over %s\n",
+         prec, names[fn], w.ulps, w.at_ulps, w.under, w.at_under, domain);
+  CHECK(w.ulps <= 4.0, "%s %s: %.3f ulps at %a", prec, names[fn], w.ulps, w.at_ulps);
+  CHECK(w.under <= 1.0, "%s %s: %.3f of the smallest normal at %a", prec, names[fn], w.under,
+        w.at_under);
+}
+
+int main(int argc, char **argv)
+{
+  /* argv[1]: double arguments per function (10^8 unless given) */
+  const int64_t n64 = argc > 1 ? (int64_t)atof(argv[1]) : 100000000;
+
+  /* float: exp on [-104, 88.72] (below -104 the result is 0 to the last
+   * bit of a subnormal; above, +inf) and the ends beyond it; exp2 on
+   * [-150, 128]; log on every positive normal float. */
+  const uint32_t fbits_m104 = 0xc2d00000u, fbits_m150 = 0xc3160000u;
+  worst_t w = sweep_f32(F_EXP, 0x00000000u, 0x42b20000u); /* +0 to 89 */
+  worst_t wn = sweep_f32(F_EXP, 0x80000000u, fbits_m104 + 1);
+  merge(&w, &wn);
+  wn = sweep_f32(F_EXP, 0xc3000000u, 0xc3000100u); /* around -128 */
+  merge(&w, &wn);
+  wn = sweep_f32(F_EXP, 0x7f000000u, 0x7f000100u); /* huge: +inf */
+  merge(&w, &wn);
+  report("float", F_EXP, w, "[-104, 89] (every float)");
+
+  w = sweep_f32(F_EXP2, 0x00000000u, 0x43010000u); /* +0 to 129 */
+  wn = sweep_f32(F_EXP2, 0x80000000u, fbits_m150 + 1);
+  merge(&w, &wn);
+  report("float", F_EXP2, w, "[-150, 129] (every float)");
+
+  w = sweep_f32(F_LOG, 0x00800000u, 0x7f800000u);
+  report("float", F_LOG, w, "every positive normal float");
+
+  char what[64];
+  snprintf(what, sizeof what, "%lld random and boundary doubles", (long long)n64);
+  for (int fn = F_EXP; fn <= F_LOG; fn++)
+    report("double", fn, sweep_f64(fn, n64), what);
+  TEST_EXIT();
+}
