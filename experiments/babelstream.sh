@@ -23,7 +23,7 @@ g++ -O3 -march=native -fopenmp -std=c++17 -DOMP -I"$BS" -I"$BS/omp" "$BS/main.cp
   "$BS/omp/OMPStream.cpp" -o "$OUT/babel-omp" >"$OUT/babel-build.log" 2>&1 || status=1
 if command -v nvcc >/dev/null 2>&1; then
   nvcc -O3 -std=c++17 -arch=native -DCUDA -DDEFAULT -DGRID_STRIDE --extended-lambda -I"$BS" \
-    -I"$BS/cuda" "$BS/main.cpp" "$BS/cuda/CUDAStream.cu" -o "$OUT/babel-cuda" \
+    -I"$BS/cuda" "$BS/main.cpp" "$BS/cuda/CUDAStream.cu" -lnvidia-ml -o "$OUT/babel-cuda" \
     >>"$OUT/babel-build.log" 2>&1 || status=1
 fi
 
@@ -49,9 +49,13 @@ import csv, os, sys
 out = sys.argv[1]
 ops = {"copy": "Copy", "scale": "Mul", "add": "Add", "triad": "Triad", "dot": "Dot"}
 def read(path):
+    """A CSV's rows from its header on: ours after '#' lines, BabelStream's
+    after the lines its models print about the device."""
     if not os.path.exists(path):
         return []
-    return list(csv.DictReader(l for l in open(path) if not l.startswith("#") and "," in l))
+    lines = [l for l in open(path) if not l.startswith("#")]
+    head = next((i for i, l in enumerate(lines) if l.lower().startswith(("algo,", "function,"))), None)
+    return [] if head is None else list(csv.DictReader(lines[head:]))
 print(f"{'backend':7s} {'prec':6s} {'op':5s} {'ours (fastest)':>14s} {'ours (median)':>13s} "
       f"{'BabelStream':>11s} {'ratio':>6s}  our best")
 for be, peer in (("gpu", "cuda"), ("cpu", "omp")):
