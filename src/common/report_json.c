@@ -125,28 +125,34 @@ static void tb_json_ceiling(FILE *f, const tb_result_t *r, int kind, double valu
   fprintf(f, ", \"unit\": \"%s\"}", kind < TB_CEIL_FP32 ? "GB/s" : "GFLOP/s");
 }
 
-/* The measured ceilings the rows are held against. */
+/* The measured ceilings the rows are held against: each row's two (its
+ * mix's and its precision's), once per configuration and kind, in the order
+ * the rows first use them. */
 static void tb_json_ceilings(FILE *f, const tb_results_t *res)
 {
+  struct seen {
+    int bi, ci, kind;
+  } *seen = malloc(((size_t)res->n * 2 + 1) * sizeof *seen);
   int n = 0;
   fprintf(f, ",\n  \"ceilings\": [");
-  for (int kind = 0; kind < TB_NCEIL; kind++)
-    for (int i = 0; i < res->n; i++) {
-      const tb_result_t *r = &res->r[i];
-      const int comp = kind >= TB_CEIL_FP32;
-      const double value = comp ? r->ceiling_gflops : r->ceiling_gbs;
-      int seen = 0;
-      if (!(value > 0) || (comp ? tb_prec_compute_ceiling(r->prec) : r->mem_ceiling) != kind)
+  for (int i = 0; seen && i < res->n; i++) {
+    const tb_result_t *r = &res->r[i];
+    const int kinds[2] = {r->mem_ceiling, r->comp_ceiling};
+    const double values[2] = {r->ceiling_gbs, r->ceiling_gflops};
+    for (int k = 0; k < 2; k++) {
+      int j = 0;
+      if (kinds[k] < 0 || !(values[k] > 0))
         continue;
-      for (int j = 0; j < i && !seen; j++) {
-        const tb_result_t *q = &res->r[j];
-        seen = q->bi == r->bi && q->ci == r->ci &&
-               (comp ? q->ceiling_gflops > 0 && tb_prec_compute_ceiling(q->prec) == kind
-                     : q->ceiling_gbs > 0 && q->mem_ceiling == kind);
-      }
-      if (!seen)
-        tb_json_ceiling(f, r, kind, value, &n);
+      /* The distinct ceilings are few: a configuration has five. */
+      while (j < n && !(seen[j].bi == r->bi && seen[j].ci == r->ci && seen[j].kind == kinds[k]))
+        j++;
+      if (j < n)
+        continue;
+      seen[n] = (struct seen){r->bi, r->ci, kinds[k]};
+      tb_json_ceiling(f, r, kinds[k], values[k], &n);
     }
+  }
+  free(seen);
   fprintf(f, "%s]", n ? "\n  " : "");
 }
 

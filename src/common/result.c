@@ -124,8 +124,10 @@ const char *tb_ceiling_name(int kind)
   return kind >= 0 && kind < TB_NCEIL ? names[kind] : "?";
 }
 
-int tb_prec_compute_ceiling(tb_prec_t prec)
+int tb_cost_compute_ceiling(const tb_cost_t *c, tb_prec_t prec)
 {
+  if (!(c->flops > 0))
+    return -1;
   return prec == TB_FLOAT ? TB_CEIL_FP32 : prec == TB_DOUBLE ? TB_CEIL_FP64 : -1;
 }
 

@@ -30,6 +30,7 @@ typedef struct tb_result {
   tb_xfer_t xfer;
   tb_cost_t cost;        /* per run, from the algorithm's cost model */
   int mem_ceiling;       /* the memory ceiling of its read:write mix (tb_ceiling_kind_t) */
+  int comp_ceiling;      /* the compute ceiling of its precision, or -1 (no flops) */
   double ceiling_gbs;    /* that ceiling, measured in this configuration */
   double ceiling_gflops; /* the compute ceiling of its precision; NaN: none (integers) */
   double footprint;      /* bytes of the problem's arrays */
@@ -76,8 +77,9 @@ int tb_cost_mem_ceiling(const tb_cost_t *c);
 const char *tb_ceiling_mix_name(int kind);
 const char *tb_ceiling_name(int kind);
 
-/* The compute ceiling of a precision, or -1 (integers count no flops). */
-int tb_prec_compute_ceiling(tb_prec_t prec);
+/* The compute ceiling of a cost in a precision: FP32 or FP64, or -1 when
+ * it counts no flops (integers count none). */
+int tb_cost_compute_ceiling(const tb_cost_t *c, tb_prec_t prec);
 
 /* What makes a row's figures suspect; each carries a note in every format. */
 #define TB_ROOFLINE_ABOVE 1.05 /* above its roofline by more than noise */

@@ -343,14 +343,14 @@ static void tb_problem_ceilings(const tb_problem_t *p, int *mem, int *comp)
   tb_cost_t c = {0, 0, 0};
   p->algo->cost(p, &c);
   *mem = tb_cost_mem_ceiling(&c);
-  *comp = c.flops > 0 ? tb_prec_compute_ceiling(p->prec) : -1;
+  *comp = tb_cost_compute_ceiling(&c, p->prec);
 }
 
 /* A row's ceilings, from the run's (NaN: none of that kind). */
 static void tb_row_ceilings(const tb_run_state_t *st, tb_result_t *row)
 {
   const double *slot = &st->ceiling[row->bi][row->ci * TB_NCEIL];
-  int comp = row->cost.flops > 0 ? tb_prec_compute_ceiling(row->prec) : -1;
+  const int comp = row->comp_ceiling;
   row->ceiling_gbs = slot[row->mem_ceiling] > 0 ? slot[row->mem_ceiling] : NAN;
   row->ceiling_gflops = comp >= 0 && slot[comp] > 0 ? slot[comp] : NAN;
 }
@@ -555,6 +555,7 @@ static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
   row->stddev_ms = st.stddev;
   a->cost(g->p, &row->cost);
   row->mem_ceiling = tb_cost_mem_ceiling(&row->cost);
+  row->comp_ceiling = tb_cost_compute_ceiling(&row->cost, row->prec);
   for (int i = 0; i < g->p->narrays; i++)
     row->footprint += (double)tb_array_bytes(&g->p->array[i]);
   row->cache_bytes = be->cache_bytes ? (double)be->cache_bytes(g->st->configs[g->b].cfg[g->c]) : 0;

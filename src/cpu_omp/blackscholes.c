@@ -59,38 +59,17 @@ TB_BS_CPU_PRIMS(double, cpu_f64, f64, tb_vexp2_f64)
 TB_OPTIONS_MATH(float, cpu_f32, tb_vexp_f32, tb_vlog_f32, sqrtf, erfcf, fabsf)
 TB_OPTIONS_MATH(double, cpu_f64, tb_vexp_f64, tb_vlog_f64, sqrt, erfc, fabs)
 
-/* dst[0..m) = src[0..m): the outputs are written once and read by no one
- * until the verifier, so the whole vectors go to memory with non-temporal
- * stores (no read of the line first, which plain stores cost: a third more
- * traffic), the ends plainly. */
+/* dst[0..m) = src[0..m) for the precision SFX: the outputs are written
+ * once and read by no one until the verifier, so the whole vectors go to
+ * memory with non-temporal stores (no read of the line first, which plain
+ * stores cost: a third more traffic), the ends plainly. */
 #if TB_HAVE_NT
-#define TB_BS_OUT(T, SFX, VT)                                                                     \
-  static inline void tb_bs_out_##SFX(T *restrict dst, const T *restrict src, int m)               \
-  {                                                                                               \
-    enum { L = TB_VB / sizeof(T) };                                                               \
-    int j = 0;                                                                                    \
-    for (; j < m && (uintptr_t)(dst + j) % TB_VB != 0; j++)                                       \
-      dst[j] = src[j];                                                                            \
-    for (; j + L <= m; j += L) {                                                                  \
-      VT w;                                                                                       \
-      memcpy(&w, src + j, sizeof w);                                                              \
-      tb_nt_##SFX(dst + j, w);                                                                    \
-    }                                                                                             \
-    for (; j < m; j++)                                                                            \
-      dst[j] = src[j];                                                                            \
-  }
+#define TB_BS_OUT(SFX, dst, src, m) tb_nt_span_##SFX(TB_STREAM_COPY, dst, src, NULL, 0, 0, m)
 #define TB_BS_FENCE() tb_nt_fence()
 #else
-#define TB_BS_OUT(T, SFX, VT)                                                                     \
-  static inline void tb_bs_out_##SFX(T *restrict dst, const T *restrict src, int m)               \
-  {                                                                                               \
-    memcpy(dst, src, (size_t)m * sizeof(T));                                                      \
-  }
+#define TB_BS_OUT(SFX, dst, src, m) memcpy(dst, src, (size_t)(m) * sizeof *(dst))
 #define TB_BS_FENCE() ((void)0)
 #endif
-TB_BS_OUT(float, f32, tb_vf)
-TB_BS_OUT(double, f64, tb_vd)
-#undef TB_BS_OUT
 
 /* Options per stage: the block's d1, d2 and K stay in L1 between the
  * stages (3 x 8 KiB in double). */
@@ -135,8 +114,8 @@ TB_BS_OUT(double, f64, tb_vd)
           const T n1 = d[j], n2 = d[m + j];                                                       \
           tb_bs_combine_cpu_##SFX(sb[j], k[j], n1, n2, &d[j], &d[m + j]);                          \
         }                                                                                         \
-        tb_bs_out_##SFX(cb, d, m);                                                                \
-        tb_bs_out_##SFX(pb, d + m, m);                                                            \
+        TB_BS_OUT(SFX, cb, d, m);                                                                 \
+        TB_BS_OUT(SFX, pb, d + m, m);                                                             \
       }                                                                                           \
       TB_BS_FENCE();                                                                              \
     }                                                                                             \

@@ -100,14 +100,6 @@ static void tb_ceil_fill(double *a, double *b, double *c, int64_t n, int threads
   }
 }
 
-static void tb_ceil_copy_plain(double *restrict c, const double *restrict a, int64_t n,
-                               int threads)
-{
-#pragma omp parallel for simd schedule(static) num_threads(threads)
-  for (int64_t i = 0; i < n; i++)
-    c[i] = a[i];
-}
-
 
 /* Whether c holds the copy or triad at a sample of elements: both ends of
  * every thread's share, where plain and streamed stores meet, and a spread
@@ -185,13 +177,10 @@ static int tb_ceil_memory_time(int kind, double *a, double *b, double *c, int64_
     *how = "sum of two arrays, 16 accumulators a thread";
     return TB_OK;
   }
-  const int triad = kind == TB_CEIL_TRIAD;
+  const int triad = kind == TB_CEIL_TRIAD, op = triad ? TB_STREAM_TRIAD : TB_STREAM_COPY;
   double t;
   int rc;
-  if (triad)
-    TB_CEIL_BEST(t, tb__cpu_triad_f64(c, a, b, n, threads));
-  else
-    TB_CEIL_BEST(t, tb_ceil_copy_plain(c, a, n, threads));
+  TB_CEIL_BEST(t, tb__cpu_stream_f64(op, c, a, b, n, threads));
   if ((rc = tb_ceil_check(c, triad, n, threads, "plain-store")) != TB_OK)
     return rc;
   *best = t;
@@ -200,7 +189,6 @@ static int tb_ceil_memory_time(int kind, double *a, double *b, double *c, int64_
   /* Back to the sentinel, so that the plain kernel's output cannot hide an
    * element the streaming kernel missed. */
   tb_ceil_fill(NULL, NULL, c, n, threads);
-  const int op = triad ? TB_STREAM_TRIAD : TB_STREAM_COPY;
   TB_CEIL_BEST(t, tb_nt_stream_f64(op, c, a, b, TB_STREAM_Q, n, threads));
   if ((rc = tb_ceil_check(c, triad, n, threads, "non-temporal")) != TB_OK)
     return rc;

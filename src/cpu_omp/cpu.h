@@ -36,14 +36,10 @@ static inline void tb_cpu_share(int64_t n, int threads, int t, int64_t *lo, int6
   *hi = *lo + q + (t < r);
 }
 
-/* The STREAM triad c = a + q b (q = TB_STREAM_Q) in double with a team of
- * `threads`: the stream twin's kernel, which also measures the CPU's limit. */
-void tb__cpu_triad_f64(double *restrict c, const double *restrict a, const double *restrict b,
-                       int64_t n, int threads);
-
-/* The sum of a[0..n) in double with a team of `threads`: the reduction
- * twin's simd kernel, a read-only stream, which also measures the CPU's
- * limit for algorithms that only read (reductions). */
-double tb__cpu_sum_f64(const double *restrict a, int64_t n, int threads);
+/* STREAM's op (TB_STREAM_*) in double with plain stores and a team of
+ * `threads` (q = TB_STREAM_Q): the stream twin's kernel, which also
+ * measures the CPU's copy and triad ceilings with plain stores. */
+void tb__cpu_stream_f64(int op, double *restrict c, const double *restrict a,
+                        const double *restrict b, int64_t n, int threads);
 
 #endif

@@ -72,48 +72,56 @@ static inline void tb_nt_fence(void)
 #endif
 
 #if TB_HAVE_NT
-/* STREAM's copy, scale, add and triad (op: TB_STREAM_*) into c with
- * non-temporal stores, for element type T (SFX f32 or f64, VTU its
- * unaligned vector type): each thread takes its static share (tb_cpu_share, the split the
- * arrays were first-touched with), stores plainly up to the first element
- * of c on a vector boundary and after the last whole vector, streams the
- * vectors between, and fences. */
-#define TB_NT_STREAM_KERNEL(T, SFX, VTU)                                                     \
+/* For element type T (SFX f32 or f64, VTU its unaligned vector type):
+ * tb_nt_span writes c[lo, hi) of STREAM's copy, scale, add or triad (op:
+ * TB_STREAM_*; a copy of a alone takes b NULL) with non-temporal stores:
+ * plainly up to the first element of c on a vector boundary and after the
+ * last whole vector, streamed between; the caller fences. tb_nt_stream runs
+ * it on each thread's static share (tb_cpu_share, the split the arrays were
+ * first-touched with) and fences. */
+#define TB_NT_STREAM_KERNEL(T, SFX, VTU)                                                         \
+  static inline T tb_nt_elem_##SFX(int op, const T *a, const T *b, T q, int64_t i)               \
+  {                                                                                              \
+    return op == TB_STREAM_COPY    ? a[i]                                                        \
+           : op == TB_STREAM_SCALE ? q * a[i]                                                    \
+           : op == TB_STREAM_ADD   ? a[i] + b[i]                                                 \
+                                   : a[i] + q * b[i];                                            \
+  }                                                                                              \
+  static inline void tb_nt_span_##SFX(int op, T *restrict c, const T *restrict a,               \
+                                      const T *restrict b, T q, int64_t lo, int64_t hi)          \
+  {                                                                                              \
+    enum { L = TB_VB / sizeof(T) };                                                              \
+    int64_t i;                                                                                   \
+    for (i = lo; i < hi && (uintptr_t)(c + i) % TB_VB != 0; i++)                                 \
+      c[i] = tb_nt_elem_##SFX(op, a, b, q, i);                                                   \
+    switch (op) {                                                                                \
+    case TB_STREAM_COPY:                                                                         \
+      for (; i + L <= hi; i += L)                                                                \
+        tb_nt_##SFX(c + i, *(const VTU *)(a + i));                                               \
+      break;                                                                                     \
+    case TB_STREAM_SCALE:                                                                        \
+      for (; i + L <= hi; i += L)                                                                \
+        tb_nt_##SFX(c + i, q * *(const VTU *)(a + i));                                           \
+      break;                                                                                     \
+    case TB_STREAM_ADD:                                                                          \
+      for (; i + L <= hi; i += L)                                                                \
+        tb_nt_##SFX(c + i, *(const VTU *)(a + i) + *(const VTU *)(b + i));                       \
+      break;                                                                                     \
+    default:                                                                                     \
+      for (; i + L <= hi; i += L)                                                                \
+        tb_nt_##SFX(c + i, *(const VTU *)(a + i) + q * *(const VTU *)(b + i));                   \
+    }                                                                                            \
+    for (; i < hi; i++)                                                                          \
+      c[i] = tb_nt_elem_##SFX(op, a, b, q, i);                                                   \
+  }                                                                                              \
   static inline void tb_nt_stream_##SFX(int op, T *restrict c, const T *restrict a,             \
                                         const T *restrict b, T q, int64_t n, int threads)        \
   {                                                                                              \
-    enum { L = TB_VB / sizeof(T) };                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
-      int64_t lo, hi, i;                                                                         \
+      int64_t lo, hi;                                                                            \
       tb_cpu_share(n, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                    \
-      for (i = lo; i < hi && (uintptr_t)(c + i) % TB_VB != 0; i++)                               \
-        c[i] = op == TB_STREAM_COPY    ? a[i]                                                    \
-               : op == TB_STREAM_SCALE ? q * a[i]                                                \
-               : op == TB_STREAM_ADD   ? a[i] + b[i]                                             \
-                                       : a[i] + q * b[i];                                        \
-      switch (op) {                                                                              \
-      case TB_STREAM_COPY:                                                                       \
-        for (; i + L <= hi; i += L)                                                              \
-          tb_nt_##SFX(c + i, *(const VTU *)(a + i));                                             \
-        break;                                                                                   \
-      case TB_STREAM_SCALE:                                                                      \
-        for (; i + L <= hi; i += L)                                                              \
-          tb_nt_##SFX(c + i, q * *(const VTU *)(a + i));                                         \
-        break;                                                                                   \
-      case TB_STREAM_ADD:                                                                        \
-        for (; i + L <= hi; i += L)                                                              \
-          tb_nt_##SFX(c + i, *(const VTU *)(a + i) + *(const VTU *)(b + i));                     \
-        break;                                                                                   \
-      default:                                                                                   \
-        for (; i + L <= hi; i += L)                                                              \
-          tb_nt_##SFX(c + i, *(const VTU *)(a + i) + q * *(const VTU *)(b + i));                 \
-      }                                                                                          \
-      for (; i < hi; i++)                                                                        \
-        c[i] = op == TB_STREAM_COPY    ? a[i]                                                    \
-               : op == TB_STREAM_SCALE ? q * a[i]                                                \
-               : op == TB_STREAM_ADD   ? a[i] + b[i]                                             \
-                                       : a[i] + q * b[i];                                        \
+      tb_nt_span_##SFX(op, c, a, b, q, lo, hi);                                                  \
       tb_nt_fence();                                                                             \
     }                                                                                            \
   }

@@ -128,13 +128,6 @@ TB_REDUCE_KERNELS(int32_t, i)
 TB_REDUCE_KERNELS(float, f)
 TB_REDUCE_KERNELS(double, d)
 
-double tb__cpu_sum_f64(const double *restrict a, int64_t n, int threads)
-{
-  double s;
-  tb_simd_d(a, n, threads, NULL, &s);
-  return s;
-}
-
 typedef void (*tb_reduce_cpu_fn)(const void *x, int64_t n, int threads, tb_reduce_slot_t *slot,
                                  void *out);
 

@@ -67,10 +67,10 @@
 TB_STREAM_KERNELS(float, f32)
 TB_STREAM_KERNELS(double, f64)
 
-void tb__cpu_triad_f64(double *restrict c, const double *restrict a, const double *restrict b,
-                       int64_t n, int threads)
+void tb__cpu_stream_f64(int op, double *restrict c, const double *restrict a,
+                        const double *restrict b, int64_t n, int threads)
 {
-  tb_stream_f64(TB_STREAM_TRIAD, c, a, b, n, threads);
+  tb_stream_f64(op, c, a, b, n, threads);
 }
 
 enum { TB_STORES_AUTO, TB_STORES_PLAIN, TB_STORES_NT };
