@@ -49,9 +49,9 @@
   {                                                                                               \
     return tb__neg2ln_##BASE(u);                                                                  \
   }                                                                                               \
-  static TB_INLINE void tb__sincos_##SFX(T t, T *s, T *c)                                         \
+  static TB_INLINE void tb__sincos_angle_##SFX(T u, T *s, T *c)                                   \
   {                                                                                               \
-    tb__sincos_##BASE(t, s, c);                                                                   \
+    tb__sincos_angle_##BASE(u, s, c);                                                             \
   }
 TB_BS_CPU_PRIMS(float, cpu_f32, f32, tb_vexp2_f32)
 TB_BS_CPU_PRIMS(double, cpu_f64, f64, tb_vexp2_f64)

@@ -109,13 +109,14 @@ static TB_INLINE TB_HD double tb__pos_f64(double d)
 #endif
 }
 
-/* sin and cos of t in [-pi, pi]. On the device, float uses the hardware's
- * __sincosf, whose absolute error there is below 2^-21.4 (about 6 units of
- * 2^-24), inside the 4 ulps the verifier allows a libm call, in two
- * hardware instructions where the accurate sinf and cosf take a range
- * reduction and two polynomials. */
-static TB_INLINE TB_HD void tb__sincos_f32(float t, float *s, float *c)
+/* sin and cos of the Box-Muller angle t = 2 pi u - pi, in [-pi, pi], for a
+ * uniform u. On the device, float uses the hardware's __sincosf, whose
+ * absolute error there is below 2^-21.4 (about 6 units of 2^-24), inside the
+ * 4 ulps the verifier allows a libm call, in two hardware instructions where
+ * the accurate sinf and cosf take a range reduction and two polynomials. */
+static TB_INLINE TB_HD void tb__sincos_angle_f32(float u, float *s, float *c)
 {
+  const float t = 6.28318530717958647692f * u - 3.14159265358979323846f;
 #if defined(__CUDA_ARCH__)
   __sincosf(t, s, c);
 #else
@@ -124,10 +125,21 @@ static TB_INLINE TB_HD void tb__sincos_f32(float t, float *s, float *c)
 #endif
 }
 
-static TB_INLINE TB_HD void tb__sincos_f64(double t, double *s, double *c)
+/* The same in double. The device takes sincospi of t / pi = 2 u - 1, which is
+ * exact for our uniforms ((k + 1/2) 2^-52: an integer times 2^-52 below 1 in
+ * magnitude), so the angle is not rounded at all and the accurate sine and
+ * cosine lose their reduction by pi, the largest part of them in a unit that
+ * issues double at half the float rate; sincospi stays within the 4 ulps the
+ * verifier allows a libm call. The host keeps sin and cos of t. */
+static TB_INLINE TB_HD void tb__sincos_angle_f64(double u, double *s, double *c)
 {
+#if defined(__CUDA_ARCH__)
+  sincospi(2.0 * u - 1.0, s, c);
+#else
+  const double t = 6.28318530717958647692 * u - 3.14159265358979323846;
   *s = sin(t);
   *c = cos(t);
+#endif
 }
 
 /* The primitives of the fast formulas. On the device in float: the
@@ -345,9 +357,8 @@ static TB_INLINE TB_HD double tb__sqrt_normal_f64(double a)
   {                                                                                               \
     const T w = fast ? tb__neg2ln_##SFX(u1) : (T)-2 * LOG(u1);                                    \
     const T r = fast ? tb__sqrt_normal_##SFX(w) : SQRT(w);                                        \
-    const T t = (T)6.28318530717958647692 * u2 - (T)3.14159265358979323846;                       \
     T sn, cs;                                                                                     \
-    tb__sincos_##SFX(t, &sn, &cs);                                                                \
+    tb__sincos_angle_##SFX(u2, &sn, &cs);                                                         \
     *z0 = r * cs;                                                                                 \
     *z1 = r * sn;                                                                                 \
   }

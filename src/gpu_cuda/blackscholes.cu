@@ -134,7 +134,8 @@ template <typename T, int KIND> int tb_bs_prepare_t(tb_ctx_t *ctx)
 {
   const tb_bs_t *b = (const tb_bs_t *)ctx->p->priv;
   int grid;
-  return tb_gpu_grid(ctx, tb_bs_kernel<T, KIND>(b), ctx->p->n / tb_bs_width[KIND], 0, &grid);
+  return tb_gpu_grid(ctx, tb_bs_kernel<T, KIND>(b), ctx->p->n / tb_bs_width[KIND], 0, TB_GPU_WAVES,
+                     &grid);
 }
 
 template <typename T, int KIND> int tb_bs_run_t(tb_ctx_t *ctx)

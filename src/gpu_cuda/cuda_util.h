@@ -3,6 +3,7 @@
 #define TB_CUDA_UTIL_H
 
 #include <cuda_runtime.h>
+#include <limits.h>
 #include <string.h>
 
 #include "../common/algo.h"
@@ -91,14 +92,19 @@ static int tb_gpu_fit(const tb_ctx_t *ctx, K kernel, size_t smem, cudaFuncAttrib
 }
 
 /* The launch grid of a grid-stride kernel (the rule TB_GPU_GRID_WAVES): the
- * requested grid, or, for auto, one block per `block` work items up to 32
- * full waves of resident blocks (occupancy x SMs x 32). Measured on an H200
- * (STREAM triad, 2^26 doubles): a single full wave looping over the array
- * reached 0.95 of a device copy, 32 waves 1.00, so many blocks with short
- * loops is the default. Records the grid for the row. Block sizes the kernel
- * cannot take are TB_EUNSUP. */
+ * requested grid, or, for auto, one block per `block` work items up to
+ * `waves` full waves of resident blocks (occupancy x SMs x waves; 0: no cap,
+ * every thread one work item, as far as the grid limit allows). Measured on
+ * an H200 (STREAM triad, 2^26 doubles): a single full wave looping over the
+ * array reached 0.95 of a device copy, 32 waves 1.00; at 2^28 (H200, this
+ * session's run) a thread per vector reached 4422 GB/s in double against
+ * 4236 at 32 waves. So many blocks with short loops is the default
+ * (TB_GPU_WAVES), and STREAM's elementwise kernels take no cap. Records the
+ * grid for the row. Block sizes the kernel cannot take are TB_EUNSUP. */
+static const int TB_GPU_WAVES = 32;
+
 template <typename K>
-static int tb_gpu_grid(tb_ctx_t *ctx, K kernel, int64_t work, size_t smem, int *grid)
+static int tb_gpu_grid(tb_ctx_t *ctx, K kernel, int64_t work, size_t smem, int waves, int *grid)
 {
   int per_sm = 0;
   const int asked = tb_gpu_grid_asked(ctx), block = tb_gpu_block(ctx);
@@ -108,7 +114,8 @@ static int tb_gpu_grid(tb_ctx_t *ctx, K kernel, int64_t work, size_t smem, int *
   if (asked > 0) {
     *grid = asked;
   } else {
-    int64_t g = 32 * (int64_t)(per_sm > 0 ? per_sm : 1) * tb_gpu_dev(ctx)->sms;
+    int64_t g = waves > 0 ? (int64_t)waves * (per_sm > 0 ? per_sm : 1) * tb_gpu_dev(ctx)->sms
+                          : (int64_t)INT_MAX;
     int64_t need = (work + block - 1) / block;
     if (need < g)
       g = need > 0 ? need : 1;

@@ -3,8 +3,10 @@
  * gridstride: one element per thread per step of a grid-stride loop.
  * vec16:      16-byte vector accesses (float4 / double2) per thread, the
  *             n % (16 / sizeof T) tail done by scalar threads.
- * Both take the block and grid as launch parameters; the grid defaults to up
- * to 32 waves of resident blocks (tb_gpu_grid in cuda_util.h). The dot
+ * Both take the block and grid as launch parameters; the grid defaults to a
+ * thread per element (vec16: per vector) for copy, scale, add and triad, and
+ * to at most 32 waves of resident blocks for the dot, whose partials one
+ * block adds (tb_gpu_grid in cuda_util.h says what was measured). The dot
  * product accumulates in double, reduces each block with warp shuffles, and
  * a second launch of one block sums the per-block partials (both launches
  * are timed). */
@@ -144,14 +146,14 @@ template <typename T, bool VEC> int tb_stream_prepare_t(tb_ctx_t *ctx, tb_stream
   if (s->op == TB_STREAM_DOT) {
     if (tb_gpu_block(ctx) % 32)
       return tb_fail(TB_EUNSUP, "the dot reduction needs a block size that is a multiple of 32");
-    int rc = tb_gpu_grid(ctx, tb_k_dot<T, VEC>, work, 0, &st->grid);
+    int rc = tb_gpu_grid(ctx, tb_k_dot<T, VEC>, work, 0, TB_GPU_WAVES, &st->grid);
     if (rc)
       return rc;
     TB_CUDA(cudaMalloc(&st->partial, (size_t)st->grid * sizeof(double)));
     ctx->extra[TB_STREAM_DEPTH] = tb_stream_dot_depth<T, VEC>(ctx->p->n, st->grid, tb_gpu_block(ctx));
     return TB_OK;
   }
-  return tb_gpu_grid(ctx, tb_stream_kernel<T, VEC>(s->op), work, 0, &st->grid);
+  return tb_gpu_grid(ctx, tb_stream_kernel<T, VEC>(s->op), work, 0, 0, &st->grid);
 }
 
 template <typename T, bool VEC> int tb_stream_run_t(tb_ctx_t *ctx)
@@ -202,9 +204,15 @@ void tb_stream_release(tb_ctx_t *ctx)
 
 const unsigned tb_stream_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
+const tb_param_def_t tb_stream_gpu_tuning[] = {
+    TB_GPU_BLOCK("256"),
+    TB_GPU_GRID("one block per block-size work items (elements, or vectors for vec16); dot: at "
+                "most 32 waves of resident blocks"),
+};
+
 #define TB_STREAM_VARIANT(ID, NAME, VEC, SUMMARY)                                            \
-  TB_VARIANT(ID, NAME, &tb_algo_stream, tb_stream_precs, 0, tb_gpu_gridstride_tuning,             \
-             TB_COUNT(tb_gpu_gridstride_tuning), tb_stream_prepare<VEC>, tb_stream_run<VEC>, NULL, \
+  TB_VARIANT(ID, NAME, &tb_algo_stream, tb_stream_precs, 0, tb_stream_gpu_tuning,                 \
+             TB_COUNT(tb_stream_gpu_tuning), tb_stream_prepare<VEC>, tb_stream_run<VEC>, NULL, \
              tb_stream_release, SUMMARY)
 
 TB_STREAM_VARIANT(tb_stream_gridstride, "gridstride", false,
