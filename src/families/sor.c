@@ -127,11 +127,13 @@ static int tb_sor_setup(tb_problem_t *p)
   s->hm = s->ax[2] + 2 * (s->nz + 2);
   s->coef = tb_problem_add_array(p, "coef", k, TB_IN, s->hm + TB_SOR_NMAT * TB_SOR_NMAT);
   /* The variants' own copies: the colour-split arrays (v, f and the
-   * materials again) or Jacobi's second v, on either backend. */
+   * materials again, rows of nx + 3 points: at most 4/3 of the cells) or the
+   * second iterate; on the GPU also a double per block of 256 points for
+   * the residual's partials. */
   const int64_t e = (int64_t)tb_kind_size(k);
-  const int64_t extra = tb_count_mul(p, s->cells, 2 * e + 1);
+  const int64_t extra = tb_count_mul(p, s->cells / 3 + 1, 4 * (2 * e + 1));
   p->extra_host_bytes = extra;
-  p->extra_device_bytes = tb_count_add(p, extra, 1 << 20);
+  p->extra_device_bytes = tb_count_add(p, tb_count_add(p, extra, s->cells / 16), 1 << 20);
   return TB_OK;
 }
 
