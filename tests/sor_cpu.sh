@@ -17,7 +17,7 @@ run_csv() { # run_csv FILE ARGS...: a CPU run of sor into the CSV report FILE
 
 # Convergence: h = 1/8, 1/16, 1/32 in double, solved far below the
 # discretisation error.
-run_csv "$TMP/conv.csv" --precision double --size 7,15,31 -P tol=1e-11
+run_csv "$TMP/conv.csv" --precision double --size 7,15,31 -P tol=1e-11 -P maxiter=100000
 all_pass "$TMP/conv.csv" 9
 csv_select "$TMP/conv.csv" variant size err_max err_discrete iterations check >"$TMP/conv"
 awk -F, '{ e[$1, $2] = $3
@@ -35,7 +35,7 @@ awk -F, '$2 == 31 { it[$1] = $5 } END { exit !(it["jacobi"] > 10 * it["natural"]
 # Laplace with quadratic data: reproduced exactly by the stencil, so the
 # error is the solver's alone, on both meshes.
 run_csv "$TMP/lap.csv" --precision double --size 12 -P problem=laplace -P mesh=uniform,stretched \
-  -P tol=1e-12
+  -P tol=1e-12 -P maxiter=100000
 all_pass "$TMP/lap.csv" 6
 awk -F, -v e="$(csv_col "$TMP/lap.csv" err_max)" "$CSV_ROW"' { if (!($e < 1e-9)) bad++ }
   END { exit bad > 0 }' "$TMP/lap.csv" || fail "laplace: an error above 1e-9 at tol 1e-12"
@@ -44,6 +44,7 @@ awk -F, -v e="$(csv_col "$TMP/lap.csv" err_max)" "$CSV_ROW"' { if (!($e < 1e-9))
 # digits, the same iterations) on every problem and mesh, in float and double,
 # with unequal sides and a check interval of 3.
 run_csv "$TMP/lay.csv" --precision float,double --size 10 -P nx=13 -P ny=9 -P nz=11 -P check=3 \
+  -P maxiter=100000 \
   -P problem=manufactured,laplace,capacitor -P mesh=uniform,stretched
 all_pass "$TMP/lay.csv" 36
 csv_select "$TMP/lay.csv" variant precision problem mesh iterations err_max true_res residual >"$TMP/lay"
@@ -51,6 +52,31 @@ awk -F, '$1 != "jacobi" { key = $2 "," $3 "," $4; val = $5 "," $6 "," $7
     if (key in s && s[key] != val) { print key ": " s[key] " vs " val; bad++ }; s[key] = val }
   $1 == "jacobi" && $5 % 3 != 0 { print "jacobi stopped off the check: " $0; bad++ }
   END { exit bad > 0 }' "$TMP/lay" || fail "natural and split differ, or a stop off the check interval"
+
+# Every solve above converged: below tol, before maxiter, no note.
+for f in conv lap lay; do
+  awk -F, -v i="$(csv_col "$TMP/$f.csv" iterations)" -v r="$(csv_col "$TMP/$f.csv" residual)" \
+    -v n="$(csv_col "$TMP/$f.csv" note)" "$CSV_ROW"' { if (!($i < 100000) || $n != "") bad++ }
+    END { exit bad > 0 }' "$TMP/$f.csv" || fail "$f: a solve stopped at maxiter or carries a note"
+done
+awk -F, '{ if (!($8 < 1e-5)) bad++ } END { exit bad > 0 }' "$TMP/lay" || fail "a residual above tol"
+
+# A solve stopped by maxiter is what its budget gives: checked against its own
+# residual, passed, and noted; the residual is that of its last iteration.
+run_csv "$TMP/cap.csv" --precision double --size 24 --variant jacobi -P maxiter=37
+all_pass "$TMP/cap.csv" 1
+csv_select "$TMP/cap.csv" iterations residual note >"$TMP/cap"
+grep -q '^37,[0-9.e-]*,stopped at maxiter 37 before tol' "$TMP/cap" || fail "maxiter stop: $(cat "$TMP/cap")"
+
+# Repeats start from the same state (v restored before each run): the same
+# iterations and bits after three runs as after one.
+run_csv "$TMP/rep1.csv" --precision float --size 11 --variant natural,split
+"$TB" run sor --backend cpu --threads 2 --repeat 3 --warmup 1 $LIMIT --format csv \
+  --output "$TMP/rep3.csv" --precision float --size 11 --variant natural,split 2>"$TMP/err" ||
+  fail "repeats: $(cat "$TMP/err")"
+[ "$(csv_select "$TMP/rep1.csv" variant iterations err_max true_res)" = \
+  "$(csv_select "$TMP/rep3.csv" variant iterations err_max true_res)" ] ||
+  fail "three runs differ from one: the state was not restored"
 
 # omega is a parameter: another value still converges (slower) and verifies.
 run_csv "$TMP/om.csv" --precision double --size 9 --variant natural -P omega=1,1.5,auto

@@ -47,7 +47,7 @@ awk -F, -v i="$(csv_col "$TMP/a.csv" iterations)" "$CSV_ROW"' { if ($i % 5 != 0)
 # Single points, two and three a side, and a box of odd sides: the kernels'
 # edges, and jacobi on both backends.
 run_csv "$TMP/edge.csv" --precision double --size 1,2,3,9 -P nx=auto,11 -P problem=laplace \
-  -P tol=1e-10
+  -P tol=1e-10 -P maxiter=100000
 all_pass "$TMP/edge.csv" 56
 same_bits "$TMP/edge.csv"
 

@@ -75,11 +75,13 @@ typedef struct tb_sor {
 extern const tb_algo_t tb_algo_sor;
 
 /* The solver's schedule: the residual is reduced in iteration 1 (its norm is
- * r_0) and in every iteration that is a multiple of check, and the solver
- * stops after such an iteration when ||r|| < tol ||r_0||, or after maxiter. */
+ * r_0), in every iteration that is a multiple of check and in the last
+ * allowed (maxiter); the solver stops after such an iteration when
+ * ||r|| < tol ||r_0||, or after maxiter, with the residual of its last
+ * iteration either way. */
 static inline int tb_sor_wants(const tb_sor_t *s, int64_t it)
 {
-  return it == 1 || it % s->check == 0;
+  return it == 1 || it % s->check == 0 || it >= s->maxiter;
 }
 
 /* After iteration it with the residual's square sum r2 (when wanted): 1 to
@@ -93,7 +95,9 @@ static inline int tb_sor_stop(const tb_sor_t *s, int64_t it, double r2, double *
       *rel = 0.0;
       return 1;
     }
-  } else if (it % s->check == 0) {
+    return it >= s->maxiter;
+  }
+  if (tb_sor_wants(s, it)) {
     *rel = sqrt(r2) / *r0;
     if (*rel < s->tol)
       return 1;
