@@ -24,9 +24,9 @@ CORES=$(nproc)
 
 bench sor-published run sor --backend gpu --variant "$SOR_GPU" --precision float \
   --size 300,400,500,600 --repeat 3 --warmup 1
-bench sor-published-cpu run sor --backend cpu --threads "$CORES" --variant natural,split \
+bench sor-published-cpu run sor --backend cpu --threads "$CORES" --variant natural,split,fused \
   --precision float --size 300,400,500,600 --repeat 1 --warmup 0
-bench sor-512 run sor --backend cpu,gpu --threads "$CORES" --variant "natural,split,$SOR_GPU" \
+bench sor-512 run sor --backend cpu,gpu --threads "$CORES" --variant "natural,$SOR_GPU" \
   --precision float,double --size 512 -P tol=1e-2 --repeat 3 --warmup 1
 bench sor-jacobi run sor --backend cpu,gpu --threads "$CORES" --precision float --size 32,64 \
   -P maxiter=1000000 --repeat 1 --warmup 0

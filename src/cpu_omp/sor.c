@@ -6,12 +6,15 @@
  *          colour's sweep reads its own points contiguously; the run splits
  *          v on entry and merges it on exit (timed), f and the materials
  *          once in prepare.
+ * fused:   the natural layout in place, one pass an iteration: each thread
+ *          marches up its planes, red on plane k + 1, then black on plane k.
  * jacobi:  the baseline: every point from the previous iterate, two arrays.
  * One parallel region an iteration, static schedules over the planes (the
  * scratch arrays first-touched by the same planes), the residual's square
  * sum fused into the sweeps as an OpenMP reduction. */
 #include <config.h>
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,37 +49,74 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
                           cf + s->hm};                                                            \
     return t;                                                                                     \
   }                                                                                               \
-  /* One iteration in the natural layout (colours 0 then 1), or Jacobi's from src to dst;         \
+  /* Colour col of plane k in the natural layout (every point with JACOBI, from src to dst);     \
    * returns the residual's square sum. */                                                        \
+  static double tb_sor_plane_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,             \
+                                   const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,        \
+                                   int jacobi, int col, int64_t k)                                \
+  {                                                                                               \
+    const int64_t sx = s->sx, sxy = s->sxy, nx = s->nx;                                           \
+    const T rzm = t->rzm[k], rzp = t->rzp[k];                                                     \
+    double r2 = 0.0;                                                                              \
+    for (int64_t j = 1; j <= s->ny; j++) {                                                        \
+      const int64_t row = sx * j + sxy * k;                                                       \
+      const int64_t i0 = jacobi ? 1 : 1 + ((1 + j + k + col) & 1), di = jacobi ? 1 : 2;           \
+      const T rym = t->rym[j], ryp = t->ryp[j];                                                   \
+      _Pragma("omp simd reduction(+ : r2)")                                                       \
+      for (int64_t i = i0; i <= nx; i += di) {                                                    \
+        const int64_t c = row + i;                                                                \
+        const unsigned m = mat[c];                                                                \
+        T out;                                                                                    \
+        const T r = tb_sor_point_##SFX(                                                           \
+            src[c], f[c], src[c - 1], src[c + 1], src[c - sx], src[c + sx], src[c - sxy],         \
+            src[c + sxy], t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mat[c - 1], mat[c + 1],            \
+            mat[c - sx], mat[c + sx], mat[c - sxy], mat[c + sxy], t->rxm[i], t->rxp[i], rym, ryp, \
+            rzm, rzp, omega, &out);                                                               \
+        const int held = (m & TB_SOR_FIXED) != 0;                                                 \
+        v[c] = held ? src[c] : out;                                                               \
+        r2 += held ? 0.0 : (double)r * (double)r;                                                 \
+      }                                                                                           \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* One iteration in the natural layout (colours 0 then 1), or Jacobi's from src to dst. */      \
   static double tb_sor_iter_nat_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,          \
                                       const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,     \
                                       int jacobi, int threads)                                    \
   {                                                                                               \
-    const int64_t sx = s->sx, sxy = s->sxy, nx = s->nx;                                           \
     double r2 = 0.0;                                                                              \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
     for (int col = 0; col < (jacobi ? 1 : 2); col++) {                                            \
       _Pragma("omp for schedule(static)")                                                         \
       for (int64_t k = 1; k <= s->nz; k++)                                                        \
-        for (int64_t j = 1; j <= s->ny; j++) {                                                    \
-          const int64_t row = sx * j + sxy * k;                                                   \
-          const int64_t i0 = jacobi ? 1 : 1 + ((1 + j + k + col) & 1), di = jacobi ? 1 : 2;       \
-          const T rym = t->rym[j], ryp = t->ryp[j], rzm = t->rzm[k], rzp = t->rzp[k];             \
-          _Pragma("omp simd reduction(+ : r2)")                                                   \
-          for (int64_t i = i0; i <= nx; i += di) {                                                \
-            const int64_t c = row + i;                                                            \
-            const unsigned m = mat[c];                                                            \
-            T out;                                                                                \
-            const T r = tb_sor_point_##SFX(                                                       \
-                src[c], f[c], src[c - 1], src[c + 1], src[c - sx], src[c + sx], src[c - sxy],     \
-                src[c + sxy], t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mat[c - 1], mat[c + 1],        \
-                mat[c - sx], mat[c + sx], mat[c - sxy], mat[c + sxy], t->rxm[i], t->rxp[i], rym,  \
-                ryp, rzm, rzp, omega, &out);                                                      \
-            const int held = (m & TB_SOR_FIXED) != 0;                                             \
-            v[c] = held ? src[c] : out;                                                           \
-            r2 += held ? 0.0 : (double)r * (double)r;                                             \
-          }                                                                                       \
-        }                                                                                         \
+        r2 += tb_sor_plane_##SFX(s, src, v, f, mat, t, omega, jacobi, col, k);                    \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* One fused iteration in place: each thread owns planes k0..k1 (the static share) and          \
+   * marches up them, red on plane k + 1, then black on plane k, so each plane is fetched         \
+   * once an iteration. Red on the first and last planes of every share comes first, before      \
+   * a barrier: black on a share's edge plane needs red on the neighbouring share's edge, and     \
+   * red there needs the old black of this share's edge. */                                      \
+  static double tb_sor_iter_fused_##SFX(const tb_sor_t *s, T *v, const T *f, const uint8_t *mat,  \
+                                        const tb_sor_tab_##SFX *t, T omega, int threads)          \
+  {                                                                                               \
+    double r2 = 0.0;                                                                              \
+    _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
+    {                                                                                             \
+      int64_t lo, hi;                                                                             \
+      tb_cpu_share(s->nz, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                 \
+      const int64_t k0 = lo + 1, k1 = hi;                                                         \
+      if (k0 <= k1)                                                                               \
+        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k0);                            \
+      if (k0 < k1)                                                                                \
+        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k1);                            \
+      _Pragma("omp barrier")                                                                      \
+      for (int64_t k = k0; k <= k1; k++) {                                                        \
+        if (k + 1 < k1)                                                                           \
+          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k + 1);                       \
+        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 1, k);                             \
+      }                                                                                           \
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
@@ -152,6 +192,7 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     for (;; it++) {                                                                               \
       double r2 = layout == 1   ? tb_sor_iter_split_##SFX(s, st, &t, omega, threads)              \
                   : layout == 0 ? tb_sor_iter_nat_##SFX(s, v, v, f, mat, &t, omega, 0, threads)   \
+                  : layout == 3 ? tb_sor_iter_fused_##SFX(s, v, f, mat, &t, omega, threads)       \
                                 : tb_sor_iter_nat_##SFX(s, pair[(it - 1) & 1], pair[it & 1], f,   \
                                                         mat, &t, (T)1, 1, threads);               \
       if (tb_sor_stop(s, it, r2, &r0, &rel))                                                      \
@@ -183,7 +224,7 @@ static void tb_sor_cpu_release(tb_ctx_t *ctx)
   ctx->state = NULL;
 }
 
-/* Scratch for a layout (1 split, 2 jacobi), first-touched by planes with the
+/* Scratch for a layout (1 split, 2 jacobi; 0 natural and 3 fused have none), first-touched by planes with the
  * sweeps' static schedule; the split f and materials filled here. */
 static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
 {
@@ -232,6 +273,7 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
 static int tb_sor_prep_nat(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 0); }
 static int tb_sor_prep_split(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 1); }
 static int tb_sor_prep_jacobi(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 2); }
+static int tb_sor_prep_fused(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 3); }
 
 static int tb_sor_run_layout(tb_ctx_t *ctx, int layout)
 {
@@ -241,6 +283,7 @@ static int tb_sor_run_layout(tb_ctx_t *ctx, int layout)
 static int tb_sor_run_nat(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 0); }
 static int tb_sor_run_split(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 1); }
 static int tb_sor_run_jacobi(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 2); }
+static int tb_sor_run_fused(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 3); }
 
 #define TB_SOR_PRECS (TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE))
 
@@ -250,8 +293,11 @@ TB_VARIANT(tb_sor_natural, "natural", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb
 TB_VARIANT(tb_sor_split, "split", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_split,
            tb_sor_run_split, NULL, tb_sor_cpu_release,
            "red and black stored apart: each colour's sweep contiguous, residual fused");
+TB_VARIANT(tb_sor_fused, "fused", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_fused,
+           tb_sor_run_fused, NULL, tb_sor_cpu_release,
+           "in place, each thread up its planes: red on k + 1, then black on k (one pass)");
 TB_VARIANT(tb_sor_jacobi, "jacobi", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_jacobi,
            tb_sor_run_jacobi, NULL, tb_sor_cpu_release,
            "Jacobi (two arrays), the baseline the red-black ordering is measured against");
 
-TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_jacobi);
+TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi);
