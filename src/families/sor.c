@@ -52,6 +52,14 @@ static const tb_column_def_t tb_sor_columns[] = {
     {"r0", "%.6g", "the solver's ||r_0||", TB_COL_WIDE},
 };
 
+/* The seeds' published single-precision GPU runs, with their times to convergence. */
+static const tb_preset_t tb_sor_presets[] = {
+    {"seeds300", 300, "the seeds' published run at 300^3 (float, GPU: 2.5 s)"},
+    {"seeds400", 400, "the seeds' published run at 400^3 (float, GPU: 6.0 s)"},
+    {"seeds500", 500, "the seeds' published run at 500^3 (float, GPU: 11.4 s)"},
+    {"seeds600", 600, "the seeds' published run at 600^3 (float, GPU: 19.3 s)"},
+};
+
 /* The permittivities of the materials (TB_SOR_MAT of the byte): 0 the
  * background, 1 the capacitor's dielectric, 2 and 3 its plates (electrodes:
  * the plates' own value only weighs the faces next to them). */
@@ -541,8 +549,8 @@ const tb_algo_t tb_algo_sor = {
     .default_precisions = TB_PREC_BIT(TB_FLOAT),
     .default_sizes = "64",
     .size_meaning = "interior points a side (nx, ny, nz override)",
-    .presets = NULL,
-    .npresets = 0,
+    .presets = tb_sor_presets,
+    .npresets = TB_COUNT(tb_sor_presets),
     .params = tb_sor_params,
     .nparams = TB_COUNT(tb_sor_params),
     .columns = tb_sor_columns,
