@@ -390,14 +390,16 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
  * 2. the solver stopped by its rule: residual < tol, or at maxiter (which
  *    passes with a note: the result is what the budget gives, and checked);
  * 3. the true residual of the result, computed here in long double, is at
- *    most B = (|1 - w| + w K)(res ||r_0|| + g8 ||M||) + u ||M||, res the
+ *    most B = (|1 - w| + w K)(res ||r_0|| + g8 ||M||) + 2 g8 ||M||, res the
  *    solver's relative residual at the stop (below tol), relative to
  *    the initial true residual: the stopping residual mixes the red points'
  *    residuals before the iteration with the black points' after the red
  *    sweep; the black sweep's updates scale the black residuals by (1 - w)
  *    and add w C D^-1 r_black to the red ones (K >= ||C D^-1||_2); each
  *    computed point residual errs by at most g8 M_i (eight roundings of terms
- *    of total magnitude M_i) and each stored value by u M_i;
+ *    of total magnitude M_i); the operator as computed (rounded coefficient
+ *    products, the diagonal's chain) and the rounded update move the final
+ *    residual by at most 2 g8 M_i more;
  * 4. with eps = 1: |v - v_exact|_inf <= ||A^-1||_inf (B ||r_0|| + ||tau||_inf),
  *    ||A^-1||_inf <= 1 / (8 min A phi), phi = x (1 - x) / 2; on the uniform
  *    mesh the manufactured problem's |v - v_h|_inf <= ||A^-1||_inf (B ||r_0||
@@ -453,8 +455,7 @@ static int tb_sor_verify(tb_problem_t *p, void *const *view, double *extra, tb_c
   /* Jacobi's residual shrinks by at most K an iteration (its update is
    * w = 1 without the red-black split), so the larger factor serves both. */
   const double iter_w = fmax(fabs(1 - w) + w * K, K);
-  const double bound_abs =
-      iter_w * (rel * r0 + g8 * (double)sqrtl(m2)) + u * (double)sqrtl(m2);
+  const double bound_abs = iter_w * (rel * r0 + g8 * (double)sqrtl(m2)) + 2 * g8 * (double)sqrtl(m2);
   const double r0t = (double)sp->r0_true;
   const double true_rel = r0t > 0 ? (double)sqrtl(r2) / r0t : (double)sqrtl(r2);
   const double bound = r0t > 0 ? bound_abs / r0t : bound_abs;
