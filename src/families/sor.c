@@ -27,7 +27,7 @@ static const tb_param_def_t tb_sor_params[] = {
     {"tol", "stop when ||r|| < tol ||r_0|| (at least 32 unit roundoffs of the precision)",
      TB_PARAM_REAL, "1e-5", 1e-15, 0.5, NULL, 0, NULL},
     {"maxiter", "the most iterations (a solve stopped there is shown so, not failed); auto: "
-                "10 (n + 1) + 100, twice what SOR needs", TB_PARAM_INT, "auto",
+                "ln(1/tol) (n + 1) / pi + 50, twice what SOR needs", TB_PARAM_INT, "auto",
      1, 1e8, NULL, TB_PARAM_AUTO, NULL},
     {"check", "reduce the residual every check iterations", TB_PARAM_INT, "10", 1, 1e6, NULL, 0,
      NULL},
@@ -119,12 +119,14 @@ static int tb_sor_setup(tb_problem_t *p)
     if (end == w || *end || !(s->omega > 0.0 && s->omega < 2.0))
       return tb_fail(TB_EINVAL, "sor: --omega '%.40s' must be a number in (0, 2), or auto", w);
   }
-  /* SOR at the optimal omega contracts by about 1 - 2 pi h an iteration:
-   * ln(1/tol) / (2 pi h) iterations, 5.5 (n + 1) at the smallest tol (and so
-   * measured on the stretched capacitor at tol 1e-14); 10 (n + 1) + 100 is
-   * twice that. Jacobi needs O(n^2), ln(1/tol) / (pi^2 h^2 / 2): give it
-   * maxiter to converge (by default it stops there, noted). */
-  s->maxiter = p->param[P_MAXITER].i ? p->param[P_MAXITER].i : 10 * (nmax + 1) + 100;
+  /* SOR at the optimal omega contracts by omega - 1 ~ 1 - 2 pi h an
+   * iteration: ln(1/tol) / (2 pi h) iterations (5.1 (n + 1) at tol 1e-14;
+   * 5.5 (n + 1) measured on the stretched capacitor); twice that, and 50 for
+   * the first iterations' transient. Jacobi needs O(n^2),
+   * ln(1/tol) / (pi^2 h^2 / 2): give it maxiter to converge (by default it
+   * stops there, noted). */
+  s->maxiter = p->param[P_MAXITER].i ? p->param[P_MAXITER].i
+                                     : (int64_t)ceil(log(1.0 / s->tol) / (M_PI * h)) + 50;
   s->sx = tb_count_add(p, s->nx, 2);
   s->sxy = tb_count_mul(p, s->sx, tb_count_add(p, s->ny, 2));
   s->cells = tb_count_mul(p, s->sxy, tb_count_add(p, s->nz, 2));
