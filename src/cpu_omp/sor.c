@@ -224,8 +224,9 @@ static void tb_sor_cpu_release(tb_ctx_t *ctx)
   ctx->state = NULL;
 }
 
-/* Scratch for a layout (1 split, 2 jacobi; 0 natural and 3 fused have none), first-touched by planes with the
- * sweeps' static schedule; the split f and materials filled here. */
+/* Scratch for a layout (1 split, 2 jacobi; 0 natural and 3 fused have none),
+ * first-touched by planes with the sweeps' static schedule; the split f and
+ * materials filled here. */
 static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
 {
   const tb_sor_t *s = ctx->p->priv;

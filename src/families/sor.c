@@ -43,8 +43,8 @@ static const tb_column_def_t tb_sor_columns[] = {
     {"iterations", "%.0f", "iterations to the stop", 0},
     {"residual", "%.3g", "the solver's ||r|| / ||r_0|| at the stop", 0},
     {"err_max", "%.3g", "max |v - v_exact| (manufactured, laplace)", 0},
-    {"err_discrete", "%.3g", "the discrete solution's error max |v_h - v_exact| (manufactured, uniform)",
-     TB_COL_WIDE},
+    {"err_discrete", "%.3g",
+     "the discrete solution's error max |v_h - v_exact| (manufactured, uniform)", TB_COL_WIDE},
     {"true_res", "%.3g", "the verifier's ||f - A v|| / ||f - A v_0|| of the result", TB_COL_WIDE},
     {"glups", "%.4g", "cell updates (interior points x iterations) per second / 1e9", 0},
     {"ms_sweep", "%.4g", "median time per iteration (a red and a black sweep), ms", TB_COL_TIME},
@@ -108,7 +108,8 @@ static int tb_sor_setup(tb_problem_t *p)
   if (s->tol < 32 * u)
     return tb_fail(TB_EINVAL, "sor: --tol %g is below what %s resolves (32 unit roundoffs: %.2g)",
                    s->tol, tb_prec_name(p->prec), 32 * u);
-  const int64_t nmax = s->nx > s->ny ? (s->nx > s->nz ? s->nx : s->nz) : (s->ny > s->nz ? s->ny : s->nz);
+  const int64_t nmax =
+      s->nx > s->ny ? (s->nx > s->nz ? s->nx : s->nz) : (s->ny > s->nz ? s->ny : s->nz);
   const double h = 1.0 / (double)(nmax + 1);
   const char *w = p->param[P_OMEGA].s;
   if (!w || !strcmp(w, "auto"))
@@ -277,8 +278,9 @@ static void tb_sor_row(const tb_problem_t *p, const tb_sor_t *s, const void *v, 
   const unsigned mc = TB_SOR_MAT(mat[c]);
   long double sum = tb_elem_ld(f, p->prec, c), mag = fabsl(sum), d = 0;
   for (int q = 0; q < 6; q++) {
-    const long double cq = tb_elem_ld(cf, p->prec, s->hm + mc * TB_SOR_NMAT + TB_SOR_MAT(mat[nb[q]])) *
-                           tb_elem_ld(cf, p->prec, rx[q]);
+    const long double cq =
+        tb_elem_ld(cf, p->prec, s->hm + mc * TB_SOR_NMAT + TB_SOR_MAT(mat[nb[q]])) *
+        tb_elem_ld(cf, p->prec, rx[q]);
     const long double t = cq * tb_elem_ld(v, p->prec, nb[q]);
     w->c[q] = cq;
     w->nb[q] = nb[q];
@@ -319,8 +321,8 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
   }
   sp->disc_fac = 3 * pi * pi / lambda;
   long double vmax = 0;
-#pragma omp parallel for schedule(static) reduction(+ : r2) reduction(max : kmax, cmax, tau, fdev, vmax) \
-    reduction(min : phimin)
+#pragma omp parallel for schedule(static) reduction(+ : r2) \
+    reduction(max : kmax, cmax, tau, fdev, vmax) reduction(min : phimin)
   for (int64_t k = 1; k <= s->nz; k++)
     for (int64_t j = 1; j <= s->ny; j++)
       for (int64_t i = 1; i <= s->nx; i++) {
@@ -352,7 +354,8 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
         for (int q = 0; q < 6; q++) {
           const int64_t b = w.nb[q];
           const int64_t ib = b % s->sx;
-          const long double xb = tb_sor_node(s->mesh, ib, s->nx), x0 = tb_sor_node(s->mesh, i, s->nx);
+          const long double xb = tb_sor_node(s->mesh, ib, s->nx),
+                            x0 = tb_sor_node(s->mesh, i, s->nx);
           ap += w.c[q] * (x0 * (1 - x0) / 2 - xb * (1 - xb) / 2);
         }
         phimin = ap < phimin ? ap : phimin;
@@ -393,7 +396,7 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
  *    passes with a note: the result is what the budget gives, and checked);
  * 3. the true residual of the result, computed here in long double, is at
  *    most B = (|1 - w| + w K)(res ||r_0|| + g8 ||M||) + 2 g8 ||M||, res the
- *    solver's relative residual at the stop (below tol), relative to
+ *    solver's relative residual at the stop (below tol if it converged), relative to
  *    the initial true residual: the stopping residual mixes the red points'
  *    residuals before the iteration with the black points' after the red
  *    sweep; the black sweep's updates scale the black residuals by (1 - w)
@@ -402,9 +405,10 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
  *    of total magnitude M_i); the operator as computed (rounded coefficient
  *    products, the diagonal's chain) and the rounded update move the final
  *    residual by at most 2 g8 M_i more;
- * 4. with eps = 1: |v - v_exact|_inf <= ||A^-1||_inf (B ||r_0|| + ||tau||_inf),
+ * 4. with eps = 1: |v - v_exact|_inf <= 2u + ||A^-1||_inf (B + ||tau||_inf)
+ *    (B absolute; 2u the rounded walls, |v_exact| <= 2 there),
  *    ||A^-1||_inf <= 1 / (8 min A phi), phi = x (1 - x) / 2; on the uniform
- *    mesh the manufactured problem's |v - v_h|_inf <= ||A^-1||_inf (B ||r_0||
+ *    mesh the manufactured problem's |v - v_h|_inf <= 2u + ||A^-1||_inf (B
  *    + ||f - f_exact||_inf) against the closed-form discrete solution v_h.
  *    A bound of half the solution's size or more tells nothing and is not
  *    held (the residual check stands). */
@@ -457,7 +461,8 @@ static int tb_sor_verify(tb_problem_t *p, void *const *view, double *extra, tb_c
   /* Jacobi's residual shrinks by at most K an iteration (its update is
    * w = 1 without the red-black split), so the larger factor serves both. */
   const double iter_w = fmax(fabs(1 - w) + w * K, K);
-  const double bound_abs = iter_w * (rel * r0 + g8 * (double)sqrtl(m2)) + 2 * g8 * (double)sqrtl(m2);
+  const double bound_abs =
+      iter_w * (rel * r0 + g8 * (double)sqrtl(m2)) + 2 * g8 * (double)sqrtl(m2);
   const double r0t = (double)sp->r0_true;
   const double true_rel = r0t > 0 ? (double)sqrtl(r2) / r0t : (double)sqrtl(r2);
   const double bound = r0t > 0 ? bound_abs / r0t : bound_abs;
@@ -492,7 +497,8 @@ static int tb_sor_verify(tb_problem_t *p, void *const *view, double *extra, tb_c
   if (s->mesh == TB_SOR_UNIFORM && s->problem == TB_SOR_MANUFACTURED) {
     const long double tolv = wall + sp->a_inv * (rb + sp->f_dev);
     if (tolv < 0.5L && derr > tolv)
-      return tb_check_fail(chk, "max |v - v_h| = %.3g over the bound %.3g (v_h the discrete solution)",
+      return tb_check_fail(chk,
+                           "max |v - v_h| = %.3g over the bound %.3g (v_h the discrete solution)",
                            (double)derr, (double)tolv);
   }
   const long double tole = wall + sp->a_inv * (rb + sp->tau_inf);
@@ -546,7 +552,8 @@ static double tb_sor_per_run(const tb_problem_t *p, int column)
 
 const tb_algo_t tb_algo_sor = {
     .name = "sor",
-    .summary = "red-black SOR for -div(eps grad v) = f in 3-D: materials, electrodes, stretched meshes",
+    .summary =
+        "red-black SOR for -div(eps grad v) = f in 3-D: materials, electrodes, stretched meshes",
     .flags = 0,
     .precisions = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     .default_precisions = TB_PREC_BIT(TB_FLOAT),

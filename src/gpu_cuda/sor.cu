@@ -369,7 +369,8 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
   switch (layout) {
   case TB_SOR_PUBLISHED:
     for (int col = 0; col < 2; col++) {
-      tb_k_sor_nat<T, RES, false><<<g, 256, 0, stream>>>(q, v, v, col, st->partial + col * st->nblocks);
+      tb_k_sor_nat<T, RES, false>
+          <<<g, 256, 0, stream>>>(q, v, v, col, st->partial + col * st->nblocks);
       TB_CUDA_LAUNCH("sor published");
     }
     *np = 2 * st->nblocks;
