@@ -74,7 +74,8 @@ typedef struct tb_param_value {
 enum tb_column_flags {
   TB_COL_TEXT = 1u << 0, /* a text value, not a number */
   TB_COL_WIDE = 1u << 1, /* after the figures in CSV and JSON, not among what ran */
-  TB_COL_LIST = 1u << 2  /* text: space-separated integers, a list in JSON; too long for the table */
+  TB_COL_LIST = 1u << 2, /* text: space-separated integers, a list in JSON; too long for the table */
+  TB_COL_TIME = 1u << 3  /* a per_run column shown as median seconds per item, not items per second */
 };
 
 typedef struct tb_column_def {
@@ -205,7 +206,8 @@ typedef struct tb_algo {
   /* Optional: rate columns. The work items of one run that column k counts
    * (options priced, paths simulated), or NaN for a column that is not a
    * rate; the runner sets each rate column to items / median seconds in
-   * every row, verified or not, because only the runner knows the time. */
+   * every row, verified or not, because only the runner knows the time
+   * (a TB_COL_TIME column gets median seconds / items instead). */
   double (*per_run)(const tb_problem_t *p, int column);
 } tb_algo_t;
 

@@ -569,7 +569,8 @@ static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
   for (int k = 0; k < a->ncolumns && a->per_run; k++) {
     double items = a->per_run(g->p, k);
     if (!isnan(items) && st.median > 0)
-      row->extra[k] = items / (st.median * 1e-3);
+      row->extra[k] = a->columns[k].flags & TB_COL_TIME ? st.median * 1e-3 / items
+                                                        : items / (st.median * 1e-3);
   }
   tb_row_ceilings(g->st, row);
   return TB_OK;

@@ -1,0 +1,304 @@
+/* twinbench: the red-black SOR family's OpenMP twins.
+ *
+ * natural: the problem's layout; each colour's sweep visits every other
+ *          point of a row (a stride-2 access that uses half of each line).
+ * split:   red and black stored apart (v, f and the materials), so each
+ *          colour's sweep reads its own points contiguously; the run splits
+ *          v on entry and merges it on exit (timed), f and the materials
+ *          once in prepare.
+ * fused:   the natural layout in place, one pass an iteration: each thread
+ *          marches up its planes, red on plane k + 1, then black on plane k.
+ * jacobi:  the baseline: every point from the previous iterate, two arrays.
+ * One parallel region an iteration, static schedules over the planes (the
+ * scratch arrays first-touched by the same planes), the residual's square
+ * sum fused into the sweeps as an OpenMP reduction. */
+#include <config.h>
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../families/sor.h"
+#include "cpu.h"
+
+/* The colour-split geometry: a row of nx + 2 points holds w = (nx + 3) / 2
+ * of each colour; point (i, j, k) of colour (i + j + k) & 1 sits at
+ * i / 2 + w (j + (ny + 2) k) of its colour's arrays. */
+typedef struct tb_sor_cpu {
+  int64_t w, half; /* points of one colour a row, and in all */
+  void *v[2], *f[2];
+  uint8_t *mat[2];
+  void *v2; /* jacobi's second iterate */
+} tb_sor_cpu_t;
+
+static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
+{
+  const int64_t i = c % s->sx, r = c / s->sx;
+  return i / 2 + w * r;
+}
+
+#define TB_SOR_CPU(T, SFX)                                                                        \
+  /* The spacing tables and the harmonic means of the coefficient array. */                      \
+  typedef struct {                                                                                \
+    const T *rxm, *rxp, *rym, *ryp, *rzm, *rzp, *hm;                                              \
+  } tb_sor_tab_##SFX;                                                                             \
+  static tb_sor_tab_##SFX tb_sor_tab_##SFX##_of(const tb_sor_t *s, const T *cf)                   \
+  {                                                                                               \
+    tb_sor_tab_##SFX t = {cf + s->ax[0], cf + s->ax[0] + s->nx + 2, cf + s->ax[1],                \
+                          cf + s->ax[1] + s->ny + 2, cf + s->ax[2], cf + s->ax[2] + s->nz + 2,    \
+                          cf + s->hm};                                                            \
+    return t;                                                                                     \
+  }                                                                                               \
+  /* Colour col of plane k in the natural layout (every point with JACOBI, from src to dst);     \
+   * returns the residual's square sum. */                                                        \
+  static double tb_sor_plane_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,             \
+                                   const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,        \
+                                   int jacobi, int col, int64_t k)                                \
+  {                                                                                               \
+    const int64_t sx = s->sx, sxy = s->sxy, nx = s->nx;                                           \
+    const T rzm = t->rzm[k], rzp = t->rzp[k];                                                     \
+    double r2 = 0.0;                                                                              \
+    for (int64_t j = 1; j <= s->ny; j++) {                                                        \
+      const int64_t row = sx * j + sxy * k;                                                       \
+      const int64_t i0 = jacobi ? 1 : 1 + ((1 + j + k + col) & 1), di = jacobi ? 1 : 2;           \
+      const T rym = t->rym[j], ryp = t->ryp[j];                                                   \
+      _Pragma("omp simd reduction(+ : r2)")                                                       \
+      for (int64_t i = i0; i <= nx; i += di) {                                                    \
+        const int64_t c = row + i;                                                                \
+        const unsigned m = mat[c];                                                                \
+        T out;                                                                                    \
+        const T r = tb_sor_point_##SFX(                                                           \
+            src[c], f[c], src[c - 1], src[c + 1], src[c - sx], src[c + sx], src[c - sxy],         \
+            src[c + sxy], t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mat[c - 1], mat[c + 1],            \
+            mat[c - sx], mat[c + sx], mat[c - sxy], mat[c + sxy], t->rxm[i], t->rxp[i], rym, ryp, \
+            rzm, rzp, omega, &out);                                                               \
+        const int held = (m & TB_SOR_FIXED) != 0;                                                 \
+        v[c] = held ? src[c] : out;                                                               \
+        r2 += held ? 0.0 : (double)r * (double)r;                                                 \
+      }                                                                                           \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* One iteration in the natural layout (colours 0 then 1), or Jacobi's from src to dst. */      \
+  static double tb_sor_iter_nat_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,          \
+                                      const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,     \
+                                      int jacobi, int threads)                                    \
+  {                                                                                               \
+    double r2 = 0.0;                                                                              \
+    _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
+    for (int col = 0; col < (jacobi ? 1 : 2); col++) {                                            \
+      _Pragma("omp for schedule(static)")                                                         \
+      for (int64_t k = 1; k <= s->nz; k++)                                                        \
+        r2 += tb_sor_plane_##SFX(s, src, v, f, mat, t, omega, jacobi, col, k);                    \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* One fused iteration in place: each thread owns planes k0..k1 (the static share) and          \
+   * marches up them, red on plane k + 1, then black on plane k, so each plane is fetched         \
+   * once an iteration. Red on the first and last planes of every share comes first, before      \
+   * a barrier: black on a share's edge plane needs red on the neighbouring share's edge, and     \
+   * red there needs the old black of this share's edge. */                                      \
+  static double tb_sor_iter_fused_##SFX(const tb_sor_t *s, T *v, const T *f, const uint8_t *mat,  \
+                                        const tb_sor_tab_##SFX *t, T omega, int threads)          \
+  {                                                                                               \
+    double r2 = 0.0;                                                                              \
+    _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
+    {                                                                                             \
+      int64_t lo, hi;                                                                             \
+      tb_cpu_share(s->nz, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                 \
+      const int64_t k0 = lo + 1, k1 = hi;                                                         \
+      if (k0 <= k1)                                                                               \
+        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k0);                            \
+      if (k0 < k1)                                                                                \
+        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k1);                            \
+      _Pragma("omp barrier")                                                                      \
+      for (int64_t k = k0; k <= k1; k++) {                                                        \
+        if (k + 1 < k1)                                                                           \
+          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k + 1);                       \
+        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 1, k);                             \
+      }                                                                                           \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* One iteration in the colour-split layout. */                                                 \
+  static double tb_sor_iter_split_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                \
+                                        const tb_sor_tab_##SFX *t, T omega, int threads)          \
+  {                                                                                               \
+    const int64_t w = st->w, wz = w * (s->ny + 2), nx = s->nx;                                    \
+    double r2 = 0.0;                                                                              \
+    _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
+    for (int col = 0; col < 2; col++) {                                                           \
+      T *v = st->v[col];                                                                          \
+      const T *o = st->v[col ^ 1], *f = st->f[col];                                               \
+      const uint8_t *mat = st->mat[col], *mo = st->mat[col ^ 1];                                  \
+      _Pragma("omp for schedule(static)")                                                         \
+      for (int64_t k = 1; k <= s->nz; k++)                                                        \
+        for (int64_t j = 1; j <= s->ny; j++) {                                                    \
+          /* i = 2 ih + p: the colour's points of the row; west at ih + p - 1, east at ih + p. */ \
+          const int64_t p = (j + k + col) & 1, row = w * j + wz * k;                              \
+          const T rym = t->rym[j], ryp = t->ryp[j], rzm = t->rzm[k], rzp = t->rzp[k];             \
+          const T *ow = o + row + p - 1, *oe = o + row + p;                                       \
+          const uint8_t *mw = mo + row + p - 1, *me = mo + row + p;                               \
+          _Pragma("omp simd reduction(+ : r2)")                                                   \
+          for (int64_t ih = 1 - p; ih <= (nx - p) >> 1; ih++) {                                   \
+            const int64_t c = row + ih, i = 2 * ih + p;                                           \
+            const unsigned m = mat[c];                                                            \
+            T out;                                                                                \
+            const T r = tb_sor_point_##SFX(                                                       \
+                v[c], f[c], ow[ih], oe[ih], o[c - w], o[c + w], o[c - wz], o[c + wz],             \
+                t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mw[ih], me[ih], mo[c - w], mo[c + w],        \
+                mo[c - wz], mo[c + wz], t->rxm[i], t->rxp[i], rym, ryp, rzm, rzp, omega, &out);   \
+            const int held = (m & TB_SOR_FIXED) != 0;                                             \
+            v[c] = held ? v[c] : out;                                                             \
+            r2 += held ? 0.0 : (double)r * (double)r;                                             \
+          }                                                                                       \
+        }                                                                                         \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* Move the natural layout to the colour-split one (to = 1) or back, by planes. */              \
+  static void tb_sor_split_##SFX(const tb_sor_t *s, int64_t w, T *nat, T *const *half, int to,    \
+                                 int threads)                                                     \
+  {                                                                                               \
+    _Pragma("omp parallel for schedule(static) num_threads(threads)")                             \
+    for (int64_t k = 0; k < s->nz + 2; k++)                                                       \
+      for (int64_t j = 0; j < s->ny + 2; j++)                                                     \
+        for (int64_t i = 0; i < s->nx + 2; i++) {                                                 \
+          const int64_t c = i + s->sx * j + s->sxy * k, h = i / 2 + w * (j + (s->ny + 2) * k);    \
+          T *x = &half[(i + j + k) & 1][h];                                                       \
+          if (to)                                                                                 \
+            *x = nat[c];                                                                          \
+          else                                                                                    \
+            nat[c] = *x;                                                                          \
+        }                                                                                         \
+  }                                                                                               \
+  static int tb_sor_run_##SFX(tb_ctx_t *ctx, int layout)                                          \
+  {                                                                                               \
+    const tb_sor_t *s = ctx->p->priv;                                                             \
+    const tb_sor_cpu_t *st = ctx->state;                                                          \
+    const int threads = tb_cpu_threads(ctx);                                                      \
+    T *v = ctx->buf[s->v];                                                                        \
+    const T *f = ctx->buf[s->f];                                                                  \
+    const uint8_t *mat = ctx->buf[s->mat];                                                        \
+    const tb_sor_tab_##SFX t = tb_sor_tab_##SFX##_of(s, ctx->buf[s->coef]);                       \
+    T *pair[2] = {v, st->v2};                                                                     \
+    const T omega = (T)s->omega;                                                                  \
+    double r0 = 0.0, rel = 1.0;                                                                   \
+    int64_t it = 1;                                                                               \
+    if (layout == 1)                                                                              \
+      tb_sor_split_##SFX(s, st->w, v, (T *const *)st->v, 1, threads);                             \
+    if (layout == 2)                                                                              \
+      memcpy(st->v2, v, (size_t)s->cells * sizeof(T));                                            \
+    for (;; it++) {                                                                               \
+      double r2 = layout == 1   ? tb_sor_iter_split_##SFX(s, st, &t, omega, threads)              \
+                  : layout == 0 ? tb_sor_iter_nat_##SFX(s, v, v, f, mat, &t, omega, 0, threads)   \
+                  : layout == 3 ? tb_sor_iter_fused_##SFX(s, v, f, mat, &t, omega, threads)       \
+                                : tb_sor_iter_nat_##SFX(s, pair[(it - 1) & 1], pair[it & 1], f,   \
+                                                        mat, &t, (T)1, 1, threads);               \
+      if (tb_sor_stop(s, it, r2, &r0, &rel))                                                      \
+        break;                                                                                    \
+    }                                                                                             \
+    if (layout == 1)                                                                              \
+      tb_sor_split_##SFX(s, st->w, v, (T *const *)st->v, 0, threads);                             \
+    if (layout == 2 && (it & 1))                                                                  \
+      memcpy(v, st->v2, (size_t)s->cells * sizeof(T));                                            \
+    tb_sor_finish(ctx, it, r0, rel);                                                              \
+    return TB_OK;                                                                                 \
+  }
+
+TB_SOR_CPU(float, f)
+TB_SOR_CPU(double, d)
+
+static void tb_sor_cpu_release(tb_ctx_t *ctx)
+{
+  tb_sor_cpu_t *st = ctx->state;
+  if (st) {
+    for (int c = 0; c < 2; c++) {
+      free(st->v[c]);
+      free(st->f[c]);
+      free(st->mat[c]);
+    }
+    free(st->v2);
+  }
+  free(st);
+  ctx->state = NULL;
+}
+
+/* Scratch for a layout (1 split, 2 jacobi; 0 natural and 3 fused have none),
+ * first-touched by planes with the sweeps' static schedule; the split f and
+ * materials filled here. */
+static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
+{
+  const tb_sor_t *s = ctx->p->priv;
+  const size_t e = tb_kind_size(tb_prec_kind(ctx->p->prec));
+  const int threads = tb_cpu_threads(ctx);
+  tb_sor_cpu_t *st = calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  st->w = (s->nx + 3) / 2;
+  st->half = st->w * (s->ny + 2) * (s->nz + 2);
+  if (layout == 2) {
+    if (!(st->v2 = malloc((size_t)s->cells * e)))
+      return tb_fail(TB_ENOMEM, "out of memory for jacobi's second iterate");
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t k = 0; k < s->nz + 2; k++)
+      memset((char *)st->v2 + (size_t)(k * s->sxy) * e, 0, (size_t)s->sxy * e);
+    return TB_OK;
+  }
+  if (layout != 1)
+    return TB_OK;
+  for (int c = 0; c < 2; c++)
+    if (!(st->v[c] = malloc((size_t)st->half * e)) || !(st->f[c] = malloc((size_t)st->half * e)) ||
+        !(st->mat[c] = malloc((size_t)st->half)))
+      return tb_fail(TB_ENOMEM, "out of memory for the colour-split arrays");
+  const int64_t plane = st->w * (s->ny + 2);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int64_t k = 0; k < s->nz + 2; k++)
+    for (int c = 0; c < 2; c++) {
+      memset((char *)st->v[c] + (size_t)(k * plane) * e, 0, (size_t)plane * e);
+      memset(st->mat[c] + k * plane, 0, (size_t)plane);
+    }
+  const uint8_t *mat = ctx->buf[s->mat];
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int64_t c = 0; c < s->cells; c++) {
+    const int64_t i = c % s->sx, j = c / s->sx % (s->ny + 2), k = c / s->sxy;
+    const int col = (int)((i + j + k) & 1);
+    const int64_t h = tb_sor_half_index(s, st->w, c);
+    st->mat[col][h] = mat[c];
+    memcpy((char *)st->f[col] + (size_t)h * e, (const char *)ctx->buf[s->f] + (size_t)c * e, e);
+  }
+  return TB_OK;
+}
+
+static int tb_sor_prep_nat(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 0); }
+static int tb_sor_prep_split(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 1); }
+static int tb_sor_prep_jacobi(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 2); }
+static int tb_sor_prep_fused(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 3); }
+
+static int tb_sor_run_layout(tb_ctx_t *ctx, int layout)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_sor_run_f(ctx, layout) : tb_sor_run_d(ctx, layout);
+}
+
+static int tb_sor_run_nat(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 0); }
+static int tb_sor_run_split(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 1); }
+static int tb_sor_run_jacobi(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 2); }
+static int tb_sor_run_fused(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 3); }
+
+#define TB_SOR_PRECS (TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE))
+
+TB_VARIANT(tb_sor_natural, "natural", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_nat,
+           tb_sor_run_nat, NULL, tb_sor_cpu_release,
+           "red then black over the natural layout (stride 2), residual fused");
+TB_VARIANT(tb_sor_split, "split", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_split,
+           tb_sor_run_split, NULL, tb_sor_cpu_release,
+           "red and black stored apart: each colour's sweep contiguous, residual fused");
+TB_VARIANT(tb_sor_fused, "fused", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_fused,
+           tb_sor_run_fused, NULL, tb_sor_cpu_release,
+           "in place, each thread up its planes: red on k + 1, then black on k (one pass)");
+TB_VARIANT(tb_sor_jacobi, "jacobi", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_jacobi,
+           tb_sor_run_jacobi, NULL, tb_sor_cpu_release,
+           "Jacobi (two arrays), the baseline the red-black ordering is measured against");
+
+TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi);

@@ -1,0 +1,490 @@
+/* twinbench: the red-black SOR family's CUDA twins.
+ *
+ * published: the seeds' layout: one thread per point, 16 x 16 blocks over x
+ *            and y, the grid's third dimension over the planes; a launch per
+ *            colour, in which the other colour's threads idle.
+ * split:     red and black stored apart (v, f and the materials), so each
+ *            colour's threads read their points contiguously; the run splits
+ *            v on entry and merges it on exit (timed), f and the materials
+ *            once in prepare.
+ * fused:     one launch an iteration: each block marches up a column of
+ *            planes and updates red on plane k + 1, then black on plane k,
+ *            reading the previous iterate and writing the next (two arrays),
+ *            so v, f and the materials cross once an iteration instead of once
+ *            a colour. The red values of the tile's ring, which black needs,
+ *            are recomputed from the previous iterate (never written); the
+ *            arithmetic of every point is the two-pass one, so the result is
+ *            the same bits.
+ * jacobi:    the baseline, two arrays, one launch an iteration.
+ * The residual's square sum is reduced inside the sweep kernels: a double
+ * per block (warp shuffles, then across the warps), and in the iterations
+ * the stopping rule reads it, one block sums the partials and the host reads
+ * that one number. */
+#include <config.h>
+
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include "../families/sor.h"
+#include "cuda_util.h"
+
+namespace {
+
+/* The published launch: 16 x 16 threads (one block of 256, folded). */
+const int tb_sor_bx = 16, tb_sor_by = 16;
+/* The split and fused launches: 32 x 8 threads, 32 along the contiguous axis. */
+const int tb_sor_wx = 32, tb_sor_wy = 8;
+/* The fused sweep's planes per block (a column of the grid), and the final sum's block. */
+const int tb_sor_zchunk = 32, tb_sor_sum_block = 1024;
+
+/* The problem's geometry and arrays as kernels see them. */
+template <typename T> struct tb_sor_k {
+  const T *f, *cf;
+  const uint8_t *mat;
+  int64_t nx, ny, nz, sx, sxy;
+  int64_t rx[6]; /* offsets of rxm, rxp, rym, ryp, rzm, rzp in cf */
+  int64_t hm;
+  T omega;
+};
+
+__device__ __forceinline__ float tb_sor_point(float vc, float fc, float vw, float ve, float vs,
+                                              float vn, float vb, float vt, const float *hm,
+                                              unsigned mw, unsigned me, unsigned ms, unsigned mn,
+                                              unsigned mb, unsigned mt, float a, float b, float c,
+                                              float d, float e, float g, float w, float *out)
+{
+  return tb_sor_point_f(vc, fc, vw, ve, vs, vn, vb, vt, hm, mw, me, ms, mn, mb, mt, a, b, c, d, e,
+                        g, w, out);
+}
+
+__device__ __forceinline__ double tb_sor_point(double vc, double fc, double vw, double ve,
+                                               double vs, double vn, double vb, double vt,
+                                               const double *hm, unsigned mw, unsigned me,
+                                               unsigned ms, unsigned mn, unsigned mb, unsigned mt,
+                                               double a, double b, double c, double d, double e,
+                                               double g, double w, double *out)
+{
+  return tb_sor_point_d(vc, fc, vw, ve, vs, vn, vb, vt, hm, mw, me, ms, mn, mb, mt, a, b, c, d, e,
+                        g, w, out);
+}
+
+/* Point c = (i, j, k) of the natural layout updated from src with omega w:
+ * the residual, and the new value in *out. */
+template <typename T>
+__device__ __forceinline__ T tb_sor_at(const tb_sor_k<T> &q, const T *src, int64_t c, int64_t i,
+                                       int64_t j, int64_t k, T w, T *out)
+{
+  const uint8_t *m = q.mat;
+  const int64_t sx = q.sx, sxy = q.sxy;
+  return tb_sor_point(src[c], q.f[c], src[c - 1], src[c + 1], src[c - sx], src[c + sx],
+                      src[c - sxy], src[c + sxy], q.cf + q.hm + TB_SOR_MAT(m[c]) * TB_SOR_NMAT,
+                      m[c - 1], m[c + 1], m[c - sx], m[c + sx], m[c - sxy], m[c + sxy],
+                      q.cf[q.rx[0] + i], q.cf[q.rx[1] + i], q.cf[q.rx[2] + j], q.cf[q.rx[3] + j],
+                      q.cf[q.rx[4] + k], q.cf[q.rx[5] + k], w, out);
+}
+
+/* The block's sum of r2 into partial[block] (blocks of 256 threads). */
+__device__ __forceinline__ void tb_sor_partial(double r2, double *partial)
+{
+  r2 = tb_block_sum(r2);
+  if (threadIdx.x == 0)
+    partial[blockIdx.x + (int64_t)gridDim.x * (blockIdx.y + (int64_t)gridDim.y * blockIdx.z)] = r2;
+}
+
+/* published: colour col (or every point, JACOBI, from src to dst). */
+template <typename T, bool RES, bool JACOBI>
+__global__ void __launch_bounds__(256) tb_k_sor_nat(tb_sor_k<T> q, const T *src, T *dst, int col,
+                                                     double *partial)
+{
+  const int64_t i = 1 + (int64_t)blockIdx.x * tb_sor_bx + (threadIdx.x % tb_sor_bx);
+  const int64_t j = 1 + (int64_t)blockIdx.y * tb_sor_by + (threadIdx.x / tb_sor_bx);
+  const int64_t k = 1 + (int64_t)blockIdx.z;
+  double r2 = 0.0;
+  if (i <= q.nx && j <= q.ny && (JACOBI || ((i + j + k) & 1) == col)) {
+    const int64_t c = i + q.sx * j + q.sxy * k;
+    T out;
+    const T r = tb_sor_at(q, src, c, i, j, k, JACOBI ? T(1) : q.omega, &out);
+    const bool held = (q.mat[c] & TB_SOR_FIXED) != 0;
+    if (!held)
+      dst[c] = out;
+    else if (JACOBI)
+      dst[c] = src[c];
+    if (RES && !held)
+      r2 = (double)r * (double)r;
+  }
+  if (RES)
+    tb_sor_partial(r2, partial);
+}
+
+/* The colour-split arrays of one precision. */
+template <typename T> struct tb_sor_half {
+  T *v[2];
+  const T *f[2];
+  const uint8_t *mat[2];
+  int64_t w, wz; /* points of a colour a row, and a plane */
+};
+
+/* split: colour col; thread x walks the colour's points of a row. */
+template <typename T, bool RES>
+__global__ void __launch_bounds__(256) tb_k_sor_split(tb_sor_k<T> q, tb_sor_half<T> h, int col,
+                                                       double *partial)
+{
+  const int64_t j = 1 + (int64_t)blockIdx.y * tb_sor_wy + (threadIdx.x / tb_sor_wx);
+  const int64_t k = 1 + (int64_t)blockIdx.z;
+  const int64_t p = (j + k + col) & 1;
+  const int64_t ih = (int64_t)blockIdx.x * tb_sor_wx + (threadIdx.x % tb_sor_wx) + 1 - p;
+  double r2 = 0.0;
+  if (j <= q.ny && ih <= (q.nx - p) >> 1) {
+    const int64_t w = h.w, wz = h.wz, c = ih + w * j + wz * k, i = 2 * ih + p;
+    T *v = h.v[col];
+    const T *o = h.v[col ^ 1];
+    const uint8_t *mm = h.mat[col], *mo = h.mat[col ^ 1];
+    const unsigned m = mm[c];
+    T out;
+    const T r = tb_sor_point(
+        v[c], h.f[col][c], o[c + p - 1], o[c + p], o[c - w], o[c + w], o[c - wz], o[c + wz],
+        q.cf + q.hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mo[c + p - 1], mo[c + p], mo[c - w], mo[c + w],
+        mo[c - wz], mo[c + wz], q.cf[q.rx[0] + i], q.cf[q.rx[1] + i], q.cf[q.rx[2] + j],
+        q.cf[q.rx[3] + j], q.cf[q.rx[4] + k], q.cf[q.rx[5] + k], q.omega, &out);
+    if (!(m & TB_SOR_FIXED)) {
+      v[c] = out;
+      if (RES)
+        r2 = (double)r * (double)r;
+    }
+  }
+  if (RES)
+    tb_sor_partial(r2, partial);
+}
+
+/* Natural layout to the colour-split one (TO) or back: a grid-stride loop over the cells. */
+template <typename T, bool TO>
+__global__ void tb_k_sor_layout(T *nat, T *red, T *black, int64_t sx, int64_t ny2, int64_t w,
+                                int64_t cells)
+{
+  for (int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; c < cells;
+       c += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t i = c % sx, r = c / sx, j = r % ny2, k = r / ny2;
+    T *x = ((i + j + k) & 1 ? black : red) + i / 2 + w * r;
+    if (TO)
+      *x = nat[c];
+    else
+      nat[c] = *x;
+  }
+}
+
+/* fused: the red value of point (i, j, k) of the next iterate as black sees
+ * it (computed from src where the point is red, interior and free, else
+ * src's); with OWN (an output thread that owns this red plane) it is written
+ * to dst and its residual counted. */
+template <typename T, bool RES>
+__device__ __forceinline__ T tb_sor_red(const tb_sor_k<T> &q, const T *src, T *dst, int64_t i,
+                                        int64_t j, int64_t k, bool inside, bool own, double *r2)
+{
+  if (!inside)
+    return T(0);
+  const int64_t c = i + q.sx * j + q.sxy * k;
+  if (i < 1 || i > q.nx || j < 1 || j > q.ny || k < 1 || k > q.nz || ((i + j + k) & 1) ||
+      (q.mat[c] & TB_SOR_FIXED))
+    return src[c];
+  T out;
+  const T r = tb_sor_at(q, src, c, i, j, k, q.omega, &out);
+  if (own) {
+    dst[c] = out;
+    if (RES)
+      *r2 = fma((double)r, (double)r, *r2);
+  }
+  return out;
+}
+
+/* fused: one iteration. A block of 32 x 8 threads covers a tile of x and y
+ * with a ring of one point (its 30 x 6 inner threads are the tile's outputs)
+ * and marches over tb_sor_zchunk planes: at step k it computes red on plane
+ * k + 1 (the ring's only for the black of the tile), then black on plane k
+ * from red on planes k - 1, k (its ring, from shared memory) and k + 1. The
+ * red planes live in three shared buffers, so one barrier a step separates
+ * writing a buffer from the last reads of what it held. A chunk starting at
+ * k0 recomputes red on planes k0 - 1 and k0 without writing them (their
+ * owner is the chunk below), except the first, which owns plane 1. */
+template <typename T, bool RES>
+__global__ void __launch_bounds__(256) tb_k_sor_fused(tb_sor_k<T> q, const T *src, T *dst,
+                                                       double *partial)
+{
+  __shared__ T buf[3][tb_sor_wy][tb_sor_wx];
+  const int tx = threadIdx.x % tb_sor_wx, ty = threadIdx.x / tb_sor_wx;
+  const int64_t i = (int64_t)blockIdx.x * (tb_sor_wx - 2) + tx;
+  const int64_t j = (int64_t)blockIdx.y * (tb_sor_wy - 2) + ty;
+  const int64_t k0 = 1 + (int64_t)blockIdx.z * tb_sor_zchunk;
+  const int64_t k1 = k0 + tb_sor_zchunk - 1 < q.nz ? k0 + tb_sor_zchunk - 1 : q.nz;
+  const bool inside = i <= q.nx + 1 && j <= q.ny + 1;
+  const bool out = inside && tx >= 1 && tx < tb_sor_wx - 1 && ty >= 1 && ty < tb_sor_wy - 1 &&
+                   i >= 1 && i <= q.nx && j >= 1 && j <= q.ny;
+  double r2 = 0.0;
+  T prev = tb_sor_red<T, RES>(q, src, dst, i, j, k0 - 1, inside, false, &r2);
+  T cur = tb_sor_red<T, RES>(q, src, dst, i, j, k0, inside, out && k0 == 1, &r2);
+  buf[k0 % 3][ty][tx] = cur;
+  for (int64_t k = k0; k <= k1; k++) {
+    const T next = tb_sor_red<T, RES>(q, src, dst, i, j, k + 1, inside, out, &r2);
+    buf[(k + 1) % 3][ty][tx] = next;
+    __syncthreads();
+    const int64_t c = i + q.sx * j + q.sxy * k;
+    if (out && ((i + j + k) & 1) && !(q.mat[c] & TB_SOR_FIXED)) {
+      const T(*b)[tb_sor_wx] = buf[k % 3];
+      const uint8_t *m = q.mat;
+      const int64_t sx = q.sx, sxy = q.sxy;
+      T v;
+      const T r = tb_sor_point(
+          src[c], q.f[c], b[ty][tx - 1], b[ty][tx + 1], b[ty - 1][tx], b[ty + 1][tx], prev, next,
+          q.cf + q.hm + TB_SOR_MAT(m[c]) * TB_SOR_NMAT, m[c - 1], m[c + 1], m[c - sx], m[c + sx],
+          m[c - sxy], m[c + sxy], q.cf[q.rx[0] + i], q.cf[q.rx[1] + i], q.cf[q.rx[2] + j],
+          q.cf[q.rx[3] + j], q.cf[q.rx[4] + k], q.cf[q.rx[5] + k], q.omega, &v);
+      dst[c] = v;
+      if (RES)
+        r2 = fma((double)r, (double)r, r2);
+    }
+    prev = cur;
+    cur = next;
+  }
+  if (RES)
+    tb_sor_partial(r2, partial);
+}
+
+/* One block sums the n partials into *out. */
+__global__ void tb_k_sor_sum(const double *partial, int64_t n, double *out)
+{
+  double s = 0.0;
+  for (int64_t i = threadIdx.x; i < n; i += blockDim.x)
+    s += partial[i];
+  s = tb_block_sum(s);
+  if (threadIdx.x == 0)
+    *out = s;
+}
+
+enum { TB_SOR_PUBLISHED, TB_SOR_SPLIT, TB_SOR_FUSED, TB_SOR_JACOBI };
+
+struct tb_sor_gpu {
+  double *partial, *sum; /* per block, and the final sum (device) */
+  double *host;          /* the final sum (pinned) */
+  int64_t nblocks;       /* the most partials a launch writes */
+  void *v2;              /* fused and jacobi: the second iterate */
+  void *half[6];         /* split: v, f, mat of red, then of black */
+  int64_t w, half_cells;
+};
+
+template <typename T> tb_sor_k<T> tb_sor_args(const tb_ctx_t *ctx)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  tb_sor_k<T> q;
+  q.f = (const T *)ctx->buf[s->f];
+  q.cf = (const T *)ctx->buf[s->coef];
+  q.mat = (const uint8_t *)ctx->buf[s->mat];
+  q.nx = s->nx;
+  q.ny = s->ny;
+  q.nz = s->nz;
+  q.sx = s->sx;
+  q.sxy = s->sxy;
+  const int64_t n3[3] = {s->nx, s->ny, s->nz};
+  for (int a = 0; a < 3; a++) {
+    q.rx[2 * a] = s->ax[a];
+    q.rx[2 * a + 1] = s->ax[a] + n3[a] + 2;
+  }
+  q.hm = s->hm;
+  q.omega = (T)s->omega;
+  return q;
+}
+
+/* The launch grid of each layout for colour-sweep kernels. */
+dim3 tb_sor_grid(const tb_sor_t *s, int layout)
+{
+  if (layout == TB_SOR_SPLIT)
+    return dim3((unsigned)(((s->nx + 1) / 2 + tb_sor_wx - 1) / tb_sor_wx),
+                (unsigned)((s->ny + tb_sor_wy - 1) / tb_sor_wy), (unsigned)s->nz);
+  if (layout == TB_SOR_FUSED)
+    return dim3((unsigned)((s->nx + tb_sor_wx - 3) / (tb_sor_wx - 2)),
+                (unsigned)((s->ny + tb_sor_wy - 3) / (tb_sor_wy - 2)),
+                (unsigned)((s->nz + tb_sor_zchunk - 1) / tb_sor_zchunk));
+  return dim3((unsigned)((s->nx + tb_sor_bx - 1) / tb_sor_bx),
+              (unsigned)((s->ny + tb_sor_by - 1) / tb_sor_by), (unsigned)s->nz);
+}
+
+template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int layout)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  if (s->nz > 65535 || s->ny > 65535 * 6)
+    return tb_fail(TB_EUNSUP, "the launch grid takes at most 65535 planes");
+  const dim3 g = tb_sor_grid(s, layout);
+  st->nblocks = (int64_t)g.x * g.y * g.z;
+  TB_CUDA(cudaMalloc(&st->partial, (size_t)(2 * st->nblocks) * sizeof(double)));
+  TB_CUDA(cudaMalloc(&st->sum, sizeof(double)));
+  TB_CUDA(cudaMallocHost(&st->host, sizeof(double)));
+  if (layout == TB_SOR_FUSED || layout == TB_SOR_JACOBI)
+    TB_CUDA(cudaMalloc(&st->v2, (size_t)s->cells * sizeof(T)));
+  if (layout != TB_SOR_SPLIT)
+    return TB_OK;
+  st->w = (s->nx + 3) / 2;
+  st->half_cells = st->w * (s->ny + 2) * (s->nz + 2);
+  for (int c = 0; c < 2; c++) {
+    TB_CUDA(cudaMalloc(&st->half[3 * c], (size_t)st->half_cells * sizeof(T)));
+    TB_CUDA(cudaMalloc(&st->half[3 * c + 1], (size_t)st->half_cells * sizeof(T)));
+    TB_CUDA(cudaMalloc(&st->half[3 * c + 2], (size_t)st->half_cells));
+  }
+  /* f, then the materials (as bytes through a one-byte type), split once. */
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  const int grid = (int)((s->cells + 255) / 256 < 65536 ? (s->cells + 255) / 256 : 65536);
+  tb_k_sor_layout<T, true><<<grid, 256, 0, stream>>>((T *)ctx->buf[s->f], (T *)st->half[1],
+                                                     (T *)st->half[4], s->sx, s->ny + 2, st->w,
+                                                     s->cells);
+  TB_CUDA_LAUNCH("sor split f");
+  tb_k_sor_layout<uint8_t, true><<<grid, 256, 0, stream>>>(
+      (uint8_t *)ctx->buf[s->mat], (uint8_t *)st->half[2], (uint8_t *)st->half[5], s->sx,
+      s->ny + 2, st->w, s->cells);
+  TB_CUDA_LAUNCH("sor split materials");
+  TB_CUDA(cudaStreamSynchronize(stream));
+  return TB_OK;
+}
+
+/* The residual's square sum of the iteration just launched (n partials). */
+int tb_sor_read(tb_ctx_t *ctx, tb_sor_gpu *st, int64_t n, double *r2)
+{
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  tb_k_sor_sum<<<1, tb_sor_sum_block, 0, stream>>>(st->partial, n, st->sum);
+  TB_CUDA_LAUNCH("sor sum");
+  TB_CUDA(cudaMemcpyAsync(st->host, st->sum, sizeof(double), cudaMemcpyDeviceToHost, stream));
+  TB_CUDA(cudaStreamSynchronize(stream));
+  *r2 = *st->host;
+  return TB_OK;
+}
+
+/* One iteration of a layout; res: reduce the residual into the partials
+ * (how many in *np). The iterate's parity picks fused's and jacobi's arrays. */
+template <typename T, bool RES>
+int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_t *np)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  const tb_sor_k<T> q = tb_sor_args<T>(ctx);
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  const dim3 g = tb_sor_grid(s, layout);
+  T *v = (T *)ctx->buf[s->v], *v2 = (T *)st->v2;
+  T *src = (it & 1) ? v : v2, *dst = (it & 1) ? v2 : v;
+  *np = st->nblocks;
+  switch (layout) {
+  case TB_SOR_PUBLISHED:
+    for (int col = 0; col < 2; col++) {
+      tb_k_sor_nat<T, RES, false>
+          <<<g, 256, 0, stream>>>(q, v, v, col, st->partial + col * st->nblocks);
+      TB_CUDA_LAUNCH("sor published");
+    }
+    *np = 2 * st->nblocks;
+    break;
+  case TB_SOR_SPLIT: {
+    tb_sor_half<T> h;
+    for (int c = 0; c < 2; c++) {
+      h.v[c] = (T *)st->half[3 * c];
+      h.f[c] = (const T *)st->half[3 * c + 1];
+      h.mat[c] = (const uint8_t *)st->half[3 * c + 2];
+    }
+    h.w = st->w;
+    h.wz = st->w * (s->ny + 2);
+    for (int col = 0; col < 2; col++) {
+      tb_k_sor_split<T, RES><<<g, 256, 0, stream>>>(q, h, col, st->partial + col * st->nblocks);
+      TB_CUDA_LAUNCH("sor split");
+    }
+    *np = 2 * st->nblocks;
+    break;
+  }
+  case TB_SOR_FUSED:
+    tb_k_sor_fused<T, RES><<<g, 256, 0, stream>>>(q, src, dst, st->partial);
+    TB_CUDA_LAUNCH("sor fused");
+    break;
+  default:
+    tb_k_sor_nat<T, RES, true><<<g, 256, 0, stream>>>(q, src, dst, 0, st->partial);
+    TB_CUDA_LAUNCH("sor jacobi");
+  }
+  return TB_OK;
+}
+
+template <typename T> int tb_sor_run_t(tb_ctx_t *ctx, int layout)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  tb_sor_gpu *st = (tb_sor_gpu *)ctx->state;
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  T *v = (T *)ctx->buf[s->v];
+  const size_t bytes = (size_t)s->cells * sizeof(T);
+  const int lgrid = (int)((s->cells + 255) / 256 < 65536 ? (s->cells + 255) / 256 : 65536);
+  if (layout == TB_SOR_SPLIT) {
+    tb_k_sor_layout<T, true><<<lgrid, 256, 0, stream>>>(v, (T *)st->half[0], (T *)st->half[3],
+                                                        s->sx, s->ny + 2, st->w, s->cells);
+    TB_CUDA_LAUNCH("sor split v");
+  } else if (st->v2)
+    TB_CUDA(cudaMemcpyAsync(st->v2, v, bytes, cudaMemcpyDeviceToDevice, stream));
+  double r0 = 0.0, rel = 1.0;
+  int64_t it = 1;
+  for (;; it++) {
+    int64_t np = 0;
+    double r2 = 0.0;
+    int rc = tb_sor_wants(s, it) ? tb_sor_iterate<T, true>(ctx, st, layout, it, &np)
+                                 : tb_sor_iterate<T, false>(ctx, st, layout, it, &np);
+    if (!rc && tb_sor_wants(s, it))
+      rc = tb_sor_read(ctx, st, np, &r2);
+    if (rc)
+      return rc;
+    if (tb_sor_stop(s, it, r2, &r0, &rel))
+      break;
+  }
+  if (layout == TB_SOR_SPLIT) {
+    tb_k_sor_layout<T, false><<<lgrid, 256, 0, stream>>>(v, (T *)st->half[0], (T *)st->half[3],
+                                                         s->sx, s->ny + 2, st->w, s->cells);
+    TB_CUDA_LAUNCH("sor merge v");
+  } else if (st->v2 && (it & 1))
+    TB_CUDA(cudaMemcpyAsync(v, st->v2, bytes, cudaMemcpyDeviceToDevice, stream));
+  tb_sor_finish(ctx, it, r0, rel);
+  return TB_OK;
+}
+
+void tb_sor_release(tb_ctx_t *ctx)
+{
+  tb_sor_gpu *st = (tb_sor_gpu *)ctx->state;
+  if (st) {
+    cudaFree(st->partial);
+    cudaFree(st->sum);
+    cudaFreeHost(st->host);
+    cudaFree(st->v2);
+    for (int c = 0; c < 6; c++)
+      cudaFree(st->half[c]);
+  }
+  free(st);
+  ctx->state = NULL;
+}
+
+template <int LAYOUT> int tb_sor_prepare(tb_ctx_t *ctx)
+{
+  tb_sor_gpu *st = (tb_sor_gpu *)calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  return ctx->p->prec == TB_FLOAT ? tb_sor_prepare_t<float>(ctx, st, LAYOUT)
+                                  : tb_sor_prepare_t<double>(ctx, st, LAYOUT);
+}
+
+template <int LAYOUT> int tb_sor_run(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_sor_run_t<float>(ctx, LAYOUT)
+                                  : tb_sor_run_t<double>(ctx, LAYOUT);
+}
+
+const unsigned tb_sor_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
+
+#define TB_SOR_VARIANT(ID, NAME, LAYOUT, SUMMARY)                                                \
+  TB_VARIANT(ID, NAME, &tb_algo_sor, tb_sor_precs, 0, NULL, 0, tb_sor_prepare<LAYOUT>,           \
+             tb_sor_run<LAYOUT>, NULL, tb_sor_release, SUMMARY)
+
+TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
+               "the seeds' layout: a thread a point, 16 x 16 blocks, a launch a colour");
+TB_SOR_VARIANT(tb_sor_split, "split", TB_SOR_SPLIT,
+               "red and black stored apart: each colour's accesses contiguous");
+TB_SOR_VARIANT(tb_sor_fused, "fused", TB_SOR_FUSED,
+               "red on plane k + 1 and black on plane k in one pass up the planes, two arrays");
+TB_SOR_VARIANT(tb_sor_jacobi, "jacobi", TB_SOR_JACOBI, "Jacobi (two arrays), the baseline");
+
+} /* namespace */
+
+TB_VARIANT_LIST(sor, gpu, &tb_sor_published, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi);

@@ -1,0 +1,107 @@
+#!/bin/sh
+# The red-black SOR family on the CPU: the manufactured problem's error is the
+# discrete solution's (closed form) and falls about 4x per halving of h; the
+# quadratic Laplace problem is solved to the tolerance on uniform and
+# stretched meshes; the natural and colour-split layouts and the fused
+# one-pass sweep give the same bits and iteration counts in every problem and
+# precision; Jacobi needs more
+# iterations than SOR; every row verified (held points bit for bit, the true
+# residual against the bound tol implies); bad parameters are one line.
+. "${srcdir:-.}/tests/lib.sh"
+
+run_csv() { # run_csv FILE ARGS...: a CPU run of sor into the CSV report FILE
+  out=$1
+  shift
+  "$TB" run sor --backend cpu --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
+    --output "$out" "$@" 2>"$TMP/err" || fail "run $*: $(cat "$TMP/err")"
+}
+
+# Convergence: h = 1/8, 1/16, 1/32 in double, solved far below the
+# discretisation error.
+run_csv "$TMP/conv.csv" --precision double --size 7,15,31 -P tol=1e-11 -P maxiter=100000
+all_pass "$TMP/conv.csv" 12
+csv_select "$TMP/conv.csv" variant size err_max err_discrete iterations check >"$TMP/conv"
+awk -F, '{ e[$1, $2] = $3
+    # the error is the closed-form discrete solution error to 1e-6 of itself
+    if ($3 - $4 > 1e-6 * $4 || $4 - $3 > 1e-6 * $4) { print "err " $0; bad++ } }
+  END { split("natural split fused jacobi", v, " ")
+    for (k = 1; k <= 4; k++) {
+      r1 = e[v[k], 7] / e[v[k], 15]; r2 = e[v[k], 15] / e[v[k], 31]
+      if (r1 < 3.8 || r1 > 4.2 || r2 < 3.9 || r2 > 4.1) { print v[k] " ratios " r1 " " r2; bad++ } }
+    exit bad > 0 }' "$TMP/conv" || fail "manufactured error: not the discrete error, or not ~4x a halving"
+# SOR against Jacobi: the ordering buys iterations (omega_opt: O(n) against O(n^2)).
+awk -F, '$2 == 31 { it[$1] = $5 } END { exit !(it["jacobi"] > 10 * it["natural"]) }' "$TMP/conv" ||
+  fail "jacobi does not take far more iterations than SOR at n = 31"
+
+# Laplace with quadratic data: reproduced exactly by the stencil, so the
+# error is the solver's alone, on both meshes.
+run_csv "$TMP/lap.csv" --precision double --size 12 -P problem=laplace -P mesh=uniform,stretched \
+  -P tol=1e-12 -P maxiter=100000
+all_pass "$TMP/lap.csv" 8
+awk -F, -v e="$(csv_col "$TMP/lap.csv" err_max)" "$CSV_ROW"' { if (!($e < 1e-9)) bad++ }
+  END { exit bad > 0 }' "$TMP/lap.csv" || fail "laplace: an error above 1e-9 at tol 1e-12"
+
+# The layouts and the fused sweep agree bit for bit (the same err_max and true residual to 17
+# digits, the same iterations) on every problem and mesh, in float and double,
+# with unequal sides and a check interval of 3.
+run_csv "$TMP/lay.csv" --precision float,double --size 10 -P nx=13 -P ny=9 -P nz=11 -P check=3 \
+  -P maxiter=100000 \
+  -P problem=manufactured,laplace,capacitor -P mesh=uniform,stretched
+all_pass "$TMP/lay.csv" 48
+csv_select "$TMP/lay.csv" variant precision problem mesh iterations err_max true_res residual >"$TMP/lay"
+awk -F, '$1 != "jacobi" { key = $2 "," $3 "," $4; val = $5 "," $6 "," $7
+    if (key in s && s[key] != val) { print key ": " s[key] " vs " val; bad++ }; s[key] = val }
+  $1 == "jacobi" && $5 % 3 != 0 { print "jacobi stopped off the check: " $0; bad++ }
+  END { exit bad > 0 }' "$TMP/lay" || fail "natural and split differ, or a stop off the check interval"
+
+# Every solve above converged: below tol, before maxiter, no maxiter note.
+for f in conv lap lay; do
+  awk -F, -v i="$(csv_col "$TMP/$f.csv" iterations)" -v r="$(csv_col "$TMP/$f.csv" residual)" \
+    -v n="$(csv_col "$TMP/$f.csv" note)" "$CSV_ROW"' { if (!($i < 100000) || $n ~ /maxiter/) bad++ }
+    END { exit bad > 0 }' "$TMP/$f.csv" || fail "$f: a solve stopped at maxiter or carries a note"
+done
+awk -F, '{ if (!($8 < 1e-5)) bad++ } END { exit bad > 0 }' "$TMP/lay" || fail "a residual above tol"
+
+# A solve stopped by maxiter is what its budget gives: checked against its own
+# residual, passed, and noted; the residual is that of its last iteration.
+run_csv "$TMP/cap.csv" --precision double --size 24 --variant jacobi -P maxiter=37
+all_pass "$TMP/cap.csv" 1
+csv_select "$TMP/cap.csv" iterations residual note >"$TMP/cap"
+grep -q '^37,[0-9.e-]*,stopped at maxiter 37 before tol' "$TMP/cap" || fail "maxiter stop: $(cat "$TMP/cap")"
+
+# Repeats start from the same state (v restored before each run): the same
+# iterations and bits after three runs as after one.
+run_csv "$TMP/rep1.csv" --precision float --size 11 --variant natural,split,fused
+"$TB" run sor --backend cpu --threads 2 --repeat 3 --warmup 1 $LIMIT --format csv \
+  --output "$TMP/rep3.csv" --precision float --size 11 --variant natural,split,fused 2>"$TMP/err" ||
+  fail "repeats: $(cat "$TMP/err")"
+[ "$(csv_select "$TMP/rep1.csv" variant iterations err_max true_res)" = \
+  "$(csv_select "$TMP/rep3.csv" variant iterations err_max true_res)" ] ||
+  fail "three runs differ from one: the state was not restored"
+
+# The fused sweep's shares of planes: more threads than planes, one plane a
+# share, uneven shares; the same bits as the natural layout's two passes.
+"$TB" run sor --backend cpu --threads 1,3 --repeat 1 --warmup 0 $LIMIT --format csv \
+  --output "$TMP/sh.csv" --precision double --size 4 -P nz=1,2,5 -P problem=capacitor \
+  --variant natural,fused 2>"$TMP/err" || fail "shares: $(cat "$TMP/err")"
+all_pass "$TMP/sh.csv" 12
+csv_select "$TMP/sh.csv" nz iterations err_max true_res | sort -u | cut -d, -f1 | uniq -d |
+  grep -q . && fail "shares: the fused sweep differs from the natural layout"
+
+# omega is a parameter: another value still converges (slower) and verifies.
+run_csv "$TMP/om.csv" --precision double --size 9 --variant natural -P omega=1,1.5,auto
+all_pass "$TMP/om.csv" 3
+
+# Bad parameters: one line each, exit 2.
+expect_error 2 "omega '2' must be a number in (0, 2)" run sor --backend cpu -P omega=2 $LIMIT
+expect_error 2 "omega '0' must be a number in (0, 2)" run sor --backend cpu -P omega=0 $LIMIT
+expect_error 2 "omega '-0.5' must be a number in (0, 2)" run sor --backend cpu -P omega=-0.5 $LIMIT
+expect_error 2 "omega 'fast' must be a number in (0, 2)" run sor --backend cpu -P omega=fast $LIMIT
+expect_error 2 "\-\-size '0' must be at least 1" run sor --backend cpu --size 0 $LIMIT
+expect_error 2 "\-\-nx '0' must be at least 1" run sor --backend cpu -P nx=0 $LIMIT
+expect_error 2 "tol 1e-09 is below what float resolves" run sor --backend cpu -P tol=1e-9 $LIMIT
+expect_error 2 "does not fit in memory\|needs .* of host memory" run sor --backend cpu --size 2^18 \
+  $LIMIT
+expect_error 2 "overflow\|does not fit in memory\|needs .* of host memory" run sor --backend cpu \
+  --size 2^40 $LIMIT
+finish

@@ -1,0 +1,129 @@
+/* The SOR verifier passes a right solve and catches wrong ones: a free point
+ * moved (its true residual over the bound the solver's residual implies), a
+ * wall point or an electrode changed, a residual claimed below the truth,
+ * a stop before tol and before maxiter, and a result never written (poison). */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/registry.h"
+#include "cpu_omp/cpu.h"
+#include "families/sor.h"
+#include "testutil.h"
+
+/* The verdict on v with the columns extra (copied: verify fills some). */
+static tb_verdict_t verdict(tb_problem_t *p, void *const *buf, const double *extra, char *note)
+{
+  double x[TB_MAX_COLUMNS];
+  tb_check_t chk;
+  memcpy(x, extra, sizeof x);
+  memset(&chk, 0, sizeof chk);
+  CHECK(p->algo->verify(p, buf, x, &chk) == TB_OK, "verify returned an error");
+  CHECK(chk.verdict != TB_PASS || chk.error <= chk.tolerance, "a pass above the tolerance");
+  if (note)
+    strcpy(note, chk.note);
+  return chk.verdict;
+}
+
+/* Solve problem `which` with the CPU twin natural, then tamper. */
+static void check_problem(const char *which)
+{
+  tb_param_value_t params[TB_MAX_PARAMS];
+  memset(params, 0, sizeof params);
+  params[0].s = which;
+  params[0].i = !strcmp(which, "manufactured") ? TB_SOR_MANUFACTURED
+                : !strcmp(which, "laplace")    ? TB_SOR_LAPLACE
+                                               : TB_SOR_CAPACITOR;
+  params[1].s = "stretched";
+  params[1].i = TB_SOR_STRETCHED;
+  params[2].s = "auto";
+  params[3].r = 1e-9;
+  params[5].i = 10;
+  tb_problem_t p;
+  int rc = tb_problem_setup(&p, &tb_algo_sor, TB_DOUBLE, 12, 3, NULL, params);
+  if (!rc)
+    rc = tb_problem_fill(&p);
+  CHECK(rc == TB_OK, "%s: create: %s", which, tb_error_detail());
+  if (rc)
+    return;
+  const tb_sor_t *s = p.priv;
+  const tb_variant_t *v = CPU_VARIANT(&tb_algo_sor, "natural");
+  tb_cpu_config_t cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.threads = 2;
+  tb_ctx_t ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.p = &p;
+  ctx.v = v;
+  ctx.cfg = &cfg;
+  const size_t vb = (size_t)s->cells * sizeof(double);
+  double *x = malloc(vb);
+  CHECK(x != NULL, "out of memory");
+  if (!x)
+    return;
+  for (int i = 0; i < p.narrays; i++)
+    ctx.buf[i] = p.array[i].host;
+  memcpy(x, p.array[s->v].host, vb);
+  ctx.buf[s->v] = x;
+  for (int k = 0; k < TB_MAX_COLUMNS; k++)
+    ctx.extra[k] = NAN;
+  rc = v->prepare ? v->prepare(&ctx) : TB_OK;
+  if (!rc)
+    rc = v->run(&ctx);
+  CHECK(rc == TB_OK, "%s: run: %s", which, tb_error_detail());
+  char note[200];
+  CHECK(verdict(&p, ctx.buf, ctx.extra, note) == TB_PASS, "%s: the solve fails: %s", which, note);
+
+  /* A free point in the middle moved by 1e-4 of the solution's size. */
+  const int64_t mid = s->nx / 2 + s->sx * (s->ny / 2) + s->sxy * (s->nz / 2 + 1);
+  const uint8_t *mat = p.array[s->mat].host;
+  int64_t c = mid;
+  while (mat[c] & TB_SOR_FIXED)
+    c++;
+  const double keep = x[c];
+  x[c] += 1e-4;
+  CHECK(verdict(&p, ctx.buf, ctx.extra, note) == TB_FAIL, "%s: a moved point passes", which);
+  x[c] = keep;
+  /* A wall point changed (by one ulp). */
+  x[1] = nextafter(x[1], 1.0);
+  CHECK(verdict(&p, ctx.buf, ctx.extra, note) == TB_FAIL && strstr(note, "held points"),
+        "%s: a changed wall point passes: %s", which, note);
+  x[1] = ((const double *)p.array[s->v].host)[1];
+  /* An electrode changed. */
+  for (int64_t e = 0; e < s->cells; e++)
+    if (mat[e] & TB_SOR_FIXED) {
+      const double was = x[e];
+      x[e] = 0.5;
+      CHECK(verdict(&p, ctx.buf, ctx.extra, note) == TB_FAIL, "%s: a moved electrode passes",
+            which);
+      x[e] = was;
+      break;
+    }
+  /* The residual claimed 1000x below what it was. */
+  double lie[TB_MAX_COLUMNS];
+  memcpy(lie, ctx.extra, sizeof lie);
+  lie[TB_SOR_RESIDUAL] /= 1e3;
+  CHECK(verdict(&p, ctx.buf, lie, note) == TB_FAIL, "%s: a false residual passes", which);
+  /* A stop above tol before maxiter. */
+  memcpy(lie, ctx.extra, sizeof lie);
+  lie[TB_SOR_RESIDUAL] = 2 * s->tol;
+  CHECK(verdict(&p, ctx.buf, lie, note) == TB_FAIL && strstr(note, "not by its rule"),
+        "%s: an early stop passes: %s", which, note);
+  /* A result never written. */
+  x[c] = NAN;
+  CHECK(verdict(&p, ctx.buf, ctx.extra, note) == TB_FAIL, "%s: a NaN passes", which);
+  if (v->release)
+    v->release(&ctx);
+  free(x);
+  tb_problem_destroy(&p);
+}
+
+int main(void)
+{
+  check_problem("manufactured");
+  check_problem("laplace");
+  check_problem("capacitor");
+  TEST_EXIT();
+}
