@@ -190,8 +190,10 @@ static int tb_scan_verify_real(tb_problem_t *p, const tb_scan_t *s, const void *
         const double k = m < 1 ? 0.0 : fmin(depth, (double)(m - 1));
         const long double diff = fabsl(tb_elem_ld(y, p->prec, i) - ref);
         const long double slack = (long double)(tb_scan_growth(k, u) + refrel) * ref;
-        tb_worst_see(&w, (double)(slack > 0 ? diff / slack : diff > 0 ? INFINITY : 0.0), i);
-        tb_worst_see(&r, (double)(ref > 0 ? diff / ref : diff > 0 ? INFINITY : 0.0), i);
+        /* Where the bound is 0 (y_0 of an exclusive scan) only an exact 0
+         * passes; a NaN (the poison) is infinitely wrong either way. */
+        tb_worst_see(&w, (double)(slack > 0 ? diff / slack : diff == 0 ? 0.0 : INFINITY), i);
+        tb_worst_see(&r, (double)(ref > 0 ? diff / ref : diff == 0 ? 0.0 : INFINITY), i);
       }
     }
 #pragma omp critical

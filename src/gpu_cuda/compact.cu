@@ -71,7 +71,7 @@ __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long 
   const int64_t tile = next_tile(counter), base = tile * blockDim.x * IPT;
   T v[IPT];
   unsigned f[IPT], agg;
-  load_tile<T, IPT>(x, base, n, v, load_plain());
+  load_tile<T, IPT>(x, base, n, v);
   const int64_t first = base + (int64_t)threadIdx.x * IPT;
 #pragma unroll
   for (int j = 0; j < IPT; j++)

@@ -73,7 +73,7 @@ template <typename T, int IPT> __global__ void k_rts_spine(T *sums, int64_t tile
   T carry = T(0);
   for (int64_t base = 0; base < tiles; base += per) {
     T v[IPT], agg;
-    load_tile<T, IPT>(sums, base, tiles, v, load_plain());
+    load_tile<T, IPT>(sums, base, tiles, v);
     finish<T, IPT>(v, carry + block_scan<T, IPT>(v, &agg, slots<T, IPT>()), 1);
     store_tile<T, IPT>(sums, base, tiles, v);
     carry += agg;
@@ -88,7 +88,7 @@ __global__ void k_rts_scan(const T *__restrict__ in, T *__restrict__ out, const 
 {
   const int64_t base = (int64_t)blockIdx.x * blockDim.x * IPT;
   T v[IPT], agg;
-  load_tile<T, IPT>(in, base, n, v, load_plain());
+  load_tile<T, IPT>(in, base, n, v);
   const T local = block_scan<T, IPT>(v, &agg, slots<T, IPT>());
   finish<T, IPT>(v, sums[blockIdx.x] + local, excl);
   store_tile<T, IPT>(out, base, n, v);

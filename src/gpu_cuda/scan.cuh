@@ -54,13 +54,11 @@ template <typename T, int IPT> __device__ __forceinline__ T *slots()
   return smem<T>() + (blockDim.x >> 5) * (32 * IPT + IPT);
 }
 
-/* Load the tile at `base` (elements past n read as zero, or as whatever
- * fill gives): coalesced warp-striped reads into the warp's region, then
- * each thread takes its IPT consecutive elements v[] (tile position
- * threadIdx.x * IPT + j). */
-template <typename T, int IPT, typename F>
-__device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base, int64_t n, T *v,
-                                          F fill)
+/* Load the tile at `base` (elements past n read as zero): coalesced
+ * warp-striped reads into the warp's region, then each thread takes its IPT
+ * consecutive elements v[] (tile position threadIdx.x * IPT + j). */
+template <typename T, int IPT>
+__device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base, int64_t n, T *v)
 {
   T *w = warp_region<T, IPT>();
   const int lane = threadIdx.x & 31;
@@ -68,12 +66,12 @@ __device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base
   if (wbase + 32 * IPT <= n) {
 #pragma unroll
     for (int k = 0; k < IPT; k++)
-      w[pad(k * 32 + lane)] = fill(in[wbase + k * 32 + lane], true);
+      w[pad(k * 32 + lane)] = in[wbase + k * 32 + lane];
   } else {
 #pragma unroll
     for (int k = 0; k < IPT; k++) {
       const int64_t g = wbase + k * 32 + lane;
-      w[pad(k * 32 + lane)] = g < n ? fill(in[g], true) : fill(T(0), false);
+      w[pad(k * 32 + lane)] = g < n ? in[g] : T(0);
     }
   }
   __syncwarp();
@@ -285,11 +283,6 @@ int fit_smem(tb_ctx_t *ctx, const void *fn, size_t smem)
   return tb_gpu_fit(ctx, fn, smem, NULL, NULL);
 }
 
-/* The identity load of a scan: the element itself, zero past the end. */
-struct load_plain {
-  template <typename T> __device__ __forceinline__ T operator()(T v, bool) const { return v; }
-};
-
 /* A thread's elements v[] turned into their prefix sums from `run` (the
  * sum of everything before the thread's first element): inclusive or
  * exclusive. */
@@ -355,7 +348,7 @@ __global__ void k_lookback(const T *__restrict__ in, T *__restrict__ out, int64_
   __shared__ T prefix_s;
   const int64_t tile = next_tile(counter), base = tile * blockDim.x * IPT;
   T v[IPT], agg;
-  load_tile<T, IPT>(in, base, n, v, load_plain());
+  load_tile<T, IPT>(in, base, n, v);
   const T local = block_scan<T, IPT>(v, &agg, slots<T, IPT>());
   tile_prefix<T>(st, tile, agg, &prefix_s);
   __syncthreads();
