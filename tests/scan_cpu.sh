@@ -7,7 +7,8 @@
 # depth column follows each order; the blocked scan with small tiles (many
 # rounds) too. Compaction: exact and stable at every keep fraction, counts
 # that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
-# one splitter to half the nodes as splitters. Bad parameters: one line.
+# one splitter to half the nodes as splitters; a random tree's depths exact
+# for the walk and Wyllie (Helman-JaJa skips trees). Bad parameters: one line.
 . "${srcdir:-.}/tests/lib.sh"
 
 run_csv() { # run_csv FILE ARGS...: a small CPU run into the CSV report FILE
@@ -62,9 +63,12 @@ k=$(awk -F, '$2 == "int32" && $3 == 1000003 && $4 == 0.3 { print $5; exit }' "$T
 awk -v k="$k" 'BEGIN { exit !(k > 290000 && k < 310000) }' || fail "keep 0.3 kept $k of 1000003"
 
 # ---- listrank --------------------------------------------------------------
-run_csv "$TMP/list.csv" listrank --size 1,2,31,1000003 --spacing 2,1024 --threads 3 --seed 9
-# 4 sizes x (walk, wyllie, hj at 2 spacings)
-all_pass "$TMP/list.csv" 16
+run_csv "$TMP/list.csv" listrank --shape list,tree --size 1,2,31,1000003 --spacing 2,1024 \
+  --threads 3 --seed 9
+# 4 sizes x (list: walk, wyllie, hj at 2 spacings; tree: walk, wyllie)
+all_pass "$TMP/list.csv" 24
+grep -q "hj skipped (spacing=2): Helman-JaJa ranks lists" "$TMP/err" ||
+  fail "hj on a tree was not skipped with a note: $(cat "$TMP/err")"
 s=$(csv_select "$TMP/list.csv" variant size spacing splitters |
   awk -F, '$1 == "hj" && $2 == 1000003 && $3 == 2 { print $4 }')
 [ "$s" = 500001 ] || fail "hj at spacing 2 has '$s' splitters, expected 500001"
@@ -74,6 +78,7 @@ expect_error 2 "unknown value 'bogus'" run scan --backend cpu --kind bogus
 expect_error 2 "\-\-tile '1' must be at least 64" run scan --backend cpu --tile 1
 expect_error 2 "\-\-keep '2' must be at most 1" run compact --backend cpu --keep 2
 expect_error 2 "\-\-spacing '1' must be at least 2" run listrank --backend cpu --spacing 1
+expect_error 2 "unknown value 'graph'" run listrank --backend cpu --shape graph
 expect_error 2 "the most nodes int32 links can name" run listrank --backend cpu --size 2^31 \
   --threads 1 $LIMIT
 expect_error 2 "listrank does not support precision float" run listrank --backend cpu \

@@ -7,7 +7,8 @@
 # (mod 2^32), double within its bound, float within it or honestly
 # unverifiable; launches as designed. Compaction: mark-scan-scatter, one
 # pass and CUB exact and stable at every keep fraction, counts equal to the
-# CPU's. List ranking: Wyllie and Helman-JaJa exact. Skips without a GPU.
+# CPU's. List ranking: Wyllie and Helman-JaJa exact; a random tree's depths
+# by Wyllie exact. Skips without a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
@@ -57,8 +58,9 @@ awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
   END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts differ between variants or backends"
 
 # ---- listrank --------------------------------------------------------------
-gpu_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --size 1,2,31,1000003,2^22+5 \
-  --spacing 2,64 --grid auto,3 --seed 23
-# Per size: walk 1, wyllie 2 grids, hj 2 spacings x 2 grids.
-all_pass "$TMP/list.csv" 35
+gpu_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \
+  --size 1,2,31,1000003,2^22+5 --spacing 2,64 --grid auto,3 --seed 23
+# Per size: a list: walk 1, wyllie 2 grids, hj 2 spacings x 2 grids; a tree:
+# walk 1, wyllie 2 (hj skips trees).
+all_pass "$TMP/list.csv" 50
 finish

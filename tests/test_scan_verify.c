@@ -3,7 +3,8 @@
  * never written (still poisoned), or a float sum whose error fits the bound
  * of a running sum but not the depth a variant states; a compaction with
  * two kept elements swapped (not stable) or a wrong count; a list ranking
- * with two ranks swapped. */
+ * or a tree's depths with two ranks swapped; and the generated list is one
+ * chain from its head, the tree one tree of a random tree's depth. */
 #include <config.h>
 
 #include <math.h>
@@ -134,36 +135,52 @@ static void test_compact(void)
   tb_problem_destroy(&p);
 }
 
+/* List ranks and tree depths: the ranks by definition (the links from each
+ * node to the end, followed one by one) pass, two of them swapped fail. */
 static void test_listrank(void)
 {
   static const int64_t sizes[] = {1, 2, 1000};
-  for (int si = 0; si < 3; si++) {
-    tb_problem_t p;
-    const int64_t n = sizes[si];
-    CHECK(tb_problem_create(&p, &tb_algo_listrank, TB_INT32, n, 9, NULL) == TB_OK,
-          "create listrank");
-    const tb_listrank_t *l = p.priv;
-    const int32_t *succ = p.array[l->succ].host;
-    int32_t *rank = calloc((size_t)n, sizeof *rank), v = *(const int32_t *)p.array[l->head].host;
-    int64_t seen = 0;
-    for (int64_t k = n - 1; k >= 0 && v != TB_LIST_END; k--, seen++) {
-      rank[v] = (int32_t)k;
-      v = succ[v];
+  for (int shape = TB_SHAPE_LIST; shape <= TB_SHAPE_TREE; shape++)
+    for (int si = 0; si < 3; si++) {
+      tb_problem_t p;
+      const int64_t n = sizes[si];
+      tb_param_value_t par[1] = {{shape, 0, shape ? "tree" : "list"}};
+      CHECK(tb_problem_create(&p, &tb_algo_listrank, TB_INT32, n, 9, par) == TB_OK,
+            "create listrank");
+      const tb_listrank_t *l = p.priv;
+      const int32_t *succ = p.array[l->succ].host;
+      int32_t *rank = calloc((size_t)n, sizeof *rank);
+      int64_t ends = 0, deepest = 0;
+      for (int64_t i = 0; i < n; i++) {
+        int64_t d = 0;
+        for (int32_t v = succ[i]; v != TB_LIST_END && d <= n; v = succ[v])
+          d++;
+        rank[i] = (int32_t)d;
+        ends += succ[i] == TB_LIST_END;
+        deepest = d > deepest ? d : deepest;
+      }
+      CHECK(ends == 1, "%lld ends, not one (shape %d, n %lld)", (long long)ends, shape,
+            (long long)n);
+      if (shape == TB_SHAPE_LIST)
+        CHECK(deepest == n - 1 && rank[*(const int32_t *)p.array[l->head].host] == n - 1,
+              "the list is no single chain from the head (n %lld)", (long long)n);
+      else if (n == 1000)
+        CHECK(deepest > 5 && deepest < 60, "a random tree of 1000 nodes %lld deep",
+              (long long)deepest);
+      void *out[TB_MAX_ARRAYS] = {0};
+      out[l->rank] = rank;
+      CHECK(verdict(&p, out, NAN) == TB_PASS, "right ranks fail (shape %d, n %lld)", shape,
+            (long long)n);
+      if (n > 1) {
+        int32_t t = rank[0];
+        rank[0] = rank[n - 1] == t ? t + 1 : rank[n - 1];
+        rank[n - 1] = t;
+        CHECK(verdict(&p, out, NAN) == TB_FAIL, "wrong ranks pass (shape %d, n %lld)", shape,
+              (long long)n);
+      }
+      free(rank);
+      tb_problem_destroy(&p);
     }
-    CHECK(seen == n && v == TB_LIST_END, "the list from the head has %lld nodes, not %lld",
-          (long long)seen, (long long)n);
-    void *out[TB_MAX_ARRAYS] = {0};
-    out[l->rank] = rank;
-    CHECK(verdict(&p, out, NAN) == TB_PASS, "right ranks fail (n %lld)", (long long)n);
-    if (n > 1) {
-      int32_t t = rank[0];
-      rank[0] = rank[n - 1];
-      rank[n - 1] = t;
-      CHECK(verdict(&p, out, NAN) == TB_FAIL, "swapped ranks pass (n %lld)", (long long)n);
-    }
-    free(rank);
-    tb_problem_destroy(&p);
-  }
 }
 
 int main(void)

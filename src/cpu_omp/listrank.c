@@ -1,6 +1,8 @@
 /* twinbench: list ranking's OpenMP twins.
  *
  * walk    the serial walk from the head: one dependent random access a node;
+ *         for a tree, from each node up to the first node of known depth
+ *         (a stack of the nodes passed), which gives them theirs;
  * wyllie  Wyllie's pointer jumping: every node's rank and successor
  *         replaced by rank + rank(successor) and successor(successor),
  *         ceil(log2 n) parallel passes between double buffers: O(n log n)
@@ -10,7 +12,8 @@
  *         at a time each, interleaved, so that eight misses are in flight),
  *         recording each node's sublist and its place in it; one thread
  *         chains the sublists' lengths from the head; a last pass turns
- *         places into ranks. O(n) work. */
+ *         places into ranks. O(n) work. Lists only: a tree's paths to the
+ *         root share nodes, so its sublists would overlap. */
 #include <config.h>
 
 #include <omp.h>
@@ -27,6 +30,7 @@ typedef struct tb_listrank_cpu {
   int64_t s;                    /* hj: splitters */
   int32_t *owner, *spl, *len, *next, *off; /* hj */
   int32_t *r1, *n0, *n1;        /* wyllie: the second rank buffer, the successor buffers */
+  int32_t *stack;               /* walk, tree: the nodes passed */
 } tb_listrank_cpu_t;
 
 enum { TB_LV_WALK, TB_LV_WYLLIE, TB_LV_HJ };
@@ -42,6 +46,26 @@ static void tb_walk(const int32_t *succ, int32_t head, int32_t *rank, int64_t n)
   for (int64_t k = n - 1; k >= 0; k--) {
     rank[v] = (int32_t)k;
     v = succ[v];
+  }
+}
+
+/* A tree's depths, serially: every rank unknown (-1), then from each node
+ * of unknown depth up to the root or a node of known depth, the nodes
+ * passed stacked and given their depths on the way back. */
+static void tb_walk_tree(const int32_t *succ, int32_t *rank, int32_t *stack, int64_t n)
+{
+  for (int64_t i = 0; i < n; i++)
+    rank[i] = -1;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t top = 0;
+    int32_t v = (int32_t)i;
+    while (v != TB_LIST_END && rank[v] < 0) {
+      stack[top++] = v;
+      v = succ[v];
+    }
+    int32_t d = v == TB_LIST_END ? -1 : rank[v];
+    while (top > 0)
+      rank[stack[--top]] = ++d;
   }
 }
 
@@ -138,8 +162,11 @@ static int tb_listrank_cpu_prepare(tb_ctx_t *ctx, int kind)
   if (!st)
     return tb_fail(TB_ENOMEM, "out of memory");
   ctx->state = st;
+  const tb_listrank_t *l = ctx->p->priv;
   if (kind == TB_LV_WALK) {
     ctx->extra[TB_LISTRANK_LAUNCHES] = 1;
+    if (l->shape == TB_SHAPE_TREE && !(st->stack = malloc((size_t)n * sizeof(int32_t))))
+      return tb_fail(TB_ENOMEM, "out of memory for the walk's stack");
     return TB_OK;
   }
   if (kind == TB_LV_WYLLIE) {
@@ -155,6 +182,8 @@ static int tb_listrank_cpu_prepare(tb_ctx_t *ctx, int kind)
     ctx->extra[TB_LISTRANK_LAUNCHES] = 1 + tb_log2_ceil(n);
     return TB_OK;
   }
+  if (l->shape == TB_SHAPE_TREE)
+    return tb_fail(TB_EUNSUP, "Helman-JaJa ranks lists: a tree's sublists would overlap");
   const int64_t spacing = tb_tune(ctx, "spacing")->i;
   st->s = n / spacing > 0 ? n / spacing : 1;
   st->owner = malloc((size_t)n * sizeof(int32_t));
@@ -181,7 +210,12 @@ static int tb_listrank_cpu_run(tb_ctx_t *ctx, int kind)
   int32_t *rank = ctx->buf[l->rank];
   const int threads = tb_cpu_threads(ctx);
   switch (kind) {
-  case TB_LV_WALK: tb_walk(succ, head, rank, ctx->p->n); break;
+  case TB_LV_WALK:
+    if (l->shape == TB_SHAPE_TREE)
+      tb_walk_tree(succ, rank, ((tb_listrank_cpu_t *)ctx->state)->stack, ctx->p->n);
+    else
+      tb_walk(succ, head, rank, ctx->p->n);
+    break;
   case TB_LV_WYLLIE: tb_wyllie(succ, rank, ctx->state, ctx->p->n, threads); break;
   default: tb_hj(succ, head, rank, ctx->state, ctx->p->n, threads);
   }
@@ -200,6 +234,7 @@ static void tb_listrank_cpu_release(tb_ctx_t *ctx)
     free(st->r1);
     free(st->n0);
     free(st->n1);
+    free(st->stack);
   }
   free(st);
   ctx->state = NULL;
@@ -218,7 +253,8 @@ static void tb_listrank_cpu_release(tb_ctx_t *ctx)
              TUNING, NTUNING, tb_listrank_prepare_##NAME, tb_listrank_run_##NAME, NULL,          \
              tb_listrank_cpu_release, SUMMARY);
 
-TB_LISTRANK_CPU_VARIANT(walk, TB_LV_WALK, TB_V_SERIAL, NULL, 0, "the serial walk from the head")
+TB_LISTRANK_CPU_VARIANT(walk, TB_LV_WALK, TB_V_SERIAL, NULL, 0,
+                        "the serial walk from the head (a tree: up from each node to a known depth)")
 TB_LISTRANK_CPU_VARIANT(wyllie, TB_LV_WYLLIE, 0, NULL, 0,
                         "Wyllie's pointer jumping: ceil(log2 n) passes of random gathers")
 TB_LISTRANK_CPU_VARIANT(hj, TB_LV_HJ, 0, tb_listrank_cpu_tuning, TB_COUNT(tb_listrank_cpu_tuning),

@@ -6,6 +6,15 @@
 #include "../common/philox.h"
 #include "scan.h"
 
+static const char *const tb_listrank_shapes[] = {"list", "tree", NULL};
+
+static const tb_param_def_t tb_listrank_params[] = {
+    {"shape", "list: a linked list in random order (rank = links to the tail); tree: a random "
+              "recursive tree (each node's parent uniform among the nodes before it, in random "
+              "labels; rank = depth, links to the root)", TB_PARAM_CHOICE, "list", 0, 0,
+     tb_listrank_shapes, 0, "list,tree"},
+};
+
 static const tb_column_def_t tb_listrank_columns[] = {
     [TB_LISTRANK_LAUNCHES] = {"launches", "%.0f",
                               "GPU: kernel launches per ranking; CPU: parallel passes", 0},
@@ -18,10 +27,10 @@ static const tb_preset_t tb_listrank_presets[] = {
     {"list134m", (int64_t)1 << 27, "the study's large list: 2^27 nodes (512 MiB of successors)"},
 };
 
-/* The problem's private state: what variants see, and the list's order. */
+/* The problem's private state: what variants see, and the reference. */
 typedef struct tb_listrank_priv {
   tb_listrank_t pub;
-  int32_t *order; /* order[k]: the node at position k (the reference) */
+  int32_t *expect; /* expect[i]: node i's rank */
 } tb_listrank_priv_t;
 
 /* Murmur3's 32-bit finaliser: the Feistel rounds' mixing of a half. */
@@ -87,42 +96,73 @@ static int tb_listrank_setup(tb_problem_t *p)
   if (!lp)
     return tb_fail(TB_ENOMEM, "out of memory");
   p->priv = lp;
+  lp->pub.shape = (int)p->param[0].i;
   lp->pub.succ = tb_problem_add_array(p, "succ", TB_KIND_I32, TB_IN, p->n);
   lp->pub.head = tb_problem_add_array(p, "head", TB_KIND_I32, TB_IN, 1);
   lp->pub.rank = tb_problem_add_array(p, "rank", TB_KIND_I32, TB_OUT, p->n);
-  /* The reference order, and the twins' scratch: up to three n-arrays of
-   * int32 (Wyllie's second rank and two successor buffers; Helman-JaJa's
-   * owners and its splitters' arrays). */
+  /* The reference ranks, and the generator's order or the twins' scratch:
+   * up to three n-arrays of int32 (Wyllie's second rank and two successor
+   * buffers; Helman-JaJa's owners and its splitters' arrays; the tree
+   * walk's stack). */
   p->extra_host_bytes = tb_count_mul(p, p->n, 16);
   p->extra_device_bytes = tb_count_mul(p, p->n, 16);
   return p->overflow ? TB_EINVAL : TB_OK;
 }
 
-/* The list visits the nodes in the order of a random permutation: node
- * order[k] is at position k, its successor order[k + 1], the tail's none. */
+/* The nodes visit positions 0..n-1 in the order of a random permutation:
+ * node order[k] at position k. A list links order[k] to order[k + 1] (the
+ * tail to none), so order[k]'s rank is n - 1 - k. A tree gives order[k]
+ * (k >= 1) the parent order[r_k], r_k uniform on 0..k-1 (Philox), and
+ * order[0] none (the root, in head): a random recursive tree, depth about
+ * ln n; order[k]'s depth is its parent's plus one, found in position order
+ * (a parent's position is smaller). */
 static int tb_listrank_generate(tb_problem_t *p)
 {
   tb_listrank_priv_t *lp = p->priv;
   const int64_t n = p->n;
   int32_t *succ = p->array[lp->pub.succ].host;
-  free(lp->order);
-  lp->order = malloc((size_t)n * sizeof *lp->order);
-  if (!lp->order)
+  free(lp->expect);
+  lp->expect = malloc((size_t)n * sizeof *lp->expect);
+  int32_t *order = malloc((size_t)n * sizeof *order), *depth = NULL;
+  if (lp->pub.shape == TB_SHAPE_TREE)
+    depth = malloc((size_t)n * sizeof *depth);
+  if (!lp->expect || !order || (lp->pub.shape == TB_SHAPE_TREE && !depth)) {
+    free(order);
+    free(depth);
     return tb_fail(TB_ENOMEM, "out of memory for the list's order (%lld nodes)", (long long)n);
+  }
   const int h = tb_list_half(n);
   const tb_philox4_t key = tb_philox_block(p->seed, 5, 0);
 #pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < n; k++)
-    lp->order[k] = (int32_t)tb_list_node(k, n, h, key.v);
+    order[k] = (int32_t)tb_list_node(k, n, h, key.v);
+  if (lp->pub.shape == TB_SHAPE_LIST) {
 #pragma omp parallel for schedule(static)
-  for (int64_t k = 0; k < n; k++)
-    succ[lp->order[k]] = k + 1 < n ? lp->order[k + 1] : TB_LIST_END;
-  *(int32_t *)p->array[lp->pub.head].host = lp->order[0];
+    for (int64_t k = 0; k < n; k++) {
+      succ[order[k]] = k + 1 < n ? order[k + 1] : TB_LIST_END;
+      lp->expect[order[k]] = (int32_t)(n - 1 - k);
+    }
+  } else {
+    depth[0] = 0;
+    succ[order[0]] = TB_LIST_END;
+    for (int64_t k = 1; k < n; k++) {
+      const tb_philox4_t r = tb_philox_block(p->seed, 7, (uint64_t)k);
+      const int64_t up = (int64_t)((((uint64_t)r.v[0] << 32) | r.v[1]) % (uint64_t)k);
+      succ[order[k]] = order[up];
+      depth[k] = depth[up] + 1;
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < n; k++)
+      lp->expect[order[k]] = depth[k];
+  }
+  *(int32_t *)p->array[lp->pub.head].host = order[0];
+  free(order);
+  free(depth);
   return TB_OK;
 }
 
-/* Exact: the node at position k is n - 1 - k links from the tail. The
- * error is the number of wrong ranks. */
+/* Exact: every node's rank is the reference's. The error is the number of
+ * wrong ranks. */
 static int tb_listrank_verify(tb_problem_t *p, void *const *view, double *extra, tb_check_t *chk)
 {
   const tb_listrank_priv_t *lp = p->priv;
@@ -131,17 +171,16 @@ static int tb_listrank_verify(tb_problem_t *p, void *const *view, double *extra,
   int64_t bad = 0, first = INT64_MAX;
   (void)extra;
 #pragma omp parallel for schedule(static) reduction(+ : bad) reduction(min : first)
-  for (int64_t k = 0; k < n; k++)
-    if (rank[lp->order[k]] != n - 1 - k) {
+  for (int64_t i = 0; i < n; i++)
+    if (rank[i] != lp->expect[i]) {
       bad++;
-      if (k < first)
-        first = k;
+      if (i < first)
+        first = i;
     }
   if (tb_check_against(chk, (double)bad, 0.0))
-    return tb_check_fail(chk, "%lld wrong ranks; the first at list position %lld: node %ld has "
-                         "rank %ld, expected %lld", (long long)bad, (long long)first,
-                         (long)lp->order[first], (long)rank[lp->order[first]],
-                         (long long)(n - 1 - first));
+    return tb_check_fail(chk, "%lld wrong ranks; the first: node %lld has rank %ld, expected %ld",
+                         (long long)bad, (long long)first, (long)rank[first],
+                         (long)lp->expect[first]);
   return TB_OK;
 }
 
@@ -160,14 +199,14 @@ static void tb_listrank_cleanup(tb_problem_t *p)
 {
   tb_listrank_priv_t *lp = p->priv;
   if (lp)
-    free(lp->order);
+    free(lp->expect);
   tb_problem_free_priv(p);
 }
 
 const tb_algo_t tb_algo_listrank = {
     .name = "listrank",
-    .summary = "list ranking of a random linked list: serial walk, Wyllie's pointer jumping, "
-               "Helman-JaJa's splitters",
+    .summary = "list ranking of a random linked list (serial walk, Wyllie's pointer jumping, "
+               "Helman-JaJa's splitters) and node depths of a random tree",
     .flags = 0,
     .precisions = TB_PREC_BIT(TB_INT32),
     .default_precisions = TB_PREC_BIT(TB_INT32),
@@ -175,8 +214,8 @@ const tb_algo_t tb_algo_listrank = {
     .size_meaning = "nodes of the list",
     .presets = tb_listrank_presets,
     .npresets = TB_COUNT(tb_listrank_presets),
-    .params = NULL,
-    .nparams = 0,
+    .params = tb_listrank_params,
+    .nparams = TB_COUNT(tb_listrank_params),
     .columns = tb_listrank_columns,
     .ncolumns = TB_COUNT(tb_listrank_columns),
     .error_meaning = "the number of wrong ranks (bound 0)",

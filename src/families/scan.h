@@ -10,7 +10,8 @@
  * compact   the elements of x below a threshold, in their order, and their
  *           count (stable stream compaction).
  * listrank  the distance of every node of a singly linked list to its tail;
- *           the list visits the nodes in the order of a random permutation.
+ *           the list visits the nodes in the order of a random permutation;
+ *           or (shape tree) every node's depth in a random tree.
  * See doc/scan.md for the error bounds and the cost models. */
 #ifndef TB_SCAN_H
 #define TB_SCAN_H
@@ -67,10 +68,14 @@ extern const tb_algo_t tb_algo_compact;
 
 enum { TB_LISTRANK_LAUNCHES, TB_LISTRANK_SPLITTERS };
 
-/* The end of the list: the tail's successor. */
+/* The problem's shapes: a list, or a tree (succ is the parent, rank the depth). */
+enum { TB_SHAPE_LIST, TB_SHAPE_TREE };
+
+/* The end of the list: the tail's successor (a tree: the root's parent). */
 #define TB_LIST_END (-1)
 
 typedef struct tb_listrank {
+  int shape; /* TB_SHAPE_LIST or TB_SHAPE_TREE */
   int succ; /* succ[i]: the node after i, or TB_LIST_END for the tail */
   int head; /* one int32: the first node */
   int rank; /* rank[i]: the links from i to the tail (the tail's is 0) */

@@ -9,7 +9,9 @@
  *         into about n / spacing sublists; one thread walks each, recording
  *         every node's sublist and place; the sublists' chain is ranked by
  *         Wyllie's pointer jumping over the splitters, weighted by their
- *         lengths; a last launch turns places into ranks.
+ *         lengths; a last launch turns places into ranks. Lists only.
+ * Wyllie's jumps give a tree's depths as they give a list's ranks (shape
+ * tree: succ is the parent).
  * Every access to a node is a random gather or scatter of 4 bytes, so one
  * 32-byte sector per access reaches memory. */
 #include <config.h>
@@ -173,6 +175,8 @@ int tb_listrank_gpu_prepare(tb_ctx_t *ctx, int kind)
     ctx->extra[TB_LISTRANK_LAUNCHES] = 1 + st->steps;
     return TB_OK;
   }
+  if (((const tb_listrank_t *)ctx->p->priv)->shape == TB_SHAPE_TREE)
+    return tb_fail(TB_EUNSUP, "Helman-JaJa ranks lists: a tree's sublists would overlap");
   const int64_t spacing = tb_tune(ctx, "spacing")->i;
   st->s = n / spacing > 0 ? n / spacing : 1;
   st->ssteps = tb_log2_ceil(st->s);
