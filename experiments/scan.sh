@@ -16,7 +16,8 @@
 #     Wyllie's pointer jumping and Helman-JaJa over the splitters' spacing;
 #     GB/s count one 32-byte sector per random access (no random-gather
 #     ceiling is measured yet: the roofline column holds them against the
-#     copy ceiling, which random traffic cannot reach).
+#     copy ceiling, which random traffic cannot reach); and a random tree's
+#     depths by Wyllie's pointer jumping against the serial walk.
 # Full CSV and logs go to $OUT; a short summary is printed last. A few
 # minutes (the serial list walk at 2^27 takes about ten seconds a run).
 set -u
@@ -36,11 +37,14 @@ bench compact_gpu run compact --backend gpu --precision int32,float --size 2^28 
 
 # (c) The CPU at 16 threads (serial at one) against the ceilings of the run.
 bench scan_cpu run scan --backend cpu --precision int32,float --size scan268m --threads 16 \
-  --tile 4096,16384,65536 --repeat 10 --warmup 2 --pivot precision+variant:tile:roofline
+  --tile 16384,65536,262144 --repeat 10 --warmup 2 --pivot precision+variant:tile:roofline
 
-# (d) List ranking at 2^24 and 2^27 nodes on both backends.
+# (d) List ranking at 2^24 and 2^27 nodes on both backends, and a random
+# tree's depths (Wyllie against the serial walk).
 bench listrank run listrank --backend cpu,gpu --size list16m,list134m --threads 16 \
   --spacing 16,64,256,1024,4096 --repeat 3 --warmup 1 --pivot size+variant:spacing:gbs
+bench treedepth run listrank --backend cpu,gpu --shape tree --size list16m,list134m \
+  --variant walk,wyllie --threads 16 --repeat 3 --warmup 1 --pivot size+variant:backend:gbs
 
 # ---- The summary ---------------------------------------------------------
 # best FILE: per precision (or size), the best verified GB/s of each variant.
@@ -90,4 +94,6 @@ fi
 echo
 echo "### (d) list ranking, GB/s at one 32-byte sector a random access, by variant and spacing"
 pivot listrank
+echo "-- a random tree's depths"
+pivot treedepth
 exit $status

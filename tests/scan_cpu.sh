@@ -33,13 +33,13 @@ awk -F, '$2 == "float" && $4 <= 31 && $5 != "pass" { bad++ } END { exit bad > 0 
   fail "a short float scan did not pass"
 # Depths: n for the running sum, ceil(log2 n) for pointer jumping (23 at
 # 2^22+5), blocks + 2 tile + 2 for the blocked scan (at 1000003 and tiles
-# of 16384: 62 blocks).
+# of 65536: 16 blocks).
 awk -F, '$1 == "serial" && $7 != $4 { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
   fail "serial depth is not n"
 d=$(awk -F, '$1 == "jump" && $2 == "double" && $4 == 4194309 { print $7; exit }' "$TMP/rows")
 [ "$d" = 23 ] || fail "jump depth at 2^22+5 is '$d', expected 23"
 d=$(awk -F, '$1 == "twopass" && $2 == "double" && $4 == 1000003 { print $7; exit }' "$TMP/rows")
-[ "$d" = 32832 ] || fail "twopass depth at 1000003 is '$d', expected 32832"
+[ "$d" = 131090 ] || fail "twopass depth at 1000003 is '$d', expected 131090"
 # Pointer jumping's float error stays far below the running sum's.
 s=$(awk -F, '$1 == "serial" && $2 == "float" && $3 == "inclusive" && $4 == 4194309 { print $6 }' "$TMP/rows")
 j=$(awk -F, '$1 == "jump" && $2 == "float" && $3 == "inclusive" && $4 == 4194309 { print $6 }' "$TMP/rows")

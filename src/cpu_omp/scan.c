@@ -182,9 +182,9 @@ static int tb_scan_jump_steps(int64_t n)
 }
 
 static const tb_param_def_t tb_scan_cpu_tuning[] = {
-    {"tile", "elements a thread scans per round (twopass): its block stays in cache between "
-             "the two passes", TB_PARAM_INT, "16384", 64, 1 << 24, NULL, 0,
-     "4096,8192,16384,32768,65536"},
+    {"tile", "elements a thread scans per round (twopass): its block stays in its core's "
+             "cache between the two passes; larger tiles take fewer rounds (a barrier each)",
+     TB_PARAM_INT, "65536", 64, 1 << 24, NULL, 0, "16384,32768,65536,131072,262144"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
