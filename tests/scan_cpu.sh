@@ -1,8 +1,9 @@
 #!/bin/sh
 # The scan family's OpenMP twins. Prefix sums: every variant, int32, float
 # and double, inclusive and exclusive, at n = 1, 31, 1000003 and 2^22+5 on
-# three threads (an uneven split): int32 exact (mod 2^32: the sums wrap from
-# about 8 million elements), double within its bound, float within its
+# three threads (an uneven split): int32 exact (mod 2^32: the sums pass 2^31
+# from about 4 million elements and wrap 2^32 from about 8.6 million, which
+# 2^24+3 checks), double within its bound, float within its
 # bound or honestly unverifiable where that bound reaches an input; the
 # depth column follows each order; the blocked scan with small tiles (many
 # rounds) too. Compaction: exact and stable at every keep fraction, counts
@@ -45,6 +46,11 @@ s=$(awk -F, '$1 == "serial" && $2 == "float" && $3 == "inclusive" && $4 == 41943
 j=$(awk -F, '$1 == "jump" && $2 == "float" && $3 == "inclusive" && $4 == 4194309 { print $6 }' "$TMP/rows")
 awk -v s="$s" -v j="$j" 'BEGIN { exit !(s > 10 * j) }' ||
   fail "float error: serial $s is not far above pointer jumping's $j"
+
+# int32 sums past 2^32 (about 8.6 million elements in 1..1000): the wrap.
+run_csv "$TMP/wrap.csv" scan --variant serial,twopass,jump --precision int32 \
+  --kind inclusive,exclusive --size 2^24+3 --threads 2 --seed 21
+all_pass "$TMP/wrap.csv" 6
 
 # Many rounds of small tiles on two threads, and an exclusive scan of one.
 run_csv "$TMP/tile.csv" scan --variant twopass --precision int32,double --kind inclusive,exclusive \

@@ -47,6 +47,11 @@ all_pass_or_float() {
 expect_rows "$TMP/big.csv" 12
 all_pass_or_float "$TMP/big.csv"
 
+# int32 sums past 2^32: every variant wraps as the exact sums mod 2^32.
+gpu_csv "$TMP/wrap.csv" scan --variant serial,hillis,rts,lookback,cub --precision int32 \
+  --kind inclusive,exclusive --size 2^24+3 --seed 29
+all_pass "$TMP/wrap.csv" 10
+
 # ---- compact ---------------------------------------------------------------
 gpu_csv "$TMP/compact.csv" compact --variant serial,mss,onepass,cub \
   --precision int32,float,double --size 1,31,1000003,2^22+5 --keep 0,0.3,1 --block 32,256,1024 \
