@@ -18,6 +18,9 @@
 #     ceiling is measured yet: the roofline column holds them against the
 #     copy ceiling, which random traffic cannot reach); and a random tree's
 #     depths by Wyllie's pointer jumping against the serial walk.
+# (e) the series of 1/i^2 to 2^30 terms: the seeds' OpenMP example at 16
+#     threads beside the GPU's grid-stride sum, compute-bound (held against
+#     the FMA ceiling of the precision; the division bounds them both).
 # Full CSV and logs go to $OUT; a short summary is printed last. A few
 # minutes (the serial list walk at 2^27 takes about ten seconds a run).
 set -u
@@ -45,6 +48,10 @@ bench listrank run listrank --backend cpu,gpu --size list16m,list134m --threads 
   --spacing 16,64,256,1024,4096 --repeat 3 --warmup 1 --pivot size+variant:spacing:gbs
 bench treedepth run listrank --backend cpu,gpu --shape tree --size list16m,list134m \
   --variant walk,wyllie --threads 16 --repeat 3 --warmup 1 --pivot size+variant:backend:gbs
+
+# (e) The series, both backends and precisions.
+bench series run series --backend cpu,gpu --precision float,double --size 2^30 --threads 16 \
+  --block 256 --repeat 5 --warmup 1 --pivot precision+variant:backend:gflops
 
 # ---- The summary ---------------------------------------------------------
 # best FILE: per precision (or size), the best verified GB/s of each variant.
@@ -96,4 +103,7 @@ echo "### (d) list ranking, GB/s at one 32-byte sector a random access, by varia
 pivot listrank
 echo "-- a random tree's depths"
 pivot treedepth
+echo
+echo "### (e) the series of 1/i^2, 2^30 terms: GFLOP/s (3 a term) and the error against pi^2/6"
+pivot series
 exit $status

@@ -9,7 +9,8 @@
 # rounds) too. Compaction: exact and stable at every keep fraction, counts
 # that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
 # one splitter to half the nodes as splitters; a random tree's depths exact
-# for the walk and Wyllie (Helman-JaJa skips trees). Bad parameters: one line.
+# for the walk and Wyllie (Helman-JaJa skips trees). The series of 1/i^2
+# within its bound of pi^2/6 minus the tail. Bad parameters: one line.
 . "${srcdir:-.}/tests/lib.sh"
 
 run_csv() { # run_csv FILE ARGS...: a small CPU run into the CSV report FILE
@@ -79,6 +80,18 @@ s=$(csv_select "$TMP/list.csv" variant size spacing splitters |
   awk -F, '$1 == "hj" && $2 == 1000003 && $3 == 2 { print $4 }')
 [ "$s" = 500001 ] || fail "hj at spacing 2 has '$s' splitters, expected 500001"
 
+# ---- series ----------------------------------------------------------------
+# The sum of 1/i^2 against pi^2/6 minus the tail: within the bound at every
+# size; a pass where the bound is below the last term 1/n^2 (double to 1000
+# terms, float to 65), unverifiable beyond (a lost last term would pass).
+run_csv "$TMP/series.csv" series --precision float,double --size 1,31,64,65,1000,1000003 \
+  --threads 3
+expect_rows "$TMP/series.csv" 24
+expect_verified "$TMP/series.csv"
+csv_select "$TMP/series.csv" precision size verified >"$TMP/rows"
+awk -F, '($1 == "double" && $2 <= 1000 || $2 <= 65) && $3 != "pass" { bad++ }
+  END { exit bad > 0 }' "$TMP/rows" || fail "a short series did not pass: $(cat "$TMP/rows")"
+
 # ---- bad parameters: one line, exit 2 ---------------------------------------
 expect_error 2 "unknown value 'bogus'" run scan --backend cpu --kind bogus
 expect_error 2 "\-\-tile '1' must be at least 64" run scan --backend cpu --tile 1
@@ -89,4 +102,6 @@ expect_error 2 "the most nodes int32 links can name" run listrank --backend cpu 
   --threads 1 $LIMIT
 expect_error 2 "listrank does not support precision float" run listrank --backend cpu \
   --precision float
+expect_error 2 "series: size 8589934592 is outside 1..4294967296 terms" run series --backend cpu \
+  --size 2^33 --threads 1 $LIMIT
 finish

@@ -8,7 +8,7 @@
 # unverifiable; launches as designed. Compaction: mark-scan-scatter, one
 # pass and CUB exact and stable at every keep fraction, counts equal to the
 # CPU's. List ranking: Wyllie and Helman-JaJa exact; a random tree's depths
-# by Wyllie exact. Skips without a GPU.
+# by Wyllie exact. The series of 1/i^2 within its bound. Skips without a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
@@ -68,4 +68,13 @@ gpu_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \
 # Per size: a list: walk 1, wyllie 2 grids, hj 2 spacings x 2 grids; a tree:
 # walk 1, wyllie 2 (hj skips trees).
 all_pass "$TMP/list.csv" 50
+# ---- series ----------------------------------------------------------------
+gpu_csv "$TMP/series.csv" series --variant serial,direct --precision float,double \
+  --size 1,31,1000,1000003,2^26 --block 32,256 --grid auto,3
+# Per precision and size: serial 1, direct 2 blocks x 2 grids.
+expect_rows "$TMP/series.csv" 50
+expect_verified "$TMP/series.csv"
+csv_select "$TMP/series.csv" precision size verified >"$TMP/rows"
+awk -F, '($1 == "double" && $2 <= 1000 || $2 <= 31) && $3 != "pass" { bad++ }
+  END { exit bad > 0 }' "$TMP/rows" || fail "a short series did not pass: $(cat "$TMP/rows")"
 finish

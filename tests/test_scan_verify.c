@@ -4,7 +4,8 @@
  * of a running sum but not the depth a variant states; a compaction with
  * two kept elements swapped (not stable) or a wrong count; a list ranking
  * or a tree's depths with two ranks swapped; and the generated list is one
- * chain from its head, the tree one tree of a random tree's depth. */
+ * chain from its head, the tree one tree of a random tree's depth; a series
+ * of 1/i^2 with one term too many. */
 #include <config.h>
 
 #include <math.h>
@@ -183,9 +184,28 @@ static void test_listrank(void)
     }
 }
 
+/* The series: pi^2/6 minus the tail passes, one term too many fails. */
+static void test_series(void)
+{
+  tb_problem_t p;
+  const int64_t n = 1000;
+  CHECK(tb_problem_create(&p, &tb_algo_series, TB_DOUBLE, n, 1, NULL) == TB_OK, "create series");
+  const tb_series_t *s = p.priv;
+  double sum = 0;
+  for (int64_t i = n; i >= 1; i--)
+    sum += 1.0 / ((double)i * (double)i);
+  void *out[TB_MAX_ARRAYS] = {0};
+  out[s->sum] = &sum;
+  CHECK(verdict(&p, out, NAN) == TB_PASS, "the right series fails");
+  sum += 1.0 / ((double)(n + 1) * (double)(n + 1));
+  CHECK(verdict(&p, out, NAN) == TB_FAIL, "a series of n + 1 terms passes");
+  tb_problem_destroy(&p);
+}
+
 int main(void)
 {
   test_scan();
+  test_series();
   test_compact();
   test_listrank();
   TEST_EXIT();

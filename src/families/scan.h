@@ -9,6 +9,8 @@
  *           is the same sum modulo 2^32, so int32 is exact at any n.
  * compact   the elements of x below a threshold, in their order, and their
  *           count (stable stream compaction).
+ * series    sum_{i=1}^{n} 1/i^2 (the seeds' OpenMP example), against pi^2/6
+ *           minus the tail.
  * listrank  the distance of every node of a singly linked list to its tail;
  *           the list visits the nodes in the order of a random permutation;
  *           or (shape tree) every node's depth in a random tree.
@@ -88,6 +90,20 @@ extern const tb_algo_t tb_algo_listrank;
  * possible); splitter 0 is the head. The list itself visits the nodes in
  * the order of a random permutation (a Feistel network keyed by Philox). */
 int64_t tb_list_splitter(int64_t j, int64_t n, uint64_t seed);
+
+/* ---- series ------------------------------------------------------------ */
+
+enum { TB_SERIES_RESULT, TB_SERIES_DEPTH };
+
+/* The most terms: 2^32, whose index and square stay exact in 64 bits and
+ * whose run stays seconds long. */
+#define TB_SERIES_MAX_N ((int64_t)1 << 32)
+
+typedef struct tb_series {
+  int sum; /* the one-element output */
+} tb_series_t;
+
+extern const tb_algo_t tb_algo_series;
 
 #ifdef __cplusplus
 }
