@@ -63,7 +63,7 @@ best() {
     -v it="$(csv_col "$f" items)" -v la="$(csv_col "$f" launches)" '
     '"$CSV_ROW"' && ($ve == "pass" || $ve == "unverifiable") {
       key = $k; if (!(key in seen)) { seen[key] = 1; keys[nk++] = key }
-      if ($gb > g[key, $va]) { g[key, $va] = $gb; cfg[key, $va] = "block " $bl (it ? " items " $it : "") " launches " $la }
+      if ($gb > g[key, $va]) { g[key, $va] = $gb; cfg[key, $va] = (bl ? "block " $bl : "") (it ? " items " $it : "") " launches " $la }
       if ($va == "cub") { if ($gb > cub[key]) cub[key] = $gb }
       else if ($va != "hillis" && $va != "mss" && $gb > own[key]) { own[key] = $gb; ov[key] = $va }
       vars[$va] = 1
