@@ -21,6 +21,8 @@
 # (e) the series of 1/i^2 to 2^30 terms: the seeds' OpenMP example at 16
 #     threads beside the GPU's grid-stride sum, compute-bound (held against
 #     the FMA ceiling of the precision; the division bounds them both).
+# (f) the Irwin-Hall CDF of 2^26 samples at 100 thresholds: a count per
+#     threshold (100 passes) against one histogram pass, both backends.
 # Full CSV and logs go to $OUT; a short summary is printed last. A few
 # minutes (the serial list walk at 2^27 takes about ten seconds a run).
 set -u
@@ -52,6 +54,10 @@ bench treedepth run listrank --backend cpu,gpu --shape tree --size list16m,list1
 # (e) The series, both backends and precisions.
 bench series run series --backend cpu,gpu --precision float,double --size 2^30 --threads 16 \
   --block 256 --repeat 5 --warmup 1 --pivot precision+variant:backend:gflops
+
+# (f) The CDF, both methods and backends.
+bench cdf run cdf --backend cpu,gpu --precision float,double --size 2^26 --threads 16 \
+  --block 256 --repeat 5 --warmup 1 --pivot precision+variant:backend:gbs
 
 # ---- The summary ---------------------------------------------------------
 # best FILE: per precision (or size), the best verified GB/s of each variant.
@@ -106,4 +112,7 @@ pivot treedepth
 echo
 echo "### (e) the series of 1/i^2, 2^30 terms: GFLOP/s (3 a term) and the error against pi^2/6"
 pivot series
+echo
+echo "### (f) the Irwin-Hall CDF of 2^26 samples: GB/s (the sample read once)"
+pivot cdf
 exit $status

@@ -10,7 +10,8 @@
 # that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
 # one splitter to half the nodes as splitters; a random tree's depths exact
 # for the walk and Wyllie (Helman-JaJa skips trees). The series of 1/i^2
-# within its bound of pi^2/6 minus the tail. Bad parameters: one line.
+# within its bound of pi^2/6 minus the tail. The Irwin-Hall CDF's counts
+# exact by both methods. Bad parameters: one line.
 . "${srcdir:-.}/tests/lib.sh"
 
 run_csv() { # run_csv FILE ARGS...: a small CPU run into the CSV report FILE
@@ -91,6 +92,12 @@ expect_verified "$TMP/series.csv"
 csv_select "$TMP/series.csv" precision size verified >"$TMP/rows"
 awk -F, '($1 == "double" && $2 <= 1000 || $2 <= 65) && $3 != "pass" { bad++ }
   END { exit bad > 0 }' "$TMP/rows" || fail "a short series did not pass: $(cat "$TMP/rows")"
+
+# ---- cdf -------------------------------------------------------------------
+# The empirical Irwin-Hall CDF: exact counts by both methods, and the sample
+# within 5 standard errors of the distribution at every threshold.
+run_csv "$TMP/cdf.csv" cdf --precision float,double --size 1,31,1000003 --threads 3 --seed 5
+all_pass "$TMP/cdf.csv" 12
 
 # ---- bad parameters: one line, exit 2 ---------------------------------------
 expect_error 2 "unknown value 'bogus'" run scan --backend cpu --kind bogus

@@ -8,7 +8,8 @@
 # unverifiable; launches as designed. Compaction: mark-scan-scatter, one
 # pass and CUB exact and stable at every keep fraction, counts equal to the
 # CPU's. List ranking: Wyllie and Helman-JaJa exact; a random tree's depths
-# by Wyllie exact. The series of 1/i^2 within its bound. Skips without a GPU.
+# by Wyllie exact. The series of 1/i^2 within its bound; the Irwin-Hall
+# CDF's counts exact. Skips without a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
@@ -77,4 +78,10 @@ expect_verified "$TMP/series.csv"
 csv_select "$TMP/series.csv" precision size verified >"$TMP/rows"
 awk -F, '($1 == "double" && $2 <= 1000 || $2 <= 31) && $3 != "pass" { bad++ }
   END { exit bad > 0 }' "$TMP/rows" || fail "a short series did not pass: $(cat "$TMP/rows")"
+# ---- cdf -------------------------------------------------------------------
+gpu_csv "$TMP/cdf.csv" cdf --variant count,hist --precision float,double \
+  --size 1,31,1000003,2^22+5 --block 32,256 --grid auto,3 --threads 2
+# Per precision and size: CPU count and hist at 2 threads, GPU count and hist
+# at 2 blocks x 2 grids each.
+all_pass "$TMP/cdf.csv" 80
 finish

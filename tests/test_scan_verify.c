@@ -5,7 +5,7 @@
  * two kept elements swapped (not stable) or a wrong count; a list ranking
  * or a tree's depths with two ranks swapped; and the generated list is one
  * chain from its head, the tree one tree of a random tree's depth; a series
- * of 1/i^2 with one term too many. */
+ * of 1/i^2 with one term too many; an Irwin-Hall CDF with a count off by one. */
 #include <config.h>
 
 #include <math.h>
@@ -202,9 +202,33 @@ static void test_series(void)
   tb_problem_destroy(&p);
 }
 
+/* The CDF: the exact counts pass, one count off by one fails. */
+static void test_cdf(void)
+{
+  tb_problem_t p;
+  const int64_t n = 100003;
+  CHECK(tb_problem_create(&p, &tb_algo_cdf, TB_FLOAT, n, 2, NULL) == TB_OK, "create cdf");
+  const tb_cdf_t *c = p.priv;
+  const float *x = p.array[c->x].host;
+  int64_t counts[TB_CDF_THRESHOLDS] = {0};
+  for (int k = 0; k < TB_CDF_THRESHOLDS; k++)
+    for (int64_t i = 0; i < n; i++)
+      counts[k] += x[i] < (float)tb_cdf_threshold(k);
+  /* t_49 = 4.95, just below the median 5: F = 0.478 (density 0.43 there). */
+  CHECK(counts[49] > n * 0.46 && counts[49] < n * 0.5, "%lld of %lld below 4.95",
+        (long long)counts[49], (long long)n);
+  void *out[TB_MAX_ARRAYS] = {0};
+  out[c->counts] = counts;
+  CHECK(verdict(&p, out, NAN) == TB_PASS, "the exact counts fail");
+  counts[10]++;
+  CHECK(verdict(&p, out, NAN) == TB_FAIL, "a count off by one passes");
+  tb_problem_destroy(&p);
+}
+
 int main(void)
 {
   test_scan();
+  test_cdf();
   test_series();
   test_compact();
   test_listrank();

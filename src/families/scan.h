@@ -1,6 +1,7 @@
 /* twinbench: the scan family: prefix sums (scan), stream compaction
- * (compact) and list ranking (listrank), three algorithms that share the
- * prefix-sum machinery of their twins.
+ * (compact) and list ranking (listrank), which share the prefix-sum and
+ * pointer-jumping machinery of their twins, and the seeds' two examples
+ * (series, cdf).
  *
  * scan      y_i = x_0 + ... + x_i (inclusive) or x_0 + ... + x_{i-1}
  *           (exclusive, y_0 = 0) over n elements of int32, float or double.
@@ -11,6 +12,7 @@
  *           count (stable stream compaction).
  * series    sum_{i=1}^{n} 1/i^2 (the seeds' OpenMP example), against pi^2/6
  *           minus the tail.
+ * cdf       the empirical CDF of n Irwin-Hall samples at 100 thresholds.
  * listrank  the distance of every node of a singly linked list to its tail;
  *           the list visits the nodes in the order of a random permutation;
  *           or (shape tree) every node's depth in a random tree.
@@ -104,6 +106,25 @@ typedef struct tb_series {
 } tb_series_t;
 
 extern const tb_algo_t tb_algo_series;
+
+/* ---- cdf --------------------------------------------------------------- */
+
+/* The uniforms a sample sums, and the thresholds t_k = 10 (k + 1) / 101. */
+#define TB_CDF_TERMS 10
+#define TB_CDF_THRESHOLDS 100
+
+enum { TB_CDF_ZMAX, TB_CDF_LAUNCHES };
+
+typedef struct tb_cdf {
+  int x;      /* the n samples */
+  int counts; /* TB_CDF_THRESHOLDS int64: counts[k] = #{i : x_i < t_k} */
+} tb_cdf_t;
+
+extern const tb_algo_t tb_algo_cdf;
+
+/* Threshold k (0 .. TB_CDF_THRESHOLDS - 1), in double; the twins compare in
+ * their precision with it rounded there. */
+double tb_cdf_threshold(int k);
 
 #ifdef __cplusplus
 }
