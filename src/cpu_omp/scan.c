@@ -1,0 +1,301 @@
+/* twinbench: the prefix sum's OpenMP twins.
+ *
+ * serial   one running sum (depth n);
+ * twopass  the blocked two-pass scan in rounds: in each round every thread
+ *          takes the next block of `tile` elements (block r T + t), sums it
+ *          (pass 1, a simd reduction), the team meets at a barrier, each
+ *          thread adds the totals before its block to the carry of the
+ *          earlier rounds and scans its block with that offset (pass 2, an
+ *          omp simd inscan loop, which GCC vectorises with in-register
+ *          shifts). The block is still in the thread's cache for pass 2,
+ *          so memory sees x read once and y written once; y is written
+ *          through a small buffer with non-temporal stores where the CPU
+ *          has them (no write-allocate read of y);
+ * jump     pointer jumping (Hillis and Steele) on the CPU: ceil(log2 n)
+ *          parallel passes y'_i = y_i + y_{i-d}, d = 1, 2, 4, ..., between
+ *          y and a second buffer: O(n log n) work, to show its cost here too.
+ * int32 adds in uint32_t: the sums wrap modulo 2^32 (the problem's rule),
+ * where signed overflow would be undefined. */
+#include <config.h>
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/refmath.h"
+#include "../families/scan.h"
+#include "cpu.h"
+#include "ntstore.h"
+
+/* The elements pass 2 scans into a thread's buffer before streaming them to y. */
+enum { TB_SCAN_CHUNK = 1024 };
+
+/* One thread's block total, alone on its cache line; two per thread, used
+ * in alternate rounds, so that one barrier a round suffices. */
+typedef struct tb_scan_slot {
+  union {
+    uint32_t i;
+    float f;
+    double d;
+  } v;
+  char pad[64 - sizeof(double)];
+} tb_scan_slot_t;
+
+typedef struct tb_scan_cpu {
+  tb_scan_slot_t *slot; /* 2 x threads */
+  void *tmp;            /* jump: the second buffer */
+} tb_scan_cpu_t;
+
+/* Copy len elements of ELEM bytes from a thread's buffer to dst: streamed
+ * (non-temporal) where the CPU has such stores, plainly otherwise. The
+ * copy moves bits (int32 goes as float lanes). */
+static void tb_scan_put(void *dst, const void *buf, int64_t len, size_t elem)
+{
+#if TB_HAVE_NT
+  if (elem == 4)
+    tb_nt_span_f32(TB_STREAM_COPY, dst, buf, NULL, 0.0f, 0, len);
+  else
+    tb_nt_span_f64(TB_STREAM_COPY, dst, buf, NULL, 0.0, 0, len);
+#else
+  memcpy(dst, buf, (size_t)len * elem);
+#endif
+}
+
+/* Non-temporal stores need a fence before the region's end; plain stores none. */
+static inline void tb_scan_fence(void)
+{
+#if TB_HAVE_NT
+  tb_nt_fence();
+#endif
+}
+
+/* The kernels for element type T (M: its slot member). */
+#define TB_SCAN_CPU_KERNELS(T, M)                                                                \
+  static void tb_serial_##M(const T *restrict x, T *restrict y, int64_t n, int excl)            \
+  {                                                                                              \
+    T s = 0;                                                                                     \
+    if (excl)                                                                                    \
+      for (int64_t i = 0; i < n; i++) {                                                          \
+        y[i] = s;                                                                                \
+        s += x[i];                                                                               \
+      }                                                                                          \
+    else                                                                                         \
+      for (int64_t i = 0; i < n; i++) {                                                          \
+        s += x[i];                                                                               \
+        y[i] = s;                                                                                \
+      }                                                                                          \
+  }                                                                                              \
+                                                                                                 \
+  /* Pass 2 of one block: y[lo, hi) from offset s, through buf. */                                \
+  static void tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi,     \
+                                T s, int excl, T *restrict buf)                                  \
+  {                                                                                              \
+    for (int64_t c = lo; c < hi; c += TB_SCAN_CHUNK) {                                           \
+      const int64_t len = hi - c < TB_SCAN_CHUNK ? hi - c : TB_SCAN_CHUNK;                       \
+      const T *restrict xc = x + c;                                                              \
+      if (excl) {                                                                                \
+        _Pragma("omp simd reduction(inscan, + : s)")                                             \
+        for (int64_t i = 0; i < len; i++) {                                                      \
+          buf[i] = s;                                                                            \
+          _Pragma("omp scan exclusive(s)")                                                       \
+          s += xc[i];                                                                            \
+        }                                                                                        \
+      } else {                                                                                   \
+        _Pragma("omp simd reduction(inscan, + : s)")                                             \
+        for (int64_t i = 0; i < len; i++) {                                                      \
+          s += xc[i];                                                                            \
+          _Pragma("omp scan inclusive(s)")                                                       \
+          buf[i] = s;                                                                            \
+        }                                                                                        \
+      }                                                                                          \
+      tb_scan_put(y + c, buf, len, sizeof(T));                                                   \
+    }                                                                                            \
+  }                                                                                              \
+                                                                                                 \
+  static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
+                             int threads, int64_t tile, tb_scan_slot_t *slot)                    \
+  {                                                                                              \
+    _Pragma("omp parallel num_threads(threads)")                                                 \
+    {                                                                                            \
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
+      T carry = 0;                                                                               \
+      for (int64_t r = 0; r * nt * tile < n; r++) {                                              \
+        const int64_t lo0 = (r * nt + t) * tile;                                                 \
+        const int64_t lo = lo0 < n ? lo0 : n, hi = lo + tile < n ? lo + tile : n;                \
+        tb_scan_slot_t *tot = slot + (r & 1) * nt;                                               \
+        T part = 0;                                                                              \
+        _Pragma("omp simd reduction(+ : part)")                                                  \
+        for (int64_t i = lo; i < hi; i++)                                                        \
+          part += x[i];                                                                          \
+        tot[t].v.M = part;                                                                       \
+        _Pragma("omp barrier")                                                                   \
+        T off = carry;                                                                           \
+        for (int j = 0; j < t; j++)                                                              \
+          off += tot[j].v.M;                                                                     \
+        T all = off;                                                                             \
+        for (int j = t; j < nt; j++)                                                             \
+          all += tot[j].v.M;                                                                     \
+        carry = all;                                                                             \
+        tb_block_scan_##M(x, y, lo, hi, off, excl, buf);                                         \
+      }                                                                                          \
+      tb_scan_fence();                                                                           \
+    }                                                                                            \
+  }                                                                                              \
+                                                                                                 \
+  /* One pass of pointer jumping: dst_i = src_i + src_{i-d} (0 below d); the */                  \
+  /* first pass reads x itself, shifted by one place for an exclusive scan. */                   \
+  static void tb_jump_##M(const T *restrict x, T *restrict y, T *restrict tmp, int64_t n,       \
+                          int excl, int threads, int steps)                                      \
+  {                                                                                              \
+    for (int k = 0; k < steps; k++) {                                                            \
+      const int64_t d = (int64_t)1 << k;                                                         \
+      T *restrict dst = (steps - 1 - k) % 2 == 0 ? y : tmp;                                      \
+      const T *restrict src = dst == y ? tmp : y;                                                \
+      if (k == 0) {                                                                              \
+        const int64_t sh = excl ? 1 : 0;                                                         \
+        _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                   \
+        for (int64_t i = 0; i < n; i++) {                                                        \
+          T a = i >= sh ? x[i - sh] : 0, b = i >= d + sh ? x[i - d - sh] : 0;                    \
+          dst[i] = a + b;                                                                        \
+        }                                                                                        \
+      } else {                                                                                   \
+        _Pragma("omp parallel for simd schedule(static) num_threads(threads)")                   \
+        for (int64_t i = 0; i < n; i++)                                                          \
+          dst[i] = i >= d ? src[i] + src[i - d] : src[i];                                        \
+      }                                                                                          \
+    }                                                                                            \
+  }
+
+TB_SCAN_CPU_KERNELS(uint32_t, i)
+TB_SCAN_CPU_KERNELS(float, f)
+TB_SCAN_CPU_KERNELS(double, d)
+
+enum { TB_SV_SERIAL, TB_SV_TWOPASS, TB_SV_JUMP };
+
+/* The passes of pointer jumping over n elements: ceil(log2 n), at least one
+ * (which, for n = 1, copies or shifts x into y). */
+static int tb_scan_jump_steps(int64_t n)
+{
+  int s = tb_log2_ceil(n);
+  return s > 0 ? s : 1;
+}
+
+static const tb_param_def_t tb_scan_cpu_tuning[] = {
+    {"tile", "elements a thread scans per round (twopass): its block stays in its core's "
+             "cache between the two passes; larger tiles take fewer rounds (a barrier each)",
+     TB_PARAM_INT, "65536", 64, 1 << 24, NULL, 0, "16384,32768,65536,131072,262144"},
+};
+
+static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
+{
+  const tb_problem_t *p = ctx->p;
+  const int threads = tb_cpu_threads(ctx);
+  tb_scan_cpu_t *st = calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  switch (kind) {
+  case TB_SV_SERIAL:
+    ctx->extra[TB_SCAN_DEPTH] = (double)p->n;
+    ctx->extra[TB_SCAN_LAUNCHES] = 1;
+    break;
+  case TB_SV_TWOPASS: {
+    const int64_t tile = tb_tune(ctx, "tile")->i;
+    st->slot = aligned_alloc(sizeof(tb_scan_slot_t), 2 * (size_t)threads * sizeof(tb_scan_slot_t));
+    if (!st->slot)
+      return tb_fail(TB_ENOMEM, "out of memory");
+    ctx->extra[TB_SCAN_DEPTH] = (double)tb_scan_blocked_depth((p->n + tile - 1) / tile, tile);
+    ctx->extra[TB_SCAN_LAUNCHES] = 2;
+    break;
+  }
+  default: {
+    const size_t e = tb_kind_size(tb_prec_kind(p->prec));
+    st->tmp = malloc((size_t)p->n * e);
+    if (!st->tmp)
+      return tb_fail(TB_ENOMEM, "out of memory");
+    /* First touch by the threads that use it, in the same static split. */
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t i = 0; i < p->n; i++)
+      memset((char *)st->tmp + i * e, 0, e);
+    ctx->extra[TB_SCAN_DEPTH] = tb_scan_jump_steps(p->n);
+    ctx->extra[TB_SCAN_LAUNCHES] = tb_scan_jump_steps(p->n);
+  }
+  }
+  return TB_OK;
+}
+
+static int tb_scan_cpu_run(tb_ctx_t *ctx, int kind)
+{
+  const tb_scan_t *s = ctx->p->priv;
+  const tb_scan_cpu_t *st = ctx->state;
+  const void *x = ctx->buf[s->x];
+  void *y = ctx->buf[s->y];
+  const int64_t n = ctx->p->n;
+  const int excl = s->kind == TB_SCAN_EXCLUSIVE, threads = tb_cpu_threads(ctx);
+  const tb_prec_t prec = ctx->p->prec;
+  switch (kind) {
+  case TB_SV_SERIAL:
+    if (prec == TB_INT32)
+      tb_serial_i(x, y, n, excl);
+    else if (prec == TB_FLOAT)
+      tb_serial_f(x, y, n, excl);
+    else
+      tb_serial_d(x, y, n, excl);
+    break;
+  case TB_SV_TWOPASS: {
+    const int64_t tile = tb_tune(ctx, "tile")->i;
+    if (prec == TB_INT32)
+      tb_twopass_i(x, y, n, excl, threads, tile, st->slot);
+    else if (prec == TB_FLOAT)
+      tb_twopass_f(x, y, n, excl, threads, tile, st->slot);
+    else
+      tb_twopass_d(x, y, n, excl, threads, tile, st->slot);
+    break;
+  }
+  default: {
+    const int steps = tb_scan_jump_steps(n);
+    if (prec == TB_INT32)
+      tb_jump_i(x, y, st->tmp, n, excl, threads, steps);
+    else if (prec == TB_FLOAT)
+      tb_jump_f(x, y, st->tmp, n, excl, threads, steps);
+    else
+      tb_jump_d(x, y, st->tmp, n, excl, threads, steps);
+  }
+  }
+  return TB_OK;
+}
+
+static void tb_scan_cpu_release(tb_ctx_t *ctx)
+{
+  tb_scan_cpu_t *st = ctx->state;
+  if (st) {
+    free(st->slot);
+    free(st->tmp);
+  }
+  free(st);
+  ctx->state = NULL;
+}
+
+#define TB_SCAN_ALL (TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE))
+
+#define TB_SCAN_CPU_VARIANT(NAME, KIND, FLAGS, TUNING, NTUNING, SUMMARY)                         \
+  static int tb_scan_prepare_##NAME(tb_ctx_t *ctx)                                               \
+  {                                                                                              \
+    return tb_scan_cpu_prepare(ctx, KIND);                                                       \
+  }                                                                                              \
+  static int tb_scan_run_##NAME(tb_ctx_t *ctx)                                                   \
+  {                                                                                              \
+    return tb_scan_cpu_run(ctx, KIND);                                                           \
+  }                                                                                              \
+  TB_VARIANT(tb_scan_cpu_##NAME, #NAME, &tb_algo_scan, TB_SCAN_ALL, FLAGS, TUNING, NTUNING,      \
+             tb_scan_prepare_##NAME, tb_scan_run_##NAME, NULL, tb_scan_cpu_release, SUMMARY);
+
+TB_SCAN_CPU_VARIANT(serial, TB_SV_SERIAL, TB_V_SERIAL, NULL, 0, "one thread, one running sum")
+TB_SCAN_CPU_VARIANT(twopass, TB_SV_TWOPASS, 0, tb_scan_cpu_tuning, TB_COUNT(tb_scan_cpu_tuning),
+                    "blocked two-pass in rounds (sum, barrier, simd inscan from the offset; the "
+                    "block stays in cache), non-temporal stores")
+TB_SCAN_CPU_VARIANT(jump, TB_SV_JUMP, 0, NULL, 0,
+                    "pointer jumping (Hillis-Steele), ceil(log2 n) parallel passes, double buffer")
+
+TB_VARIANT_LIST(scan, cpu, &tb_scan_cpu_serial, &tb_scan_cpu_twopass, &tb_scan_cpu_jump);

@@ -1,0 +1,362 @@
+/* twinbench: the scan family's device building blocks (CUDA C++ only),
+ * shared by the prefix sum and the stream compaction:
+ *   - a tile of B x IPT elements per block, loaded and stored coalesced
+ *     through a warp-private transposition in shared memory, so that each
+ *     thread then holds IPT consecutive elements;
+ *   - the block-wide scan of a tile (serial over a thread's elements, warp
+ *     shuffles over the threads, one warp over the warps' totals);
+ *   - the tile states of the single-pass scan with decoupled look-back
+ *     (Merrill and Garland 2016): each tile publishes its aggregate (flag A)
+ *     as soon as it knows it and its inclusive prefix (flag P) once it has
+ *     looked back far enough; a warp looks back 32 tiles at a time.
+ * int32 problems run as unsigned int, whose sums wrap modulo 2^32. */
+#ifndef TB_SCAN_CUH
+#define TB_SCAN_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "cuda_util.h"
+
+/* The building blocks have internal linkage (an unnamed namespace), so that
+ * each CUDA file that includes them gets its own kernels. */
+namespace {
+namespace tb_scan_dev {
+
+/* The index of element i of a warp's region of 32 IPT elements in shared
+ * memory, padded by one word in 32 so that a thread reading its IPT
+ * consecutive elements meets no bank conflict. */
+__device__ __forceinline__ int pad(int i)
+{
+  return i + (i >> 5);
+}
+
+/* The shared memory of a tile of `block` threads: the padded warp regions
+ * and 33 slots for the warps' totals and the tile's prefix. */
+template <typename T> constexpr size_t smem_bytes(int block, int ipt)
+{
+  return ((size_t)block * ipt + (size_t)block * ipt / 32 + 40) * sizeof(T);
+}
+
+template <typename T> __device__ __forceinline__ T *smem()
+{
+  extern __shared__ __align__(16) unsigned char tb_scan_smem_raw[];
+  return reinterpret_cast<T *>(tb_scan_smem_raw);
+}
+
+/* The warp-private region of the calling warp and the slots after all regions. */
+template <typename T, int IPT> __device__ __forceinline__ T *warp_region()
+{
+  return smem<T>() + (threadIdx.x >> 5) * (32 * IPT + IPT);
+}
+template <typename T, int IPT> __device__ __forceinline__ T *slots()
+{
+  return smem<T>() + (blockDim.x >> 5) * (32 * IPT + IPT);
+}
+
+/* Load the tile at `base` (elements past n read as zero): coalesced
+ * warp-striped reads into the warp's region, then each thread takes its IPT
+ * consecutive elements v[] (tile position threadIdx.x * IPT + j). */
+template <typename T, int IPT>
+__device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base, int64_t n, T *v)
+{
+  T *w = warp_region<T, IPT>();
+  const int lane = threadIdx.x & 31;
+  const int64_t wbase = base + (int64_t)(threadIdx.x >> 5) * 32 * IPT;
+  if (wbase + 32 * IPT <= n) {
+#pragma unroll
+    for (int k = 0; k < IPT; k++)
+      w[pad(k * 32 + lane)] = in[wbase + k * 32 + lane];
+  } else {
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+      const int64_t g = wbase + k * 32 + lane;
+      w[pad(k * 32 + lane)] = g < n ? in[g] : T(0);
+    }
+  }
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < IPT; j++)
+    v[j] = w[pad(lane * IPT + j)];
+  __syncwarp();
+}
+
+/* Store a thread's IPT consecutive elements v[] back to the tile at base
+ * (elements past n dropped), coalesced through the warp's region. */
+template <typename T, int IPT>
+__device__ __forceinline__ void store_tile(T *__restrict__ out, int64_t base, int64_t n,
+                                           const T *v)
+{
+  T *w = warp_region<T, IPT>();
+  const int lane = threadIdx.x & 31;
+  const int64_t wbase = base + (int64_t)(threadIdx.x >> 5) * 32 * IPT;
+#pragma unroll
+  for (int j = 0; j < IPT; j++)
+    w[pad(lane * IPT + j)] = v[j];
+  __syncwarp();
+  if (wbase + 32 * IPT <= n) {
+#pragma unroll
+    for (int k = 0; k < IPT; k++)
+      out[wbase + k * 32 + lane] = w[pad(k * 32 + lane)];
+  } else {
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+      const int64_t g = wbase + k * 32 + lane;
+      if (g < n)
+        out[g] = w[pad(k * 32 + lane)];
+    }
+  }
+  __syncwarp();
+}
+
+/* The inclusive scan of v over a warp (Kogge-Stone shuffles: 5 levels). */
+template <typename T> __device__ __forceinline__ T warp_inclusive(T v)
+{
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    T u = __shfl_up_sync(0xffffffffu, v, o);
+    if (lane >= o)
+      v += u;
+  }
+  return v;
+}
+
+/* The additions between an element and its tile-local prefix in
+ * block_scan: IPT - 1 in the thread's running sum, 5 in the warp scan, 5
+ * over the warps, 2 joining them, 1 for the tile's offset. */
+constexpr int tile_depth(int ipt)
+{
+  return ipt + 12;
+}
+
+/* The block's scan of its tile: returns the exclusive prefix of the
+ * calling thread's first element within the tile; *agg gets the tile's
+ * total in every thread. s is the tile's slots (33 values; slots<T, IPT>()
+ * of the tile's element type, whose room also holds 40 values of a
+ * narrower type). The threads' totals are summed in a running sum
+ * over v[], warp shuffles, and warp 0 over the warps' totals. */
+template <typename T, int IPT> __device__ __forceinline__ T block_scan(const T *v, T *agg, T *s)
+{
+  const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  T t = v[0];
+#pragma unroll
+  for (int j = 1; j < IPT; j++)
+    t += v[j];
+  const T incl = warp_inclusive(t);
+  T excl = __shfl_up_sync(0xffffffffu, incl, 1);
+  if (lane == 0)
+    excl = T(0);
+  if (lane == 31)
+    s[wid] = incl;
+  __syncthreads();
+  if (wid == 0) {
+    const T wt = lane < nw ? s[lane] : T(0);
+    const T wi = warp_inclusive(wt);
+    T we = __shfl_up_sync(0xffffffffu, wi, 1);
+    if (lane < nw)
+      s[lane] = lane == 0 ? T(0) : we;
+    if (lane == 31)
+      s[32] = wi;
+  }
+  __syncthreads();
+  *agg = s[32];
+  return s[wid] + excl;
+}
+
+/* ---- Decoupled look-back: the tile states ------------------------------ */
+
+enum { FLAG_X = 0, FLAG_A = 1, FLAG_P = 2 };
+
+/* The states of the tiles of a 4-byte type: one 64-bit word per tile, the
+ * flag in the low half and the value's bits in the high half, written and
+ * read whole (an aligned 64-bit access is single-copy atomic), so no fence
+ * is needed between value and flag. Zeroed before each scan. */
+template <typename T, bool WORD = sizeof(T) == 4> struct tile_states {
+  unsigned long long *word;
+
+  __device__ __forceinline__ void publish(int64_t tile, int flag, T v) const
+  {
+    unsigned bits;
+    memcpy(&bits, &v, sizeof bits);
+    const unsigned long long w = ((unsigned long long)bits << 32) | (unsigned)flag;
+    *(volatile unsigned long long *)(word + tile) = w;
+  }
+  __device__ __forceinline__ int read(int64_t tile, T *v) const
+  {
+    const unsigned long long w = *(volatile unsigned long long *)(word + tile);
+    const unsigned bits = (unsigned)(w >> 32);
+    memcpy(v, &bits, sizeof bits);
+    return (int)(unsigned)w;
+  }
+  static size_t bytes(int64_t tiles) { return (size_t)tiles * sizeof(unsigned long long); }
+  void bind(void *base, int64_t) { word = (unsigned long long *)base; }
+};
+
+/* The states of an 8-byte type: the aggregate and the inclusive prefix in
+ * arrays of their own (each written once, before its flag, with a fence
+ * between), so that a reader who saw flag A never reads a value that the
+ * tile's later P overwrote. Flags zeroed before each scan. */
+template <typename T> struct tile_states<T, false> {
+  unsigned *flag;
+  T *agg, *inc;
+
+  __device__ __forceinline__ void publish(int64_t tile, int f, T v) const
+  {
+    *(volatile T *)((f == FLAG_A ? agg : inc) + tile) = v;
+    __threadfence();
+    *(volatile unsigned *)(flag + tile) = (unsigned)f;
+  }
+  __device__ __forceinline__ int read(int64_t tile, T *v) const
+  {
+    const int f = (int)*(volatile unsigned *)(flag + tile);
+    if (f != FLAG_X) {
+      __threadfence();
+      *v = *(volatile T *)((f == FLAG_A ? agg : inc) + tile);
+    }
+    return f;
+  }
+  static size_t bytes(int64_t tiles)
+  {
+    return (size_t)tiles * (sizeof(unsigned) + 2 * sizeof(T)) + 2 * sizeof(T);
+  }
+  void bind(void *base, int64_t tiles)
+  {
+    flag = (unsigned *)base;
+    size_t off = ((size_t)tiles * sizeof(unsigned) + sizeof(T) - 1) / sizeof(T) * sizeof(T);
+    agg = (T *)((char *)base + off);
+    inc = agg + tiles;
+  }
+  /* Only the flags need zeroing. */
+};
+
+/* The bytes of the states to zero before a scan: all the words, or the flags. */
+template <typename T> size_t states_clear_bytes(int64_t tiles)
+{
+  return sizeof(T) == 4 ? (size_t)tiles * sizeof(unsigned long long) : (size_t)tiles * sizeof(unsigned);
+}
+
+/* Warp 0 of tile `tile` (> 0), after publishing its aggregate: the sum of
+ * every earlier tile, found by looking back 32 tiles a time: wait until
+ * none of the 32 is unpublished, add the values of those up to the nearest
+ * one with an inclusive prefix (P), and stop there, or go 32 further back.
+ * Tile 0 always publishes P, and every earlier tile has been started (tile
+ * numbers come from a counter in the order blocks start), so the wait ends.
+ * Every lane returns the sum. */
+template <typename T, typename S> __device__ __forceinline__ T look_back(const S &st, int64_t tile)
+{
+  const int lane = threadIdx.x & 31;
+  T excl = T(0);
+  for (int64_t base = tile - 1;; base -= 32) {
+    const int64_t j = base - lane;
+    T v = T(0);
+    int f;
+    do {
+      f = j >= 0 ? st.read(j, &v) : (int)FLAG_P;
+    } while (__any_sync(0xffffffffu, f == FLAG_X));
+    const unsigned pmask = __ballot_sync(0xffffffffu, f == FLAG_P);
+    const int nearest = pmask ? __ffs(pmask) - 1 : 31;
+    T part = lane <= nearest && j >= 0 ? v : T(0);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+      part += __shfl_xor_sync(0xffffffffu, part, o);
+    excl = part + excl;
+    if (pmask)
+      return excl;
+  }
+}
+
+/* Whether kernel fn runs blocks of the tuning's size with smem bytes of
+ * dynamic shared memory: above the default 48 KiB the kernel's limit is
+ * raised to what the device allows a block on request (opt-in); beyond
+ * that, or when the kernel cannot take the block, TB_EUNSUP with the reason. */
+int fit_smem(tb_ctx_t *ctx, const void *fn, size_t smem)
+{
+  int optin = 0;
+  TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                 ((const tb_gpu_config_t *)ctx->cfg)->device));
+  if (smem > (size_t)optin)
+    return tb_fail(TB_EUNSUP, "a tile needs %zu bytes of shared memory, more than the %d a "
+                   "block may have", smem, optin);
+  if (smem > 48 * 1024)
+    TB_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  return tb_gpu_fit(ctx, fn, smem, NULL, NULL);
+}
+
+/* A thread's elements v[] turned into their prefix sums from `run` (the
+ * sum of everything before the thread's first element): inclusive or
+ * exclusive. */
+template <typename T, int IPT> __device__ __forceinline__ void finish(T *v, T run, int excl)
+{
+  if (excl) {
+#pragma unroll
+    for (int j = 0; j < IPT; j++) {
+      const T x = v[j];
+      v[j] = run;
+      run += x;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < IPT; j++) {
+      run += v[j];
+      v[j] = run;
+    }
+  }
+}
+
+/* The tile this block scans: the next number from *counter (zeroed with
+ * the states before each scan), so that tiles start in order. */
+__device__ __forceinline__ int64_t next_tile(unsigned long long *counter)
+{
+  __shared__ int64_t tile_s;
+  if (threadIdx.x == 0)
+    tile_s = (int64_t)atomicAdd(counter, 1ull);
+  __syncthreads();
+  return tile_s;
+}
+
+/* Warp 0 of tile `tile`, whose total is agg: publish the aggregate, look
+ * back for the sum of the tiles before (tile 0: none), publish the
+ * inclusive prefix, and leave the exclusive one in *prefix (shared memory:
+ * the caller's next barrier shows it to the block). */
+template <typename T, typename S>
+__device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T *prefix)
+{
+  if (threadIdx.x >= 32)
+    return;
+  if (tile == 0) {
+    if (threadIdx.x == 0) {
+      st.publish(0, FLAG_P, agg);
+      *prefix = T(0);
+    }
+    return;
+  }
+  if (threadIdx.x == 0)
+    st.publish(tile, FLAG_A, agg);
+  const T e = look_back<T>(st, tile);
+  if (threadIdx.x == 0) {
+    st.publish(tile, FLAG_P, e + agg);
+    *prefix = e;
+  }
+}
+
+/* lookback: the single pass over tiles of blockDim.x x IPT elements. */
+template <typename T, int IPT>
+__global__ void k_lookback(const T *__restrict__ in, T *__restrict__ out, int64_t n, int excl,
+                           tile_states<T> st, unsigned long long *counter)
+{
+  __shared__ T prefix_s;
+  const int64_t tile = next_tile(counter), base = tile * blockDim.x * IPT;
+  T v[IPT], agg;
+  load_tile<T, IPT>(in, base, n, v);
+  const T local = block_scan<T, IPT>(v, &agg, slots<T, IPT>());
+  tile_prefix<T>(st, tile, agg, &prefix_s);
+  __syncthreads();
+  finish<T, IPT>(v, prefix_s + local, excl);
+  store_tile<T, IPT>(out, base, n, v);
+}
+
+} /* namespace tb_scan_dev */
+} /* namespace */
+
+#endif

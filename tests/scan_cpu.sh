@@ -1,0 +1,114 @@
+#!/bin/sh
+# The scan family's OpenMP twins. Prefix sums: every variant, int32, float
+# and double, inclusive and exclusive, at n = 1, 31, 1000003 and 2^22+5 on
+# three threads (an uneven split): int32 exact (mod 2^32: the sums pass 2^31
+# from about 4 million elements and wrap 2^32 from about 8.6 million, which
+# 2^24+3 checks), double within its bound, float within its
+# bound or honestly unverifiable where that bound reaches an input; the
+# depth column follows each order; the blocked scan with small tiles (many
+# rounds) too. Compaction: exact and stable at every keep fraction, counts
+# that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
+# one splitter to half the nodes as splitters; a random tree's depths exact
+# for the walk and Wyllie (Helman-JaJa skips trees). The series of 1/i^2
+# within its bound of pi^2/6 minus the tail. The Irwin-Hall CDF's counts
+# exact by both methods. Bad parameters: one line.
+. "${srcdir:-.}/tests/lib.sh"
+
+run_csv() { # run_csv FILE ARGS...: a small CPU run into the CSV report FILE
+  out=$1
+  shift
+  "$TB" run "$@" --backend cpu --repeat 1 --warmup 1 $LIMIT --format csv --output "$out" \
+    >/dev/null 2>"$TMP/err" || fail "run $*: $(cat "$TMP/err")"
+}
+
+# ---- scan ------------------------------------------------------------------
+run_csv "$TMP/scan.csv" scan --precision int32,float,double --kind inclusive,exclusive \
+  --size 1,31,1000003,2^22+5 --threads 3 --seed 11
+# 3 precisions x 2 kinds x 4 sizes x (serial, twopass, jump)
+expect_rows "$TMP/scan.csv" 72
+expect_verified "$TMP/scan.csv"
+csv_select "$TMP/scan.csv" variant precision kind size verified error depth >"$TMP/rows"
+awk -F, '$2 != "float" && $5 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "an int32 or double scan did not pass: $(grep -v ',float,' "$TMP/rows" | grep -v ',pass,')"
+awk -F, '$2 == "int32" && $6 != 0 { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "an int32 scan has wrong elements"
+awk -F, '$2 == "float" && $4 <= 31 && $5 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "a short float scan did not pass"
+# Depths: n for the running sum, ceil(log2 n) for pointer jumping (23 at
+# 2^22+5), blocks + 2 tile + 2 for the blocked scan (at 1000003 and tiles
+# of 65536: 16 blocks).
+awk -F, '$1 == "serial" && $7 != $4 { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "serial depth is not n"
+d=$(awk -F, '$1 == "jump" && $2 == "double" && $4 == 4194309 { print $7; exit }' "$TMP/rows")
+[ "$d" = 23 ] || fail "jump depth at 2^22+5 is '$d', expected 23"
+d=$(awk -F, '$1 == "twopass" && $2 == "double" && $4 == 1000003 { print $7; exit }' "$TMP/rows")
+[ "$d" = 131090 ] || fail "twopass depth at 1000003 is '$d', expected 131090"
+# Pointer jumping's float error stays far below the running sum's.
+s=$(awk -F, '$1 == "serial" && $2 == "float" && $3 == "inclusive" && $4 == 4194309 { print $6 }' "$TMP/rows")
+j=$(awk -F, '$1 == "jump" && $2 == "float" && $3 == "inclusive" && $4 == 4194309 { print $6 }' "$TMP/rows")
+awk -v s="$s" -v j="$j" 'BEGIN { exit !(s > 10 * j) }' ||
+  fail "float error: serial $s is not far above pointer jumping's $j"
+
+# int32 sums past 2^32 (about 8.6 million elements in 1..1000): the wrap.
+run_csv "$TMP/wrap.csv" scan --variant serial,twopass,jump --precision int32 \
+  --kind inclusive,exclusive --size 2^24+3 --threads 2 --seed 21
+all_pass "$TMP/wrap.csv" 6
+
+# Many rounds of small tiles on two threads, and an exclusive scan of one.
+run_csv "$TMP/tile.csv" scan --variant twopass --precision int32,double --kind inclusive,exclusive \
+  --size 1,65,1000003 --tile 64,1000 --threads 2 --seed 3
+all_pass "$TMP/tile.csv" 24
+
+# ---- compact ---------------------------------------------------------------
+run_csv "$TMP/compact.csv" compact --precision int32,float,double --size 1,31,1000003 \
+  --keep 0,0.3,1 --threads 3 --seed 7
+all_pass "$TMP/compact.csv" 54
+csv_select "$TMP/compact.csv" variant precision size keep result >"$TMP/rows"
+awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
+  $4 == 0 && $5 != 0 { bad++ } $4 == 1 && $5 != $3 { bad++ }
+  END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts disagree: $(cat "$TMP/rows")"
+k=$(awk -F, '$2 == "int32" && $3 == 1000003 && $4 == 0.3 { print $5; exit }' "$TMP/rows")
+awk -v k="$k" 'BEGIN { exit !(k > 290000 && k < 310000) }' || fail "keep 0.3 kept $k of 1000003"
+
+# ---- listrank --------------------------------------------------------------
+run_csv "$TMP/list.csv" listrank --shape list,tree --size 1,2,31,1000003 --spacing 2,1024 \
+  --threads 3 --seed 9
+# 4 sizes x (list: walk, wyllie, hj at 2 spacings; tree: walk, wyllie)
+all_pass "$TMP/list.csv" 24
+grep -q "hj skipped (spacing=2): Helman-JaJa ranks lists" "$TMP/err" ||
+  fail "hj on a tree was not skipped with a note: $(cat "$TMP/err")"
+s=$(csv_select "$TMP/list.csv" variant size spacing splitters |
+  awk -F, '$1 == "hj" && $2 == 1000003 && $3 == 2 { print $4 }')
+[ "$s" = 500001 ] || fail "hj at spacing 2 has '$s' splitters, expected 500001"
+
+# ---- series ----------------------------------------------------------------
+# The sum of 1/i^2 against pi^2/6 minus the tail: within the bound at every
+# size; a pass where the bound is below the last term 1/n^2 (double to 1000
+# terms, float to 65), unverifiable beyond (a lost last term would pass).
+run_csv "$TMP/series.csv" series --precision float,double --size 1,31,64,65,1000,1000003 \
+  --threads 3
+expect_rows "$TMP/series.csv" 24
+expect_verified "$TMP/series.csv"
+csv_select "$TMP/series.csv" precision size verified >"$TMP/rows"
+awk -F, '($1 == "double" && $2 <= 1000 || $2 <= 65) && $3 != "pass" { bad++ }
+  END { exit bad > 0 }' "$TMP/rows" || fail "a short series did not pass: $(cat "$TMP/rows")"
+
+# ---- cdf -------------------------------------------------------------------
+# The empirical Irwin-Hall CDF: exact counts by both methods, and the sample
+# within 5 standard errors of the distribution at every threshold.
+run_csv "$TMP/cdf.csv" cdf --precision float,double --size 1,31,1000003 --threads 3 --seed 5
+all_pass "$TMP/cdf.csv" 12
+
+# ---- bad parameters: one line, exit 2 ---------------------------------------
+expect_error 2 "unknown value 'bogus'" run scan --backend cpu --kind bogus
+expect_error 2 "\-\-tile '1' must be at least 64" run scan --backend cpu --tile 1
+expect_error 2 "\-\-keep '2' must be at most 1" run compact --backend cpu --keep 2
+expect_error 2 "\-\-spacing '1' must be at least 2" run listrank --backend cpu --spacing 1
+expect_error 2 "unknown value 'graph'" run listrank --backend cpu --shape graph
+expect_error 2 "the most nodes int32 links can name" run listrank --backend cpu --size 2^31 \
+  --threads 1 $LIMIT
+expect_error 2 "listrank does not support precision float" run listrank --backend cpu \
+  --precision float
+expect_error 2 "series: size 8589934592 is outside 1..4294967296 terms" run series --backend cpu \
+  --size 2^33 --threads 1 $LIMIT
+finish

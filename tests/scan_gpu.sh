@@ -1,0 +1,87 @@
+#!/bin/sh
+# The scan family's CUDA twins beside the CPU's serial ones, on the same
+# problems. Prefix sums: pointer jumping, reduce-then-scan, decoupled
+# look-back and CUB, int32, float and double, inclusive and exclusive, at
+# n = 1, 31, 1000003 and 2^22+5, over block sizes, items per thread (tiles of
+# 128 elements make 32769 tiles to look back over) and grids: int32 exact
+# (mod 2^32), double within its bound, float within it or honestly
+# unverifiable; launches as designed. Compaction: mark-scan-scatter, one
+# pass and CUB exact and stable at every keep fraction, counts equal to the
+# CPU's. List ranking: Wyllie and Helman-JaJa exact; a random tree's depths
+# by Wyllie exact. The series of 1/i^2 within its bound; the Irwin-Hall
+# CDF's counts exact. Skips without a GPU.
+. "${srcdir:-.}/tests/lib.sh"
+
+gpu_present || { echo "no usable GPU: skipped"; exit 77; }
+
+gpu_csv() { # gpu_csv FILE ARGS...: a CPU (serial) and GPU run into the CSV report FILE
+  out=$1
+  shift
+  "$TB" run "$@" --backend cpu,gpu --repeat 2 --warmup 1 $LIMIT --format csv --output "$out" \
+    >/dev/null 2>"$TMP/err" || fail "run $*: $(cat "$TMP/err")"
+}
+
+# ---- scan ------------------------------------------------------------------
+gpu_csv "$TMP/scan.csv" scan --variant serial,hillis,rts,lookback,cub \
+  --precision int32,float,double --kind inclusive,exclusive --size 1,31,1000003,2^22+5 \
+  --block 32,256 --items auto,4,24 --grid auto,3 --seed 13
+# Per precision, kind and size: serial 1, hillis 2 blocks x 2 grids, rts and
+# lookback 2 blocks x 3 items each, cub 1: 18, times 24.
+expect_rows "$TMP/scan.csv" 432
+expect_verified "$TMP/scan.csv"
+csv_select "$TMP/scan.csv" variant precision kind size verified error launches >"$TMP/rows"
+awk -F, '$2 != "float" && $5 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "an int32 or double scan did not pass: $(grep -v ',float,' "$TMP/rows" | grep -v ',pass,' | head -5)"
+awk -F, '$2 == "float" && $4 <= 31 && $5 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "a short float scan did not pass"
+awk -F, '$1 == "lookback" && $7 != 1 { bad++ } $1 == "rts" && $7 != 3 { bad++ }
+  $1 == "hillis" && $4 == 4194309 && $7 != 23 { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "launches: lookback 1, rts 3, hillis ceil(log2 n)"
+# Blocks of 1024 threads (the tile kernels with few items a thread).
+gpu_csv "$TMP/big.csv" scan --variant rts,lookback --precision int32,float,double \
+  --kind inclusive,exclusive --size 2^22+5 --block 1024 --items 4 --seed 17
+all_pass_or_float() {
+  expect_verified "$1"
+  csv_select "$1" precision verified | grep -v '^float,' | grep -vq ',pass$' &&
+    fail "$1: an int32 or double row did not pass"
+}
+expect_rows "$TMP/big.csv" 12
+all_pass_or_float "$TMP/big.csv"
+
+# int32 sums past 2^32: every variant wraps as the exact sums mod 2^32.
+gpu_csv "$TMP/wrap.csv" scan --variant serial,hillis,rts,lookback,cub --precision int32 \
+  --kind inclusive,exclusive --size 2^24+3 --seed 29
+all_pass "$TMP/wrap.csv" 10
+
+# ---- compact ---------------------------------------------------------------
+gpu_csv "$TMP/compact.csv" compact --variant serial,mss,onepass,cub \
+  --precision int32,float,double --size 1,31,1000003,2^22+5 --keep 0,0.3,1 --block 32,256,1024 \
+  --seed 19
+# Per precision, size and keep: serial 1, mss and onepass 3 blocks each, cub 1.
+all_pass "$TMP/compact.csv" 288
+csv_select "$TMP/compact.csv" variant precision size keep result >"$TMP/rows"
+awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
+  END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts differ between variants or backends"
+
+# ---- listrank --------------------------------------------------------------
+gpu_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \
+  --size 1,2,31,1000003,2^22+5 --spacing 2,64 --grid auto,3 --seed 23
+# Per size: a list: walk 1, wyllie 2 grids, hj 2 spacings x 2 grids; a tree:
+# walk 1, wyllie 2 (hj skips trees).
+all_pass "$TMP/list.csv" 50
+# ---- series ----------------------------------------------------------------
+gpu_csv "$TMP/series.csv" series --variant serial,direct --precision float,double \
+  --size 1,31,1000,1000003,2^26 --block 32,256 --grid auto,3
+# Per precision and size: serial 1, direct 2 blocks x 2 grids.
+expect_rows "$TMP/series.csv" 50
+expect_verified "$TMP/series.csv"
+csv_select "$TMP/series.csv" precision size verified >"$TMP/rows"
+awk -F, '($1 == "double" && $2 <= 1000 || $2 <= 31) && $3 != "pass" { bad++ }
+  END { exit bad > 0 }' "$TMP/rows" || fail "a short series did not pass: $(cat "$TMP/rows")"
+# ---- cdf -------------------------------------------------------------------
+gpu_csv "$TMP/cdf.csv" cdf --variant count,hist --precision float,double \
+  --size 1,31,1000003,2^22+5 --block 32,256 --grid auto,3 --threads 2
+# Per precision and size: CPU count and hist at 2 threads, GPU count and hist
+# at 2 blocks x 2 grids each.
+all_pass "$TMP/cdf.csv" 80
+finish
