@@ -4,11 +4,14 @@
 #   OUT=results/poisson bash experiments/poisson.sh
 # (a) GPU, 2-D at 4096^2 and 8192^2, float and double: every variant (the
 #     published C2C pipeline, with k^2 in shared memory, R2C with the fused
-#     solve) beside cuFFT R2C + C2R alone (fftonly) in the same run; the
+#     solve, R2C with the solve in an LTO store callback) beside cuFFT R2C + C2R alone (fftonly) in the same run; the
 #     best solve over fftonly (target <= 1.10) and the fused r2c against the
-#     three-kernel c2c (target: faster);
+#     three-kernel c2c (target: faster); cb's plan_ms includes the callback's
+#     link by nvJitLink;
 # (b) CPU at 16 threads, FFTW measure plans (wisdom in the cache after the
-#     first run): r2c over FFTW r2c + c2r alone (target <= 1.10), c2c beside;
+#     first run): the best solve (r2c, or panel: the column passes and the
+#     solve done panel by panel in cache) over FFTW r2c + c2r alone (target
+#     <= 1.10), c2c beside;
 # (c) the speedup of the best GPU solve over the best CPU solve across sizes,
 #     2-D 64..16384 and 3-D 32..512, with and without transfers (the run's
 #     speedup summary), fftonly left out so that solves meet solves;
@@ -32,10 +35,10 @@ bench cpu_target run poisson --backend cpu --precision float,double --size 4096,
 
 # (c) Speedups across sizes, 2-D and 3-D.
 bench speedup2d run poisson --backend cpu,gpu --precision float,double \
-  --size 64,256,1024,4096,16384 --variant c2c,c2c_smem,r2c --threads 16 -P planner=measure \
+  --size 64,256,1024,4096,16384 --variant c2c,c2c_smem,r2c,cb,panel --threads 16 -P planner=measure \
   --repeat 10 --warmup 2
 bench speedup3d run poisson --backend cpu,gpu --precision float,double --size 32,64,128,256,512 \
-  -P dim=3 --variant c2c,c2c_smem,r2c --threads 16 -P planner=measure --repeat 10 --warmup 2
+  -P dim=3 --variant c2c,c2c_smem,r2c,cb,panel --threads 16 -P planner=measure --repeat 10 --warmup 2
 
 # (d) The discretisation error.
 bench error run poisson --backend cpu --precision double --size 8,16,32,64,128,256,512 \
@@ -57,16 +60,18 @@ ratio() {
       if (!((k, $va) in t) || $ms < t[k, $va]) t[k, $va] = $ms
     }
     END {
-      printf "%-14s %10s %10s %10s %10s %9s %9s %s\n", "size prec", "fftonly", "c2c", "c2c_smem",
-        "r2c", "best/fft", "r2c/c2c", "targets"
+      printf "%-14s %10s %10s %10s %10s %10s %10s %9s %9s %s\n", "size prec", "fftonly", "c2c",
+        "c2c_smem", "r2c", "cb", "panel", "best/fft", "r2c/c2c", "targets"
       for (i = 0; i < n; i++) {
         k = order[i]; b = ""
-        for (v in vs) delete vs[v]
-        split("c2c c2c_smem r2c", vs, " ")
-        for (j = 1; j <= 3; j++) if ((k, vs[j]) in t && (b == "" || t[k, vs[j]] < b)) b = t[k, vs[j]]
+        split("c2c c2c_smem r2c cb panel", vs, " ")
+        for (j = 1; j <= 5; j++) if ((k, vs[j]) in t && (b == "" || t[k, vs[j]] < b)) b = t[k, vs[j]]
         fo = t[k, "fftonly"]; c = (k, "c2c") in t ? t[k, "c2c"] : ""; r = t[k, "r2c"]
-        printf "%-14s %10.4g %10s %10s %10.4g %9.3f %9s %s\n", k, fo, c == "" ? "-" : sprintf("%.4g", c),
-          (k, "c2c_smem") in t ? sprintf("%.4g", t[k, "c2c_smem"]) : "-", r, b / fo,
+        printf "%-14s %10.4g %10s %10s %10.4g %10s %10s %9.3f %9s %s\n", k, fo,
+          c == "" ? "-" : sprintf("%.4g", c),
+          (k, "c2c_smem") in t ? sprintf("%.4g", t[k, "c2c_smem"]) : "-", r,
+          (k, "cb") in t ? sprintf("%.4g", t[k, "cb"]) : "-",
+          (k, "panel") in t ? sprintf("%.4g", t[k, "panel"]) : "-", b / fo,
           c == "" ? "-" : sprintf("%.3f", r / c),
           (b / fo <= 1.10 ? "best<=1.10x" : "best>1.10x") (c == "" ? "" : (r < c ? ", r2c beats c2c" : ", r2c NOT faster"))
       }

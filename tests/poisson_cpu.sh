@@ -30,8 +30,8 @@ for dim in 2 3; do
         END { exit bad > 0 }' || fail "dim=$dim seed=$seed: a double mode is not exact to 1e-12"
   done
 done
-expect_rows "$TMP/mode2.1.csv" 30
-expect_rows "$TMP/mode3.1.csv" 24
+expect_rows "$TMP/mode2.1.csv" 40
+expect_rows "$TMP/mode3.1.csv" 32
 
 # The textbook problem (sigma = 0.1): err_linf falls as N doubles and levels
 # off at the floor of the Gaussian's non-periodic tail (about 2.3e-5, see
@@ -46,20 +46,20 @@ csv_select "$TMP/gauss.csv" size err_linf err_l2 | awk -F, '
   END { exit bad > 0 }' || fail "gauss errors do not fall as N doubles to the tail's floor"
 "$TB" $RUN --precision double --size 64 -P sigma=0.05 -P planner=estimate \
   --output "$TMP/narrow.csv" 2>"$TMP/err" || fail "sigma 0.05: $(cat "$TMP/err")"
-all_pass "$TMP/narrow.csv" 3
+all_pass "$TMP/narrow.csv" 4
 csv_select "$TMP/narrow.csv" variant err_linf | awk -F, '$1 != "fftonly" && !($2 < 1e-14) { bad++ }
   END { exit bad > 0 }' || fail "sigma 0.05 at N = 64 is not exact to rounding"
 
 # 3-D: the same fall, and every variant in both precisions.
 "$TB" $RUN --precision float,double --size 8,16,32 -P dim=3 -P planner=estimate \
   --output "$TMP/gauss3.csv" 2>"$TMP/err" || fail "gauss 3-D: $(cat "$TMP/err")"
-all_pass "$TMP/gauss3.csv" 18
+all_pass "$TMP/gauss3.csv" 24
 csv_select "$TMP/gauss3.csv" precision variant size err_linf | awk -F, '
   $1 == "double" && $2 == "r2c" { if (seen && !($4 < l)) bad++; l = $4; seen = 1 }
   END { exit bad > 0 }' ||
   fail "3-D gauss error does not fall as N doubles"
 
-# The variants agree: the error columns of c2c and r2c match to rounding
+# The variants agree: the error columns of c2c, r2c and panel match to rounding
 # (1e-12 in double, 1e-5 in float: the verdicts' bounds, in absolute terms),
 # and fftonly rows are round trips without them.
 csv_select "$TMP/gauss3.csv" precision size variant err_linf roundtrip | awk -F, '
@@ -67,6 +67,21 @@ csv_select "$TMP/gauss3.csv" precision size variant err_linf roundtrip | awk -F,
   { k = $1 "," $2; t = $1 == "double" ? 1e-12 : 1e-5
     if (k in e && (e[k] - $4 > t || $4 - e[k] > t)) bad++; e[k] = $4 }
   END { exit bad > 0 }' || fail "the variants' error columns disagree"
+
+# panel: any width (odd, one column, wider than the columns: clamped to them)
+# solves the same, 2-D and 3-D.
+for dim in 2 3; do
+  "$TB" $RUN --precision float,double --size 6,32 -P dim=$dim --variant panel,r2c \
+    -P panel=1,3,auto,4000 --output "$TMP/panel$dim.csv" 2>"$TMP/err" ||
+    fail "panel dim=$dim: $(cat "$TMP/err")"
+  all_pass "$TMP/panel$dim.csv" 20
+  csv_select "$TMP/panel$dim.csv" precision size err_linf | awk -F, '
+    { k = $1 "," $2; t = $1 == "double" ? 1e-12 : 1e-5
+      if (k in e && (e[k] - $3 > t || $3 - e[k] > t)) bad++; e[k] = $3 }
+    END { exit bad > 0 }' || fail "panel dim=$dim: the widths disagree"
+done
+[ "$(csv_select "$TMP/panel2.csv" precision size variant panel | grep -c '^double,32,panel,17$')" -eq 1 ] ||
+  fail "panel wider than the 17 columns of N = 32 was not clamped to them"
 
 # The planner flag is a tuning parameter of the rows; measure keeps wisdom
 # in the cache, and a cache that cannot be made only costs a note.

@@ -10,25 +10,31 @@
  *           prepare) in shared memory;
  * r2c       cuFFT R2C from f into the half spectrum, one kernel that solves
  *           and scales, C2R straight into u;
+ * cb        R2C with the solve and scale in a store callback (an LTO
+ *           callback, poisson_cb.cu, linked into the plan at run time by
+ *           cufftXtSetJITCallback through nvJitLink, which cuFFT loads
+ *           itself), C2R into u: no kernel of its own; where the callback
+ *           cannot be set or linked, the variant is skipped with a note;
  * fftonly   R2C and C2R alone, no kernel: the baseline the solve is timed
  *           against (verified as the round trip u = N^dim f).
  * The plans are made in prepare, on the run's stream; their time is the
  * plan_ms column, apart from the timed run. The solve kernels walk the
  * spectrum as rows of contiguous values: x over the columns, a grid-stride
- * loop over the rows in y, so no thread divides a 64-bit index per value.
- * cuFFT's callbacks (the LTO callbacks of cufftXtSetJITCallback) are not
- * used: they need callback code compiled to LTO-IR and linked at run time
- * by nvJitLink, which this build does not set up. */
+ * loop over the rows in y, so no thread divides a 64-bit index per value. */
 #include <config.h>
 
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <cufftXt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../common/timer.h"
 #include "../families/poisson.h"
 #include "cuda_util.h"
+#include "gpu_cuda/poisson_cb_fatbin.h"
+#include "poisson_cb.h"
 
 namespace {
 
@@ -52,6 +58,8 @@ template <typename T> struct tb_fft;
 template <> struct tb_fft<float> {
   typedef cufftComplex C;
   static constexpr cufftType c2c = CUFFT_C2C, r2c = CUFFT_R2C, c2r = CUFFT_C2R;
+  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX;
+  static constexpr const char *store_name = "tb_poisson_cb_store_f";
   static cufftResult exec_c2c(cufftHandle h, C *w, int dir) { return cufftExecC2C(h, w, w, dir); }
   static cufftResult exec_r2c(cufftHandle h, float *in, C *out) { return cufftExecR2C(h, in, out); }
   static cufftResult exec_c2r(cufftHandle h, C *in, float *out) { return cufftExecC2R(h, in, out); }
@@ -59,6 +67,8 @@ template <> struct tb_fft<float> {
 template <> struct tb_fft<double> {
   typedef cufftDoubleComplex C;
   static constexpr cufftType c2c = CUFFT_Z2Z, r2c = CUFFT_D2Z, c2r = CUFFT_Z2D;
+  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX_DOUBLE;
+  static constexpr const char *store_name = "tb_poisson_cb_store_d";
   static cufftResult exec_c2c(cufftHandle h, C *w, int dir) { return cufftExecZ2Z(h, w, w, dir); }
   static cufftResult exec_r2c(cufftHandle h, double *in, C *out) { return cufftExecD2Z(h, in, out); }
   static cufftResult exec_c2r(cufftHandle h, C *in, double *out) { return cufftExecZ2D(h, in, out); }
@@ -164,31 +174,61 @@ __global__ void tb_k_solve_smem(C *__restrict__ w, int64_t rows, int64_t cols, i
 
 /* ---- Variants ---------------------------------------------------------- */
 
-enum { TB_PG_C2C, TB_PG_C2C_SMEM, TB_PG_R2C, TB_PG_FFTONLY };
+enum { TB_PG_C2C, TB_PG_C2C_SMEM, TB_PG_R2C, TB_PG_CB, TB_PG_FFTONLY };
 
 struct tb_poisson_gpu {
   cufftHandle fwd, inv; /* c2c: one plan for both directions (fwd) */
   int have_fwd, have_inv;
   void *work; /* complex: N^dim (c2c) or N^(dim-1) (N/2 + 1) values */
   void *k2;   /* c2c_smem: k^2 of each index of an axis */
+  tb_poisson_cb_info *info; /* cb: the callback's constants, on the device */
   int grid;   /* the copy kernels' grid */
   dim3 sgrid, sblock; /* the solve kernel's launch */
 };
 
-/* A plan of the problem's shape on the run's stream. */
-int tb_poisson_plan(const tb_ctx_t *ctx, cufftHandle *h, int *have, cufftType type)
+/* Make the plan of the problem's shape in h (created), on the run's stream. */
+int tb_poisson_make(const tb_ctx_t *ctx, cufftHandle h, cufftType type)
 {
   const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
   const int n = (int)s->n;
   size_t ws = 0;
+  if (s->dim == 2)
+    TB_CUFFT(cufftMakePlan2d(h, n, n, type, &ws));
+  else
+    TB_CUFFT(cufftMakePlan3d(h, n, n, n, type, &ws));
+  TB_CUFFT(cufftSetStream(h, tb_gpu_stream(ctx)));
+  return TB_OK;
+}
+
+/* A plan of the problem's shape on the run's stream. */
+int tb_poisson_plan(const tb_ctx_t *ctx, cufftHandle *h, int *have, cufftType type)
+{
   TB_CUFFT(cufftCreate(h));
   *have = 1;
-  if (s->dim == 2)
-    TB_CUFFT(cufftMakePlan2d(*h, n, n, type, &ws));
-  else
-    TB_CUFFT(cufftMakePlan3d(*h, n, n, n, type, &ws));
-  TB_CUFFT(cufftSetStream(*h, tb_gpu_stream(ctx)));
-  return TB_OK;
+  return tb_poisson_make(ctx, *h, type);
+}
+
+/* cb's forward plan: R2C with the store callback, whose constants prepare
+ * put at st->info. The callback is linked when the plan is made; a toolkit
+ * or driver that cannot (no nvJitLink, no LTO callbacks) makes the variant
+ * TB_EUNSUP, which the runner notes and skips. */
+template <typename T> int tb_poisson_plan_cb(const tb_ctx_t *ctx, tb_poisson_gpu *st)
+{
+  TB_CUFFT(cufftCreate(&st->fwd));
+  st->have_fwd = 1;
+  void *info = st->info;
+  cufftResult r = cufftXtSetJITCallback(st->fwd, tb_fft<T>::store_name, tb_poisson_cb_fatbin,
+                                        sizeof tb_poisson_cb_fatbin, tb_fft<T>::store, &info);
+  if (r != CUFFT_SUCCESS)
+    return tb_fail(TB_EUNSUP, "cuFFT could not take the LTO store callback (cuFFT error %d)",
+                   (int)r);
+  int rc = tb_poisson_make(ctx, st->fwd, tb_fft<T>::r2c);
+  if (rc && rc != TB_ENOMEM) {
+    char why[256];
+    snprintf(why, sizeof why, "%s", tb_error_detail());
+    return tb_fail(TB_EUNSUP, "cuFFT could not make the plan with the LTO callback: %s", why);
+  }
+  return rc;
 }
 
 /* The solve kernel's launch: `block` threads over the columns (c2c_smem:
@@ -219,6 +259,12 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
   const int64_t cols = c2c ? s->n : s->half;
   int rc;
   TB_CUDA(cudaMalloc(&st->work, (size_t)cplx * sizeof(C)));
+  if (kind == TB_PG_CB) {
+    const tb_poisson_cb_info info = {s->n, s->half, s->dim, cplx < ((int64_t)1 << 32),
+                                     2.0 * M_PI / s->L, 1.0 / (double)s->total};
+    TB_CUDA(cudaMalloc(&st->info, sizeof info));
+    TB_CUDA(cudaMemcpy(st->info, &info, sizeof info, cudaMemcpyHostToDevice));
+  }
   if (kind == TB_PG_C2C_SMEM) {
     T *k2 = (T *)malloc((size_t)s->n * sizeof(T));
     if (!k2)
@@ -238,7 +284,7 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
         (rc = tb_gpu_fit(ctx, tb_k_real_part<T, C>, 0, NULL, NULL)))
       return rc;
   }
-  if (kind != TB_PG_FFTONLY) {
+  if (kind != TB_PG_FFTONLY && kind != TB_PG_CB) {
     if (kind == TB_PG_C2C_SMEM)
       rc = s->dim == 2 ? tb_gpu_fit(ctx, tb_k_solve_smem<T, C, 2>, 0, NULL, NULL)
                        : tb_gpu_fit(ctx, tb_k_solve_smem<T, C, 3>, 0, NULL, NULL);
@@ -250,13 +296,14 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
   }
   TB_CUDA(cudaDeviceSynchronize());
   const double t0 = tb_wtime();
-  if (c2c) {
-    if ((rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::c2c)))
-      return rc;
-  } else if ((rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::r2c)) ||
-             (rc = tb_poisson_plan(ctx, &st->inv, &st->have_inv, tb_fft<T>::c2r))) {
+  if (c2c)
+    rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::c2c);
+  else if (kind == TB_PG_CB)
+    rc = tb_poisson_plan_cb<T>(ctx, st);
+  else
+    rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::r2c);
+  if (rc || (!c2c && (rc = tb_poisson_plan(ctx, &st->inv, &st->have_inv, tb_fft<T>::c2r))))
     return rc;
-  }
   TB_CUDA(cudaDeviceSynchronize());
   ctx->extra[TB_POISSON_PLAN_MS] = 1e3 * (tb_wtime() - t0);
   ctx->extra[TB_POISSON_ROUNDTRIP] = kind == TB_PG_FFTONLY ? 1.0 : 0.0;
@@ -319,6 +366,7 @@ void tb_poisson_gpu_release(tb_ctx_t *ctx)
     cufftDestroy(st->inv);
   cudaFree(st->work);
   cudaFree(st->k2);
+  cudaFree(st->info);
   free(st);
   ctx->state = NULL;
 }
@@ -360,10 +408,12 @@ TB_POISSON_GPU_VARIANT(c2c_smem, TB_PG_C2C_SMEM, tb_gpu_gridstride_tuning,
 TB_POISSON_GPU_VARIANT(r2c, TB_PG_R2C, tb_poisson_block_tuning, TB_COUNT(tb_poisson_block_tuning),
                        "cuFFT R2C into the half spectrum, one fused solve-and-scale kernel, C2R "
                        "into u");
+TB_POISSON_GPU_VARIANT(cb, TB_PG_CB, NULL, 0,
+                       "cuFFT R2C with the solve and scale in an LTO store callback, C2R into u");
 TB_POISSON_GPU_VARIANT(fftonly, TB_PG_FFTONLY, NULL, 0,
                        "baseline: cuFFT R2C and C2R alone, no solve (verified as a round trip)");
 
 } /* namespace */
 
 TB_VARIANT_LIST(poisson, gpu, &tb_poisson_gpu_c2c, &tb_poisson_gpu_c2c_smem, &tb_poisson_gpu_r2c,
-                &tb_poisson_gpu_fftonly);
+                &tb_poisson_gpu_cb, &tb_poisson_gpu_fftonly);
