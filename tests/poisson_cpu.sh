@@ -12,8 +12,6 @@
 
 "$TB" list 2>/dev/null | grep -A3 '^poisson' | grep -q 'cpu: c2c' ||
   { echo "no FFTW in this build: skipped"; exit 77; }
-XDG_CACHE_HOME=$TMP/cache
-export XDG_CACHE_HOME
 RUN="run poisson --backend cpu --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv"
 
 # Single modes drawn from several seeds, 2-D and 3-D, both precisions.

@@ -10,8 +10,6 @@
 . "${srcdir:-.}/tests/lib.sh"
 
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
-XDG_CACHE_HOME=$TMP/cache
-export XDG_CACHE_HOME
 backends=gpu
 "$TB" list 2>/dev/null | grep -A3 '^poisson' | grep -q 'cpu: c2c' && backends=cpu,gpu
 RUN="run poisson --threads 2 --repeat 2 --warmup 1 $LIMIT --format csv -P planner=estimate"

@@ -44,15 +44,15 @@
 
 #include "../common/timer.h"
 
-static const char *const tb_poisson_planners[] = {"estimate", "measure", "patient", NULL};
-static const unsigned tb_poisson_planner_flags[] = {FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT};
+static const char *const tb_poisson_planners[] = {"estimate", "measure", NULL};
+static const unsigned tb_poisson_planner_flags[] = {FFTW_ESTIMATE, FFTW_MEASURE};
 
 /* The planner (every variant) and, for panel, the columns of a panel;
  * auto: 128 bytes of a row (two cache lines: 8 double or 16 float complex
  * values). */
 static const tb_param_def_t tb_poisson_cpu_tuning[] = {
-    {"planner", "FFTW's planner effort: estimate (the default: plans in microseconds), measure "
-                "or patient (time candidate plans, seconds for large grids; wisdom keeps them)",
+    {"planner", "FFTW's planner effort: estimate (the default: plans in microseconds) or "
+                "measure (times candidate plans, seconds for large grids; wisdom keeps them)",
      TB_PARAM_CHOICE, "estimate", 0, 0, tb_poisson_planners, 0, "estimate,measure"},
     {"panel", "panel: complex columns a thread transforms and solves at once; auto: 128 bytes",
      TB_PARAM_INT, "auto", 1, 4096, NULL, TB_PARAM_AUTO, "4,8,16,32,64"},
