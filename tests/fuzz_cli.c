@@ -667,17 +667,21 @@ static const char *gen_limit(case_t *c)
 }
 
 /* --min-time and --max-noise: cheap values (a short time; a noise any run
- * meets), or out of range, or not numbers: a long --min-time or a small
- * --max-noise would be slow, not wrong. */
+ * meets), or out of range (each its own: 101 is a valid --min-time of 101 s),
+ * or not numbers: a long --min-time or a small --max-noise would be slow,
+ * not wrong. */
 static const char *gen_adaptive(case_t *c, int noise)
 {
   static const char *const cheap_time[] = {"0", "0.01", "0.05", "1e-3", "0.0"};
   static const char *const cheap_noise[] = {"0", "100", "99.5", "1e2"};
-  static const char *const out[] = {"-1", "3601", "101", "1e400", "nan", "inf", "-0.5", "x"};
+  static const char *const out_time[] = {"-1", "3601", "1e400", "nan", "inf", "-0.5", "x"};
+  static const char *const out_noise[] = {"-1", "101", "1e400", "nan", "inf", "-0.5", "x"};
   unsigned k = roll(c);
   if (k < 50)
     return noise ? PICK(c, cheap_noise) : PICK(c, cheap_time);
-  return k < 80 ? PICK(c, out) : PICK(c, syntax_numbers);
+  if (k < 80)
+    return noise ? PICK(c, out_noise) : PICK(c, out_time);
+  return PICK(c, syntax_numbers);
 }
 
 /* Any word the program knows: algorithms, variants, precisions, parameters, values. */

@@ -5,6 +5,9 @@ TB=${TB:-./twinbench}
 [ -x "$TB" ] || { echo "no twinbench binary at $TB"; exit 99; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tbtest.XXXXXX") || exit 99
 trap 'rm -rf "$TMP"' EXIT
+# Caches a run writes (FFTW wisdom) stay in the test's folder, not in ~/.cache.
+XDG_CACHE_HOME=$TMP/cache
+export XDG_CACHE_HOME
 FAILS=0
 # Keep the CPU limit measurement small: tests check behaviour, not speed.
 LIMIT="--ceiling-size 256K"

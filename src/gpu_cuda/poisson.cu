@@ -1,0 +1,419 @@
+/* twinbench: the spectral Poisson family's CUDA twins, on cuFFT.
+ *
+ * c2c       the published pipeline (NVIDIA, 2008): a kernel copies f into a
+ *           complex array, cuFFT's in-place complex forward transform, a
+ *           solve kernel divides by -|k|^2 (wavenumbers from the indices),
+ *           the inverse transform, and a kernel takes the real part and
+ *           scales it by 1/N^dim;
+ * c2c_smem  the same with the published optimisation of the solve: each
+ *           block stages its columns' and rows' k^2 (from tables made in
+ *           prepare) in shared memory;
+ * r2c       cuFFT R2C from f into the half spectrum, one kernel that solves
+ *           and scales, C2R straight into u;
+ * cb        R2C with the solve and scale in a store callback (an LTO
+ *           callback, poisson_cb.cu, linked into the plan at run time by
+ *           cufftXtSetJITCallback through nvJitLink, which cuFFT loads
+ *           itself), C2R into u: no kernel of its own; where the callback
+ *           cannot be set or linked, the variant is skipped with a note;
+ * fftonly   R2C and C2R alone, no kernel: the baseline the solve is timed
+ *           against (verified as the round trip u = N^dim f).
+ * The plans are made in prepare, on the run's stream; their time is the
+ * plan_ms column, apart from the timed run. The solve kernels walk the
+ * spectrum as rows of contiguous values: x over the columns, a grid-stride
+ * loop over the rows in y, so no thread divides a 64-bit index per value. */
+#include <config.h>
+
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <cufftXt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../common/timer.h"
+#include "../families/poisson.h"
+#include "cuda_util.h"
+#include "gpu_cuda/poisson_cb_fatbin.h"
+#include "poisson_cb.h"
+
+namespace {
+
+/* cuFFT's failures as twinbench statuses (an allocation failure is
+ * TB_ENOMEM, so that a size over the device's memory says so). */
+int tb_cufft_status(cufftResult r, const char *what, int line)
+{
+  return tb_fail(r == CUFFT_ALLOC_FAILED ? TB_ENOMEM : TB_EDEVICE, "%s: cuFFT error %d at %s:%d",
+                 what, (int)r, __FILE__, line);
+}
+
+#define TB_CUFFT(call)                                                                          \
+  do {                                                                                          \
+    cufftResult tb_r_ = (call);                                                                 \
+    if (tb_r_ != CUFFT_SUCCESS)                                                                 \
+      return tb_cufft_status(tb_r_, #call, __LINE__);                                           \
+  } while (0)
+
+/* cuFFT's types and calls by precision. */
+template <typename T> struct tb_fft;
+template <> struct tb_fft<float> {
+  typedef cufftComplex C;
+  static constexpr cufftType c2c = CUFFT_C2C, r2c = CUFFT_R2C, c2r = CUFFT_C2R;
+  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX;
+  static constexpr const char *store_name = "tb_poisson_cb_store_f";
+  static cufftResult exec_c2c(cufftHandle h, C *w, int dir) { return cufftExecC2C(h, w, w, dir); }
+  static cufftResult exec_r2c(cufftHandle h, float *in, C *out) { return cufftExecR2C(h, in, out); }
+  static cufftResult exec_c2r(cufftHandle h, C *in, float *out) { return cufftExecC2R(h, in, out); }
+};
+template <> struct tb_fft<double> {
+  typedef cufftDoubleComplex C;
+  static constexpr cufftType c2c = CUFFT_Z2Z, r2c = CUFFT_D2Z, c2r = CUFFT_Z2D;
+  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX_DOUBLE;
+  static constexpr const char *store_name = "tb_poisson_cb_store_d";
+  static cufftResult exec_c2c(cufftHandle h, C *w, int dir) { return cufftExecZ2Z(h, w, w, dir); }
+  static cufftResult exec_r2c(cufftHandle h, double *in, C *out) { return cufftExecD2Z(h, in, out); }
+  static cufftResult exec_c2r(cufftHandle h, C *in, double *out) { return cufftExecZ2D(h, in, out); }
+};
+
+/* ---- Kernels ----------------------------------------------------------- */
+
+/* The published real2complex: w = f + 0 i. */
+template <typename T, typename C>
+__global__ void tb_k_to_complex(const T *__restrict__ f, C *__restrict__ w, int64_t m)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < m; j += stride) {
+    C v;
+    v.x = f[j];
+    v.y = T(0);
+    w[j] = v;
+  }
+}
+
+/* The published complex2real with the scaling: u = Re(w) / N^dim. */
+template <typename T, typename C>
+__global__ void tb_k_real_part(const C *__restrict__ w, T *__restrict__ u, int64_t m, T scale)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < m; j += stride)
+    u[j] = w[j].x * scale;
+}
+
+__device__ __forceinline__ int64_t tb_dfreq(int64_t i, int64_t n)
+{
+  return i < n / 2 ? i : i - n;
+}
+
+/* Multiply w by -scale / |k|^2 (0 for the zero mode, whose |k|^2 alone is 0).
+ * The spectrum is `rows` rows of `cols` contiguous values; a row's index is
+ * i1 (2-D) or i0 N + i1 (3-D). Thread x takes one column; the rows are a
+ * grid-stride loop in y whose (i0, i1) advance without a division. The
+ * wavenumbers come from the indices: k0 times the signed frequency. The
+ * published solve (scale 1, the scaling left to the last kernel) and the
+ * fused solve-and-scale of r2c (scale 1/N^dim) are this kernel. */
+template <typename T, typename C, int D>
+__global__ void tb_k_solve(C *__restrict__ w, int64_t rows, int64_t cols, int64_t n, T k0, T scale)
+{
+  const int64_t col = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= cols)
+    return;
+  const T kc = k0 * (T)tb_dfreq(col, n), kc2 = kc * kc;
+  const int64_t gy = gridDim.y, q = D == 3 ? gy / n : 0, rem = D == 3 ? gy % n : gy;
+  int64_t r = blockIdx.y, i0 = D == 3 ? r / n : 0, i1 = D == 3 ? r % n : r;
+  for (; r < rows; r += gy) {
+    const T ka = k0 * (T)tb_dfreq(i1, n);
+    T k2 = ka * ka + kc2;
+    if (D == 3) {
+      const T kb = k0 * (T)tb_dfreq(i0, n);
+      k2 += kb * kb;
+    }
+    const T g = k2 > T(0) ? -scale / k2 : T(0);
+    C *p = w + r * cols + col;
+    C v = *p;
+    v.x *= g;
+    v.y *= g;
+    *p = v;
+    i1 += rem;
+    i0 += q;
+    if (i1 >= n) {
+      i1 -= n;
+      i0++;
+    }
+  }
+}
+
+/* The published shared-memory solve: blocks of 32 x by threads over tiles
+ * of 32 columns and by rows. Row 0 of the block loads its columns' k^2,
+ * column 0 its rows' (3-D: the sum of the two axes' entries), from the
+ * table k2 of one axis; every value then reads both from shared memory. */
+template <typename T, typename C, int D>
+__global__ void tb_k_solve_smem(C *__restrict__ w, int64_t rows, int64_t cols, int64_t n,
+                                const T *__restrict__ k2)
+{
+  __shared__ T kc2[32], kr2[32];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int64_t col = (int64_t)blockIdx.x * 32 + tx;
+  if (ty == 0 && col < cols)
+    kc2[tx] = k2[col];
+  const int64_t step = (int64_t)gridDim.y * blockDim.y;
+  for (int64_t r0 = (int64_t)blockIdx.y * blockDim.y; r0 < rows; r0 += step) {
+    const int64_t r = r0 + ty;
+    if (tx == 0 && r < rows)
+      kr2[ty] = D == 2 ? k2[r] : k2[r / n] + k2[r % n];
+    __syncthreads();
+    if (col < cols && r < rows) {
+      const T s = kr2[ty] + kc2[tx], g = s > T(0) ? T(-1) / s : T(0);
+      C *p = w + r * cols + col;
+      C v = *p;
+      v.x *= g;
+      v.y *= g;
+      *p = v;
+    }
+    __syncthreads();
+  }
+}
+
+/* ---- Variants ---------------------------------------------------------- */
+
+enum { TB_PG_C2C, TB_PG_C2C_SMEM, TB_PG_R2C, TB_PG_CB, TB_PG_FFTONLY };
+
+struct tb_poisson_gpu {
+  cufftHandle fwd, inv; /* c2c: one plan for both directions (fwd) */
+  int have_fwd, have_inv;
+  void *work; /* complex: N^dim (c2c) or N^(dim-1) (N/2 + 1) values */
+  void *k2;   /* c2c_smem: k^2 of each index of an axis */
+  tb_poisson_cb_info *info; /* cb: the callback's constants, on the device */
+  int grid;   /* the copy kernels' grid */
+  dim3 sgrid, sblock; /* the solve kernel's launch */
+};
+
+/* Make the plan of the problem's shape in h (created), on the run's stream. */
+int tb_poisson_make(const tb_ctx_t *ctx, cufftHandle h, cufftType type)
+{
+  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
+  const int n = (int)s->n;
+  size_t ws = 0;
+  if (s->dim == 2)
+    TB_CUFFT(cufftMakePlan2d(h, n, n, type, &ws));
+  else
+    TB_CUFFT(cufftMakePlan3d(h, n, n, n, type, &ws));
+  TB_CUFFT(cufftSetStream(h, tb_gpu_stream(ctx)));
+  return TB_OK;
+}
+
+/* A plan of the problem's shape on the run's stream. */
+int tb_poisson_plan(const tb_ctx_t *ctx, cufftHandle *h, int *have, cufftType type)
+{
+  TB_CUFFT(cufftCreate(h));
+  *have = 1;
+  return tb_poisson_make(ctx, *h, type);
+}
+
+/* cb's forward plan: R2C with the store callback, whose constants prepare
+ * put at st->info. The callback is linked when the plan is made; a toolkit
+ * or driver that cannot (no nvJitLink, no LTO callbacks) makes the variant
+ * TB_EUNSUP, which the runner notes and skips. */
+template <typename T> int tb_poisson_plan_cb(const tb_ctx_t *ctx, tb_poisson_gpu *st)
+{
+  TB_CUFFT(cufftCreate(&st->fwd));
+  st->have_fwd = 1;
+  void *info = st->info;
+  cufftResult r = cufftXtSetJITCallback(st->fwd, tb_fft<T>::store_name, tb_poisson_cb_fatbin,
+                                        sizeof tb_poisson_cb_fatbin, tb_fft<T>::store, &info);
+  if (r != CUFFT_SUCCESS)
+    return tb_fail(TB_EUNSUP, "cuFFT could not take the LTO store callback (cuFFT error %d)",
+                   (int)r);
+  int rc = tb_poisson_make(ctx, st->fwd, tb_fft<T>::r2c);
+  if (rc && rc != TB_ENOMEM) {
+    char why[256];
+    snprintf(why, sizeof why, "%s", tb_error_detail());
+    return tb_fail(TB_EUNSUP, "cuFFT could not make the plan with the LTO callback: %s", why);
+  }
+  return rc;
+}
+
+/* The solve kernel's launch: `block` threads over the columns (c2c_smem:
+ * 32 x block / 32), up to 65535 blocks over the rows. */
+int tb_poisson_solve_launch(tb_ctx_t *ctx, tb_poisson_gpu *st, int64_t rows, int64_t cols, int smem)
+{
+  const int block = tb_gpu_block(ctx);
+  if (smem) {
+    if (block % 32)
+      return tb_fail(TB_EUNSUP, "the shared-memory solve takes blocks of 32 x (block / 32) threads");
+    st->sblock = dim3(32, block / 32);
+  } else {
+    st->sblock = dim3(block);
+  }
+  st->sgrid = dim3((unsigned)((cols + st->sblock.x - 1) / st->sblock.x),
+                   (unsigned)((rows + st->sblock.y - 1) / st->sblock.y < 65535
+                                  ? (rows + st->sblock.y - 1) / st->sblock.y
+                                  : 65535));
+  return TB_OK;
+}
+
+template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poisson_gpu *st)
+{
+  typedef typename tb_fft<T>::C C;
+  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
+  const int c2c = kind == TB_PG_C2C || kind == TB_PG_C2C_SMEM;
+  const int64_t cplx = c2c ? s->total : s->rows * s->half;
+  const int64_t cols = c2c ? s->n : s->half;
+  int rc;
+  TB_CUDA(cudaMalloc(&st->work, (size_t)cplx * sizeof(C)));
+  if (kind == TB_PG_CB) {
+    const tb_poisson_cb_info info = {s->n, s->half, s->dim, cplx < ((int64_t)1 << 32),
+                                     2.0 * M_PI / s->L, 1.0 / (double)s->total};
+    TB_CUDA(cudaMalloc(&st->info, sizeof info));
+    TB_CUDA(cudaMemcpy(st->info, &info, sizeof info, cudaMemcpyHostToDevice));
+  }
+  if (kind == TB_PG_C2C_SMEM) {
+    T *k2 = (T *)malloc((size_t)s->n * sizeof(T));
+    if (!k2)
+      return tb_fail(TB_ENOMEM, "out of memory");
+    for (int64_t i = 0; i < s->n; i++) {
+      T k = (T)(2.0 * M_PI / s->L) * (T)tb_poisson_freq(i, s->n);
+      k2[i] = k * k;
+    }
+    cudaError_t e = cudaMalloc(&st->k2, (size_t)s->n * sizeof(T));
+    if (e == cudaSuccess)
+      e = cudaMemcpy(st->k2, k2, (size_t)s->n * sizeof(T), cudaMemcpyHostToDevice);
+    free(k2);
+    TB_CUDA(e);
+  }
+  if (c2c) {
+    if ((rc = tb_gpu_grid(ctx, tb_k_to_complex<T, C>, s->total, 0, &st->grid)) ||
+        (rc = tb_gpu_fit(ctx, tb_k_real_part<T, C>, 0, NULL, NULL)))
+      return rc;
+  }
+  if (kind != TB_PG_FFTONLY && kind != TB_PG_CB) {
+    if (kind == TB_PG_C2C_SMEM)
+      rc = s->dim == 2 ? tb_gpu_fit(ctx, tb_k_solve_smem<T, C, 2>, 0, NULL, NULL)
+                       : tb_gpu_fit(ctx, tb_k_solve_smem<T, C, 3>, 0, NULL, NULL);
+    else
+      rc = s->dim == 2 ? tb_gpu_fit(ctx, tb_k_solve<T, C, 2>, 0, NULL, NULL)
+                       : tb_gpu_fit(ctx, tb_k_solve<T, C, 3>, 0, NULL, NULL);
+    if (rc || (rc = tb_poisson_solve_launch(ctx, st, s->rows, cols, kind == TB_PG_C2C_SMEM)))
+      return rc;
+  }
+  TB_CUDA(cudaDeviceSynchronize());
+  const double t0 = tb_wtime();
+  if (c2c)
+    rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::c2c);
+  else if (kind == TB_PG_CB)
+    rc = tb_poisson_plan_cb<T>(ctx, st);
+  else
+    rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::r2c);
+  if (rc || (!c2c && (rc = tb_poisson_plan(ctx, &st->inv, &st->have_inv, tb_fft<T>::c2r))))
+    return rc;
+  TB_CUDA(cudaDeviceSynchronize());
+  ctx->extra[TB_POISSON_PLAN_MS] = 1e3 * (tb_wtime() - t0);
+  ctx->extra[TB_POISSON_ROUNDTRIP] = kind == TB_PG_FFTONLY ? 1.0 : 0.0;
+  return TB_OK;
+}
+
+template <typename T> int tb_poisson_run_t(tb_ctx_t *ctx, int kind)
+{
+  typedef typename tb_fft<T>::C C;
+  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
+  const tb_poisson_gpu *st = (const tb_poisson_gpu *)ctx->state;
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  const T *f = (const T *)ctx->buf[s->f];
+  T *u = (T *)ctx->buf[s->u];
+  C *w = (C *)st->work;
+  const T k0 = (T)(2.0 * M_PI / s->L), scale = (T)(1.0 / (double)s->total);
+  const int block = tb_gpu_block(ctx);
+  if (kind == TB_PG_C2C || kind == TB_PG_C2C_SMEM) {
+    tb_k_to_complex<T, C><<<st->grid, block, 0, stream>>>(f, w, s->total);
+    TB_CUDA_LAUNCH("real2complex");
+    TB_CUFFT(tb_fft<T>::exec_c2c(st->fwd, w, CUFFT_FORWARD));
+    if (kind == TB_PG_C2C_SMEM) {
+      const T *k2 = (const T *)st->k2;
+      if (s->dim == 2)
+        tb_k_solve_smem<T, C, 2><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->n, s->n, k2);
+      else
+        tb_k_solve_smem<T, C, 3><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->n, s->n, k2);
+    } else if (s->dim == 2) {
+      tb_k_solve<T, C, 2><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->n, s->n, k0, T(1));
+    } else {
+      tb_k_solve<T, C, 3><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->n, s->n, k0, T(1));
+    }
+    TB_CUDA_LAUNCH("solve");
+    TB_CUFFT(tb_fft<T>::exec_c2c(st->fwd, w, CUFFT_INVERSE));
+    tb_k_real_part<T, C><<<st->grid, block, 0, stream>>>(w, u, s->total, scale);
+    TB_CUDA_LAUNCH("complex2real");
+    return TB_OK;
+  }
+  /* cuFFT's out-of-place R2C leaves its input alone; the cast only drops const. */
+  TB_CUFFT(tb_fft<T>::exec_r2c(st->fwd, const_cast<T *>(f), w));
+  if (kind == TB_PG_R2C) {
+    if (s->dim == 2)
+      tb_k_solve<T, C, 2><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->half, s->n, k0, scale);
+    else
+      tb_k_solve<T, C, 3><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->half, s->n, k0, scale);
+    TB_CUDA_LAUNCH("solve and scale");
+  }
+  TB_CUFFT(tb_fft<T>::exec_c2r(st->inv, w, u));
+  return TB_OK;
+}
+
+void tb_poisson_gpu_release(tb_ctx_t *ctx)
+{
+  tb_poisson_gpu *st = (tb_poisson_gpu *)ctx->state;
+  if (!st)
+    return;
+  if (st->have_fwd)
+    cufftDestroy(st->fwd);
+  if (st->have_inv)
+    cufftDestroy(st->inv);
+  cudaFree(st->work);
+  cudaFree(st->k2);
+  cudaFree(st->info);
+  free(st);
+  ctx->state = NULL;
+}
+
+template <int KIND> int tb_poisson_gpu_prepare(tb_ctx_t *ctx)
+{
+  tb_poisson_gpu *st = (tb_poisson_gpu *)calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  return ctx->p->prec == TB_FLOAT ? tb_poisson_prepare_t<float>(ctx, KIND, st)
+                                  : tb_poisson_prepare_t<double>(ctx, KIND, st);
+}
+
+template <int KIND> int tb_poisson_gpu_run(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_poisson_run_t<float>(ctx, KIND)
+                                  : tb_poisson_run_t<double>(ctx, KIND);
+}
+
+const unsigned tb_poisson_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
+
+/* The solve-only variants take a block size; the copy kernels of the C2C
+ * pipelines also a grid. */
+const tb_param_def_t tb_poisson_block_tuning[] = {TB_GPU_BLOCK("256")};
+
+#define TB_POISSON_GPU_VARIANT(NAME, KIND, TUNING, NTUNING, SUMMARY)                            \
+  TB_VARIANT(tb_poisson_gpu_##NAME, #NAME, &tb_algo_poisson, tb_poisson_precs, 0, TUNING,       \
+             NTUNING, tb_poisson_gpu_prepare<KIND>, tb_poisson_gpu_run<KIND>, NULL,             \
+             tb_poisson_gpu_release, SUMMARY)
+
+TB_POISSON_GPU_VARIANT(c2c, TB_PG_C2C, tb_gpu_gridstride_tuning,
+                       TB_COUNT(tb_gpu_gridstride_tuning),
+                       "the published pipeline: real2complex, cuFFT C2C, solve, inverse C2C, "
+                       "complex2real with the scaling");
+TB_POISSON_GPU_VARIANT(c2c_smem, TB_PG_C2C_SMEM, tb_gpu_gridstride_tuning,
+                       TB_COUNT(tb_gpu_gridstride_tuning),
+                       "the published pipeline with each block's k^2 staged in shared memory");
+TB_POISSON_GPU_VARIANT(r2c, TB_PG_R2C, tb_poisson_block_tuning, TB_COUNT(tb_poisson_block_tuning),
+                       "cuFFT R2C into the half spectrum, one fused solve-and-scale kernel, C2R "
+                       "into u");
+TB_POISSON_GPU_VARIANT(cb, TB_PG_CB, NULL, 0,
+                       "cuFFT R2C with the solve and scale in an LTO store callback, C2R into u");
+TB_POISSON_GPU_VARIANT(fftonly, TB_PG_FFTONLY, NULL, 0,
+                       "baseline: cuFFT R2C and C2R alone, no solve (verified as a round trip)");
+
+} /* namespace */
+
+TB_VARIANT_LIST(poisson, gpu, &tb_poisson_gpu_c2c, &tb_poisson_gpu_c2c_smem, &tb_poisson_gpu_r2c,
+                &tb_poisson_gpu_cb, &tb_poisson_gpu_fftonly);
