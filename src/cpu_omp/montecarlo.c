@@ -26,6 +26,10 @@
 
 #include "../families/options.h"
 
+/* A chunk's Philox words fill whole vectors of blocks (vphilox.h rounds its
+ * count up to them). */
+_Static_assert(TB_MC_CHUNK % TB_VPHILOX_LANES == 0, "a chunk is whole vectors of Philox blocks");
+
 /* The sums of the samples of the m full Philox groups whose words w[0..3]
  * holds, in a simd loop. One function per payoff, antithetic and math
  * choice (PUT, ANTI, FAST constants), so that each loop is straight-line
