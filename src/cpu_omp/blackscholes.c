@@ -2,7 +2,7 @@
  * the options, static schedule over the ranges the backend first-touched; the
  * formulas of options_math.h (either form), instantiated with the inlined
  * branch-free exp, exp2 and log of vexp.h and libmvec's vector erfc
- * (vecmath.h). */
+ * (options_cpu.h). */
 #include <config.h>
 
 #include <omp.h>
@@ -11,53 +11,9 @@
 
 #include "cpu.h"
 #include "ntstore.h"
-#include "vecmath.h"
-#include "vexp.h"
+#include "options_cpu.h"
 
 #include "../families/options.h"
-#include "../families/options_math.h"
-
-/* The formulas again for this twin (suffix cpu_f32, cpu_f64), with exp,
- * exp2 and log from vexp.h: within the 4 ulps that the verifier allows a
- * libm call or an approximation of the fast form, but inlined into the simd
- * loop, where libmvec's calls with their full range handling made the loop
- * compute-bound. The fast form's other primitives stay IEEE (1 / x,
- * 1 / sqrt x), as the host's f32 and f64 ones; the Monte Carlo helpers the
- * macro also defines forward to those (this file does not use them). */
-#define TB_BS_CPU_PRIMS(T, SFX, BASE, EX2)                                                        \
-  static TB_INLINE T tb__ex2_##SFX(T a)                                                           \
-  {                                                                                               \
-    return EX2(a);                                                                                \
-  }                                                                                               \
-  static TB_INLINE T tb__rcp_##SFX(T a)                                                           \
-  {                                                                                               \
-    return (T)1 / a;                                                                              \
-  }                                                                                               \
-  static TB_INLINE T tb__rsqrt_##SFX(T a)                                                         \
-  {                                                                                               \
-    return tb__rsqrt_##BASE(a);                                                                   \
-  }                                                                                               \
-  static TB_INLINE T tb__pos_##SFX(T d)                                                           \
-  {                                                                                               \
-    return tb__pos_##BASE(d);                                                                     \
-  }                                                                                               \
-  static TB_INLINE T tb__sqrt_normal_##SFX(T a)                                                   \
-  {                                                                                               \
-    return tb__sqrt_normal_##BASE(a);                                                             \
-  }                                                                                               \
-  static TB_INLINE T tb__neg2ln_##SFX(T u)                                                        \
-  {                                                                                               \
-    return tb__neg2ln_##BASE(u);                                                                  \
-  }                                                                                               \
-  static TB_INLINE void tb__sincos_angle_##SFX(T u, T *s, T *c)                                   \
-  {                                                                                               \
-    tb__sincos_angle_##BASE(u, s, c);                                                             \
-  }
-TB_BS_CPU_PRIMS(float, cpu_f32, f32, tb_vexp2_f32)
-TB_BS_CPU_PRIMS(double, cpu_f64, f64, tb_vexp2_f64)
-#undef TB_BS_CPU_PRIMS
-TB_OPTIONS_MATH(float, cpu_f32, tb_vexp_f32, tb_vlog_f32, sqrtf, erfcf, fabsf)
-TB_OPTIONS_MATH(double, cpu_f64, tb_vexp_f64, tb_vlog_f64, sqrt, erfc, fabs)
 
 /* dst[0..m) = src[0..m) for the precision SFX: the outputs are written
  * once and read by no one until the verifier, so the whole vectors go to

@@ -3,39 +3,47 @@
  * summed by one thread (a simd loop over the groups, in double); each
  * option's chunk sums are then added in chunk order. Every sum is formed the
  * same way at any team size, so the prices do not depend on the thread count
- * at all (bit for bit). */
+ * at all (bit for bit). A chunk's Philox blocks are made first, eight at a
+ * time in 64-bit lanes (vphilox.h), into four word arrays in L1; the simd
+ * loop over the groups then reads them and runs the formulas of
+ * options_math.h with vexp.h's inlined exp, log and sincos (options_cpu.h):
+ * no call in the loop. */
 #include <config.h>
+
+/* GCC keeps 256-bit vectors on Intel cores unless told otherwise; the FMA
+ * ceiling this compute-bound loop is held to is measured with 512-bit ones,
+ * so the loops here use them too (before the includes: the inlined
+ * functions must share the setting). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("prefer-vector-width=512")
+#endif
 
 #include <stdlib.h>
 
 #include "cpu.h"
-#include "vecmath.h"
+#include "options_cpu.h"
+#include "vphilox.h"
 
 #include "../families/options.h"
-#include "../families/options_math.h"
 
-/* The sums of the samples of Philox groups [g0, g1) of option o: the full
- * groups in a simd loop, then a last partial group if the range holds it.
- * One function per payoff, antithetic and math choice (PUT, ANTI, FAST
- * constants), so that each loop is straight-line code the vectorizer takes. */
+/* A chunk's Philox words fill whole vectors of blocks (vphilox.h rounds its
+ * count up to them). */
+_Static_assert(TB_MC_CHUNK % TB_VPHILOX_LANES == 0, "a chunk is whole vectors of Philox blocks");
+
+/* The sums of the samples of the m full Philox groups whose words w[0..3]
+ * holds, in a simd loop. One function per payoff, antithetic and math
+ * choice (PUT, ANTI, FAST constants), so that each loop is straight-line
+ * code the vectorizer takes. */
 #define TB_MC_CHUNK_SUM(T, SFX, W, PUT, ANTI, FAST)                                               \
-  static void tb_mc_chunk_##SFX##_##PUT##ANTI##FAST(uint64_t seed, int64_t o, T s, T x, T mu,   \
-                                                    T sig, int64_t samples, int64_t g0,          \
-                                                    int64_t g1, double *sum)                      \
+  static void tb_mc_chunk_##SFX##_##PUT##ANTI##FAST(const uint32_t *const w[4], T s, T x, T mu, \
+                                                    T sig, int64_t m, double *sum)                \
   {                                                                                               \
-    const int64_t full = samples / (W), end = g1 < full ? g1 : full;                              \
+    const uint32_t *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];                                \
     double a = 0.0, b = 0.0;                                                                      \
     _Pragma("omp simd reduction(+ : a, b)")                                                       \
-    for (int64_t g = g0; g < end; g++) {                                                          \
-      const tb_mc_sum_t y = tb_mc_group_##SFX(seed, (uint64_t)o, (uint64_t)g, W, s, x, mu, sig,   \
-                                              PUT, ANTI, FAST);                                   \
-      a += y.s1;                                                                                  \
-      b += y.s2;                                                                                  \
-    }                                                                                             \
-    if (g1 > full) {                                                                              \
-      const tb_mc_sum_t y = tb_mc_group_##SFX(seed, (uint64_t)o, (uint64_t)full,                  \
-                                              (int)(samples - full * (W)), s, x, mu, sig, PUT,    \
-                                              ANTI, FAST);                                        \
+    for (int64_t i = 0; i < m; i++) {                                                             \
+      const tb_philox4_t q = {{w0[i], w1[i], w2[i], w3[i]}};                                      \
+      const tb_mc_sum_t y = tb_mc_words_cpu_##SFX(q, W, s, x, mu, sig, PUT, ANTI, FAST);          \
       a += y.s1;                                                                                  \
       b += y.s2;                                                                                  \
     }                                                                                             \
@@ -43,8 +51,9 @@
     sum[1] = b;                                                                                   \
   }
 
-/* Work item `it`: chunk it % chunks of option it / chunks; and option o's
- * price and standard error from its chunk sums, added in chunk order. */
+/* Work item `it`: chunk it % chunks of option it / chunks (its full groups,
+ * then the option's last, partial group if the chunk holds it); and option
+ * o's price and standard error from its chunk sums, added in chunk order. */
 #define TB_MC_OMP(T, SFX, W)                                                                      \
   TB_MC_CHUNK_SUM(T, SFX, W, 0, 0, 0)                                                             \
   TB_MC_CHUNK_SUM(T, SFX, W, 0, 0, 1)                                                             \
@@ -57,23 +66,33 @@
                                                                                                   \
   static void tb_mc_item_##SFX(const tb_ctx_t *ctx, int64_t it, int64_t chunks, double *sum)     \
   {                                                                                               \
-    static void (*const chunk[8])(uint64_t, int64_t, T, T, T, T, int64_t, int64_t, int64_t,       \
-                                  double *) = {                                                   \
+    static void (*const chunk[8])(const uint32_t *const[4], T, T, T, T, int64_t, double *) = {   \
         tb_mc_chunk_##SFX##_000, tb_mc_chunk_##SFX##_001, tb_mc_chunk_##SFX##_010,                \
         tb_mc_chunk_##SFX##_011, tb_mc_chunk_##SFX##_100, tb_mc_chunk_##SFX##_101,                \
         tb_mc_chunk_##SFX##_110, tb_mc_chunk_##SFX##_111};                                        \
     const tb_mc_t *m = ctx->p->priv;                                                              \
     const int64_t o = it / chunks, c = it % chunks, groups = (m->samples + (W)-1) / (W);          \
-    const int64_t g0 = c * TB_MC_CHUNK;                                                           \
+    const int64_t full = m->samples / (W), g0 = c * TB_MC_CHUNK;                                  \
     const int64_t g1 = g0 + TB_MC_CHUNK < groups ? g0 + TB_MC_CHUNK : groups;                     \
+    const int64_t end = g1 < full ? g1 : full;                                                    \
     const T s = ((const T *)ctx->buf[m->in.s])[o], x = ((const T *)ctx->buf[m->in.x])[o];          \
     const T t = ((const T *)ctx->buf[m->in.t])[o];                                                \
     const T r = m->in.r >= 0 ? ((const T *)ctx->buf[m->in.r])[o] : (T)m->in.r0;                  \
     const T v = m->in.v >= 0 ? ((const T *)ctx->buf[m->in.v])[o] : (T)m->in.v0;                  \
     T mu, sig;                                                                                    \
-    tb_mc_drift_##SFX(t, r, v, m->fast, &mu, &sig);                                               \
-    chunk[4 * m->put + 2 * m->anti + m->fast](ctx->p->seed, o, s, x, mu, sig, m->samples, g0, g1, \
-                                              sum);                                               \
+    tb_mc_drift_cpu_##SFX(t, r, v, m->fast, &mu, &sig);                                           \
+    _Alignas(64) uint32_t words[4][TB_MC_CHUNK];                                                  \
+    uint32_t *const w[4] = {words[0], words[1], words[2], words[3]};                              \
+    tb_vphilox_blocks(ctx->p->seed, TB_MC_STREAM, (uint32_t)o, (uint32_t)g0, end - g0, w);       \
+    chunk[4 * m->put + 2 * m->anti + m->fast]((const uint32_t *const *)w, s, x, mu, sig,          \
+                                              end - g0, sum);                                     \
+    if (g1 > full) {                                                                              \
+      const tb_mc_sum_t y = tb_mc_group_cpu_##SFX(ctx->p->seed, (uint64_t)o, (uint64_t)full,      \
+                                                  (int)(m->samples - full * (W)), s, x, mu, sig,  \
+                                                  m->put, m->anti, m->fast);                      \
+      sum[0] += y.s1;                                                                             \
+      sum[1] += y.s2;                                                                             \
+    }                                                                                             \
   }                                                                                               \
                                                                                                   \
   static void tb_mc_option_##SFX(const tb_ctx_t *ctx, int64_t o, int64_t chunks,                 \

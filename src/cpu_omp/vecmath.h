@@ -25,17 +25,6 @@ TB_SIMD_DECL double exp(double);
 TB_SIMD_DECL double exp2(double);
 TB_SIMD_DECL double log(double);
 TB_SIMD_DECL double erfc(double);
-/* GCC fuses sinf(t) and cosf(t) into one sincos call, which has no vector
- * version it can use; under other names (the same functions, by assembler
- * label) they are not fused, and vectorize. */
-TB_SIMD_DECL float tb__vsinf(float) __asm__("sinf");
-TB_SIMD_DECL float tb__vcosf(float) __asm__("cosf");
-TB_SIMD_DECL double tb__vsin(double) __asm__("sin");
-TB_SIMD_DECL double tb__vcos(double) __asm__("cos");
-#define sinf tb__vsinf
-#define cosf tb__vcosf
-#define sin tb__vsin
-#define cos tb__vcos
 #undef TB_SIMD_DECL
 #endif
 

@@ -380,15 +380,51 @@ static int tb_mc_verify(tb_problem_t *p, void *const *view, double *extra, tb_ch
   return TB_OK;
 }
 
+/* The operations of one Philox group, by piece, as the reference evaluation
+ * performs them (options_math.h's formulas with vexp.h's polynomials, the
+ * OpenMP twin's code), one count per lane: every add, multiply, fused
+ * multiply-add, square root, division, conversion and integer operation
+ * (a 32-bit multiply's low or high word, xor, shift, and, min, a select)
+ * counts as one. doc/options.md lists them. [0] float, [1] double. */
+typedef struct tb_mc_ops {
+  double philox;  /* 10 rounds of 2 multiplies' high and low words and 4 xors */
+  double uniform; /* one uniform: float shift, convert, fma; double 2 shifts, xor, convert, 2 */
+  double ln[2];   /* -2 ln u1: [libm, fast] (fast float: tb__neg2ln_f32) */
+  double sincos;  /* sincos2pi of u2 - 1/2: reduction, 2 polynomials, quadrant */
+  double exp[2];  /* e^x, 2^x (the fast form) */
+  double sums;    /* a group's sum and sum of squares into the double sums */
+} tb_mc_ops_t;
+
+static const tb_mc_ops_t tb_mc_ops[2] = {
+    {80, 3, {19, 15}, 28, {17, 16}, 12},
+    {80, 6, {21, 21}, 34, {23, 22}, 5},
+};
+
 /* Three input arrays (five with per-option r and v) and two outputs, each
- * once. Flops per path, counting a libm call as one: 6 per normal (uniforms
- * and half a Box-Muller), 9 per path (terminal price, payoff, the double sum
- * and sum of squares); an antithetic pair is 23 for two paths. */
+ * once. The flops are twice the operations of a run (tb_mc_ops): each
+ * operation is charged one fused multiply-add, the two flops the FMA
+ * ceiling counts it as, so that flops / that ceiling is the time the op
+ * count would take if every operation issued at the FMA rate. Integer
+ * operations (Philox) and square roots do not on most hardware (on x86 a
+ * float lane's Philox words take 64-bit lanes, at half the float rate;
+ * square roots and divisions are slower still), so a row's roofline says
+ * how close it came to the FMA rate for this count, not that the machine
+ * had no other limit. Per group of w normals (4 float, 2 double): Philox,
+ * 4 (2) uniforms by 32-bit words (2 per 52-bit double), w / 2 Box-Muller
+ * pairs (-2 ln u1, its square root, sincos, 2 products), w samples (the
+ * argument's fma, e^x, the product by S, the difference with X, the payoff
+ * (d + |d|) / 2 in 3; antithetic: twice, and the pair's mean in 2), the
+ * sums. Float, call, libm: 296 operations per group, 74 per path. */
 static void tb_mc_cost(const tb_problem_t *p, tb_cost_t *c)
 {
   const tb_mc_t *m = p->priv;
+  const int d = p->prec == TB_DOUBLE, w = d ? TB_MC_W_F64 : TB_MC_W_F32;
+  const tb_mc_ops_t *o = &tb_mc_ops[d];
+  const double sample = (1 + o->exp[m->fast] + 1 + 1 + 3) * (m->anti ? 2 : 1) + (m->anti ? 2 : 0);
+  const double group = o->philox + o->uniform * (d ? 2 : 4) +
+                       (w / 2) * (o->ln[m->fast] + 1 + o->sincos + 2) + w * sample + o->sums;
   tb_optset_cost(p, &m->in, 2, c);
-  c->flops = (m->anti ? 11.5 : 15.0) * (double)p->n * (double)m->paths;
+  c->flops = 2.0 * group * (double)p->n * (double)m->samples / w;
 }
 
 static int tb_mc_dump(const tb_problem_t *p, void *const *view, FILE *f)

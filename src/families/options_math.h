@@ -113,8 +113,10 @@ static TB_INLINE TB_HD double tb__pos_f64(double d)
  * uniform u. On the device, float uses the hardware's __sincosf, whose
  * absolute error there is below 2^-21.4 (about 6 units of 2^-24), inside the
  * 4 ulps the verifier allows a libm call, in two hardware instructions where
- * the accurate sinf and cosf take a range reduction and two polynomials. */
-static TB_INLINE TB_HD void tb__sincos_angle_f32(float u, float *s, float *c)
+ * the accurate sinf and cosf take a range reduction and two polynomials.
+ * A twin may instead reduce u - 1/2 in turns (the OpenMP twin: exact,
+ * vexp.h's sincos2pi); the verifier's bound holds either way. */
+static TB_INLINE TB_HD void tb__sincos_turn_f32(float u, float *s, float *c)
 {
   const float t = 6.28318530717958647692f * u - 3.14159265358979323846f;
 #if defined(__CUDA_ARCH__)
@@ -131,7 +133,7 @@ static TB_INLINE TB_HD void tb__sincos_angle_f32(float u, float *s, float *c)
  * cosine lose their reduction by pi, the largest part of them in a unit that
  * issues double at half the float rate; sincospi stays within the 4 ulps the
  * verifier allows a libm call. The host keeps sin and cos of t. */
-static TB_INLINE TB_HD void tb__sincos_angle_f64(double u, double *s, double *c)
+static TB_INLINE TB_HD void tb__sincos_turn_f64(double u, double *s, double *c)
 {
 #if defined(__CUDA_ARCH__)
   sincospi(2.0 * u - 1.0, s, c);
@@ -358,7 +360,7 @@ static TB_INLINE TB_HD double tb__sqrt_normal_f64(double a)
     const T w = fast ? tb__neg2ln_##SFX(u1) : (T)-2 * LOG(u1);                                    \
     const T r = fast ? tb__sqrt_normal_##SFX(w) : SQRT(w);                                        \
     T sn, cs;                                                                                     \
-    tb__sincos_angle_##SFX(u2, &sn, &cs);                                                         \
+    tb__sincos_turn_##SFX(u2, &sn, &cs);                                                          \
     *z0 = r * cs;                                                                                 \
     *z1 = r * sn;                                                                                 \
   }
@@ -376,51 +378,68 @@ typedef struct tb_mc_fsum {
   float s1, s2;
 } tb_mc_fsum_t;
 
-/* The first `count` (at most TB_MC_W_F32) samples of Philox group `group` of
- * an option: its normals are z0..z3 of block (option << 32 | group), in this
- * order; the four samples and their squares are added pairwise in float.
- * Pass put, anti, fast (and count, for a full group) as constants: each
- * combination is then straight-line code. */
-static TB_INLINE TB_HD tb_mc_fsum_t tb_mc_fgroup_f32(uint64_t seed, uint64_t option, uint64_t group,
-                                                  int count, float s, float x, float mu, float sig,
-                                                  int put, int anti, int fast)
-{
-  tb_philox4_t w = tb_philox_block(seed, TB_MC_STREAM, (option << 32) | group);
-  float z0, z1, z2, z3;
-  tb_mc_box_muller_f32(tb_u01_f32(w.v[0]), tb_u01_f32(w.v[1]), fast, &z0, &z1);
-  tb_mc_box_muller_f32(tb_u01_f32(w.v[2]), tb_u01_f32(w.v[3]), fast, &z2, &z3);
-  const float y0 = tb_mc_sample_f32(s, x, mu, sig, z0, put, anti, fast);
-  const float y1 = count > 1 ? tb_mc_sample_f32(s, x, mu, sig, z1, put, anti, fast) : 0.0f;
-  const float y2 = count > 2 ? tb_mc_sample_f32(s, x, mu, sig, z2, put, anti, fast) : 0.0f;
-  const float y3 = count > 3 ? tb_mc_sample_f32(s, x, mu, sig, z3, put, anti, fast) : 0.0f;
-  tb_mc_fsum_t r = {(y0 + y1) + (y2 + y3), (y0 * y0 + y1 * y1) + (y2 * y2 + y3 * y3)};
-  return r;
-}
+/* NAME(seed, option, group, count, ...): WORDS(...) of the option's block
+ * for that group. */
+#define TB__MC_BY_GROUP(RET, NAME, WORDS, T)                                                      \
+  static TB_INLINE TB_HD RET NAME(uint64_t seed, uint64_t option, uint64_t group, int count, T s, \
+                                  T x, T mu, T sig, int put, int anti, int fast)                  \
+  {                                                                                               \
+    return WORDS(tb_philox_block(seed, TB_MC_STREAM, (option << 32) | group), count, s, x, mu,    \
+                 sig, put, anti, fast);                                                           \
+  }
 
-/* The same group's sums handed on in double. */
-static TB_INLINE TB_HD tb_mc_sum_t tb_mc_group_f32(uint64_t seed, uint64_t option, uint64_t group,
-                                                int count, float s, float x, float mu, float sig,
-                                                int put, int anti, int fast)
-{
-  const tb_mc_fsum_t f = tb_mc_fgroup_f32(seed, option, group, count, s, x, mu, sig, put, anti,
-                                          fast);
-  tb_mc_sum_t r = {(double)f.s1, (double)f.s2};
-  return r;
-}
-
-/* The same in double: TB_MC_W_F64 normals z0, z1 per group. */
-static TB_INLINE TB_HD tb_mc_sum_t tb_mc_group_f64(uint64_t seed, uint64_t option, uint64_t group,
-                                                int count, double s, double x, double mu,
-                                                double sig, int put, int anti, int fast)
-{
-  tb_philox4_t w = tb_philox_block(seed, TB_MC_STREAM, (option << 32) | group);
-  double z0, z1;
-  tb_mc_box_muller_f64(tb_u01_f64(w.v[0], w.v[1]), tb_u01_f64(w.v[2], w.v[3]), fast, &z0, &z1);
-  const double y0 = tb_mc_sample_f64(s, x, mu, sig, z0, put, anti, fast);
-  const double y1 = count > 1 ? tb_mc_sample_f64(s, x, mu, sig, z1, put, anti, fast) : 0.0;
-  tb_mc_sum_t r = {y0 + y1, y0 * y0 + y1 * y1};
-  return r;
-}
+/* The Monte Carlo groups, for the formulas of suffixes F (float) and D
+ * (double), so that a twin that instantiates TB_OPTIONS_MATH with its own
+ * primitives (the OpenMP twin) draws its groups the same way.
+ *
+ * tb_mc_fgroup_F: the first `count` (at most TB_MC_W_F32) samples of Philox
+ * group `group` of an option: its normals are z0..z3 of block
+ * (option << 32 | group), in this order; the four samples and their squares
+ * are added pairwise in float. Pass put, anti, fast (and count, for a full
+ * group) as constants: each combination is then straight-line code.
+ * tb_mc_group_F: the same group's sums handed on in double. tb_mc_group_D:
+ * the same in double, TB_MC_W_F64 normals z0, z1 per group. The *words_*
+ * forms take the block's four words, made elsewhere (the OpenMP twin makes
+ * a chunk's blocks first, in vectors of 64-bit lanes: vphilox.h). */
+#define TB_MC_GROUPS(F, D)                                                                        \
+  static TB_INLINE TB_HD tb_mc_fsum_t tb_mc_fwords_##F(tb_philox4_t w, int count, float s,       \
+                                                    float x, float mu, float sig, int put,        \
+                                                    int anti, int fast)                           \
+  {                                                                                               \
+    float z0, z1, z2, z3;                                                                         \
+    tb_mc_box_muller_##F(tb_u01_f32(w.v[0]), tb_u01_f32(w.v[1]), fast, &z0, &z1);                 \
+    tb_mc_box_muller_##F(tb_u01_f32(w.v[2]), tb_u01_f32(w.v[3]), fast, &z2, &z3);                 \
+    const float y0 = tb_mc_sample_##F(s, x, mu, sig, z0, put, anti, fast);                        \
+    const float y1 = count > 1 ? tb_mc_sample_##F(s, x, mu, sig, z1, put, anti, fast) : 0.0f;     \
+    const float y2 = count > 2 ? tb_mc_sample_##F(s, x, mu, sig, z2, put, anti, fast) : 0.0f;     \
+    const float y3 = count > 3 ? tb_mc_sample_##F(s, x, mu, sig, z3, put, anti, fast) : 0.0f;     \
+    tb_mc_fsum_t r = {(y0 + y1) + (y2 + y3), (y0 * y0 + y1 * y1) + (y2 * y2 + y3 * y3)};         \
+    return r;                                                                                     \
+  }                                                                                               \
+  TB__MC_BY_GROUP(tb_mc_fsum_t, tb_mc_fgroup_##F, tb_mc_fwords_##F, float)                         \
+  static TB_INLINE TB_HD tb_mc_sum_t tb_mc_words_##F(tb_philox4_t w, int count, float s,         \
+                                                  float x, float mu, float sig, int put,         \
+                                                  int anti, int fast)                             \
+  {                                                                                               \
+    const tb_mc_fsum_t f = tb_mc_fwords_##F(w, count, s, x, mu, sig, put, anti, fast);            \
+    tb_mc_sum_t r = {(double)f.s1, (double)f.s2};                                                 \
+    return r;                                                                                     \
+  }                                                                                               \
+  TB__MC_BY_GROUP(tb_mc_sum_t, tb_mc_group_##F, tb_mc_words_##F, float)                            \
+  static TB_INLINE TB_HD tb_mc_sum_t tb_mc_words_##D(tb_philox4_t w, int count, double s,        \
+                                                  double x, double mu, double sig, int put,      \
+                                                  int anti, int fast)                             \
+  {                                                                                               \
+    double z0, z1;                                                                                \
+    tb_mc_box_muller_##D(tb_u01_f64(w.v[0], w.v[1]), tb_u01_f64(w.v[2], w.v[3]), fast, &z0,      \
+                         &z1);                                                                    \
+    const double y0 = tb_mc_sample_##D(s, x, mu, sig, z0, put, anti, fast);                       \
+    const double y1 = count > 1 ? tb_mc_sample_##D(s, x, mu, sig, z1, put, anti, fast) : 0.0;     \
+    tb_mc_sum_t r = {y0 + y1, y0 * y0 + y1 * y1};                                                 \
+    return r;                                                                                     \
+  }                                                                                               \
+  TB__MC_BY_GROUP(tb_mc_sum_t, tb_mc_group_##D, tb_mc_words_##D, double)
+TB_MC_GROUPS(f32, f64)
 
 /* The price and standard error from m samples' sum s1 and sum of squares s2,
  * discounted by disc = exp(-r T) (computed in double by the caller). */
