@@ -86,8 +86,8 @@ template <typename T> int tb_cdf_plan(tb_ctx_t *ctx, tb_cdf_gpu *st)
   const int block = tb_gpu_block(ctx);
   if (block % 32)
     return tb_fail(TB_EUNSUP, "the block sum needs a multiple of 32 threads");
-  int rc = st->kind == TB_CG_COUNT ? tb_gpu_grid(ctx, k_cdf_count<T>, ctx->p->n, 0, &st->grid)
-                                   : tb_gpu_grid(ctx, k_cdf_hist<T>, ctx->p->n, 0, &st->grid);
+  int rc = st->kind == TB_CG_COUNT ? tb_gpu_grid(ctx, k_cdf_count<T>, ctx->p->n, 0, TB_GPU_WAVES, &st->grid)
+                                   : tb_gpu_grid(ctx, k_cdf_hist<T>, ctx->p->n, 0, TB_GPU_WAVES, &st->grid);
   if (rc)
     return rc;
   if (ctx->p->n / st->grid >= ((int64_t)1 << 31))

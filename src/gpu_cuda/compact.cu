@@ -156,7 +156,7 @@ template <typename T> int tb_compact_plan(tb_ctx_t *ctx, tb_compact_gpu *st)
   TB_CUDA(cudaMalloc(&st->counter, sizeof(unsigned long long)));
   st->clear_bytes = states_clear_bytes<unsigned>(st->tiles);
   if (st->kind == TB_CG_MSS) {
-    if ((rc = tb_gpu_grid(ctx, k_mark<T>, n, 0, &st->grid)))
+    if ((rc = tb_gpu_grid(ctx, k_mark<T>, n, 0, TB_GPU_WAVES, &st->grid)))
       return rc;
     TB_CUDA(cudaMalloc(&st->flags, (size_t)n * sizeof(unsigned)));
     TB_CUDA(cudaMalloc(&st->idx, (size_t)n * sizeof(unsigned)));

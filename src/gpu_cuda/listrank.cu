@@ -165,7 +165,7 @@ int tb_listrank_gpu_prepare(tb_ctx_t *ctx, int kind)
     return tb_fail(TB_ENOMEM, "out of memory");
   ctx->state = st;
   st->kind = kind;
-  int rc = tb_gpu_grid(ctx, k_wyllie_jump, n, 0, &st->grid);
+  int rc = tb_gpu_grid(ctx, k_wyllie_jump, n, 0, TB_GPU_WAVES, &st->grid);
   if (rc)
     return rc;
   if (kind == TB_LG_WYLLIE) {

@@ -280,7 +280,7 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
     TB_CUDA(e);
   }
   if (c2c) {
-    if ((rc = tb_gpu_grid(ctx, tb_k_to_complex<T, C>, s->total, 0, &st->grid)) ||
+    if ((rc = tb_gpu_grid(ctx, tb_k_to_complex<T, C>, s->total, 0, TB_GPU_WAVES, &st->grid)) ||
         (rc = tb_gpu_fit(ctx, tb_k_real_part<T, C>, 0, NULL, NULL)))
       return rc;
   }

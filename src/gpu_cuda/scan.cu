@@ -163,7 +163,7 @@ template <typename T> int tb_scan_plan(tb_ctx_t *ctx, tb_scan_gpu *st)
     return TB_OK;
   }
   if (st->kind == TB_SG_HILLIS) {
-    int rc = tb_gpu_grid(ctx, k_hillis<T>, n, 0, &st->grid);
+    int rc = tb_gpu_grid(ctx, k_hillis<T>, n, 0, TB_GPU_WAVES, &st->grid);
     if (rc)
       return rc;
     st->steps = tb_log2_ceil(n) > 0 ? tb_log2_ceil(n) : 1;

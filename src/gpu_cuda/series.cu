@@ -48,7 +48,7 @@ template <typename T> int tb_series_plan(tb_ctx_t *ctx, tb_series_gpu *st)
   const int block = tb_gpu_block(ctx);
   if (block % 32)
     return tb_fail(TB_EUNSUP, "the block sum needs a multiple of 32 threads");
-  int rc = tb_gpu_grid(ctx, k_series_part<T>, ctx->p->n, 0, &st->grid);
+  int rc = tb_gpu_grid(ctx, k_series_part<T>, ctx->p->n, 0, TB_GPU_WAVES, &st->grid);
   if (rc)
     return rc;
   TB_CUDA(cudaMalloc(&st->part, (size_t)st->grid * sizeof(T)));
