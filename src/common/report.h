@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "columns.h"
+#include "registry.h"
 #include "result.h"
 #include "topo.h"
 
@@ -35,6 +36,9 @@ typedef struct tb_report {
   int ncolumns;
   int wide;            /* --wide: every column in the table */
   double min_time, max_noise; /* the adaptive repeats' --min-time (s) and --max-noise (cv); 0: off */
+  /* Per backend the run used: what its energy counters count, or why it
+   * has none (NULL: not used). */
+  const char *energy[TB_MAX_BACKENDS];
 } tb_report_t;
 
 /* Write the rows (and, for JSON, the environment and the speedups). */

@@ -81,6 +81,8 @@ typedef struct tb_run_state {
   int failures;      /* rows that failed verification */
   int unverifiable;  /* rows whose bound could not tell */
   int interrupted;
+  int energy[TB_MAX_BACKENDS];             /* the backend's energy counters can be read */
+  char energy_what[TB_MAX_BACKENDS][256];  /* what they count, or why they are not read */
   int dumped;          /* the dump is written */
   char dump_what[128]; /* of which configuration */
 } tb_run_state_t;
