@@ -1,11 +1,17 @@
 /* Energy counters: the arithmetic on recorded readings (energy.h). The
  * readings are what the backends return: powercap microjoule counters that
- * wrap at max_energy_range_uj, NVML's millijoule counter that does not. */
+ * wrap at max_energy_range_uj, NVML's millijoule counter that does not.
+ * Then the speedup summary's energy ratio, on rows made by hand. */
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "common/columns.h"
 #include "common/energy.h"
+#include "common/registry.h"
+#include "common/report.h"
 #include "testutil.h"
 
 /* A reading of one counter. */
@@ -13,6 +19,83 @@ static tb_energy_reading_t one(uint64_t value, uint64_t range, double unit_j, do
 {
   tb_energy_reading_t r = {1, {{value, range, unit_j}}, t};
   return r;
+}
+
+/* A row of STREAM at size n on backend b, with a time and an energy. */
+static tb_result_t row(int b, int64_t n, double ms, double joules)
+{
+  tb_result_t r;
+  memset(&r, 0, sizeof r);
+  r.algo = tb_algo_find("stream");
+  r.variant = tb_variant_find(r.algo, 0, "omp");
+  r.backend = tb_backend_at(b);
+  r.bi = b;
+  r.prec = TB_DOUBLE;
+  r.n = n;
+  for (int k = 0; k < TB_MAX_PARAMS; k++)
+    r.param[k].s = "copy";
+  for (int k = 0; k < TB_MAX_CONFIG_COLUMNS; k++)
+    r.config[k].num = NAN;
+  for (int k = 0; k < TB_MAX_TUNING; k++)
+    r.tune[k].num = NAN;
+  r.repeats = 1;
+  r.median_ms = ms;
+  r.check.verdict = TB_PASS;
+  r.cost.read = r.cost.written = 8.0 * (double)n;
+  r.ceiling_gbs = r.ceiling_gflops = NAN;
+  r.xfer.h2d_pinned_ms = r.xfer.d2h_pinned_ms = NAN;
+  r.xfer.h2d_pageable_ms = r.xfer.d2h_pageable_ms = NAN;
+  r.energy_j = joules;
+  r.avg_w = joules / (ms * 1e-3);
+  return r;
+}
+
+/* The speedup summary: the energy ratio of the best rows where both have
+ * energy, none where one has not; the text view shows the figure only
+ * where some problem has it. */
+static void test_speedup_energy(void)
+{
+  tb_results_t res = {NULL, 0, 0};
+  tb__speedup_t *sp = NULL;
+  char text[8192];
+  /* Problem 1000: the GPU's faster row (not its most frugal) is its best. */
+  tb_result_t rows[] = {row(0, 1000, 4.0, 2.0), row(1, 1000, 1.0, 0.5), row(1, 1000, 2.0, 0.1),
+                        row(0, 2000, 8.0, 4.0), row(1, 2000, 2.0, NAN)};
+  for (int i = 0; i < TB_COUNT(rows); i++)
+    CHECK(tb_results_push(&res, &rows[i]) == TB_OK, "push");
+  int ns = tb__speedups(&res, &sp);
+  CHECK(ns == 2, "%d speedups", ns);
+  if (ns == 2) {
+    CHECK(sp[0].kernel == 4.0 && sp[0].energy == 4.0, "n=1000: kernel %g energy %g",
+          sp[0].kernel, sp[0].energy);
+    CHECK(sp[1].kernel == 4.0 && isnan(sp[1].energy), "n=2000: energy %g without a GPU figure",
+          sp[1].energy);
+  }
+  free(sp);
+  FILE *f = tmpfile();
+  size_t len = 0;
+  if (f) {
+    tb_report_speedups(f, &res, 0);
+    rewind(f);
+    len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+  }
+  text[len] = '\0';
+  /* kernel, hardware (none: no ceilings), energy */
+  CHECK(strstr(text, "  hardware  energy  ") && strstr(text, "4.00x         -   4.00x"),
+        "the summary lacks the energy ratio:\n%s", text);
+  /* Without energy on any row, no energy figure. */
+  for (int i = 0; i < res.n; i++)
+    res.r[i].energy_j = NAN;
+  if ((f = tmpfile())) {
+    tb_report_speedups(f, &res, 0);
+    rewind(f);
+    len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    CHECK(len > 0 && !strstr(text, "energy"), "an energy figure without energy:\n%s", text);
+  }
+  tb_results_free(&res);
 }
 
 int main(void)
@@ -88,5 +171,7 @@ int main(void)
   CHECK(!tb_energy_more(TB_ENERGY_MAX_WINDOW, 0.0, 10, 1000), "the longest window");
   CHECK(!tb_energy_more(0.01, NAN, 1000, 1000), "the most runs");
   CHECK(!tb_energy_more(1.0, NAN, 10, 1000), "an unreadable difference does not improve");
+
+  test_speedup_energy();
   TEST_EXIT();
 }

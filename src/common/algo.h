@@ -356,7 +356,9 @@ typedef struct tb_backend {
   /* Give ctx the backend's copies of the problem's arrays (ctx->buf), moving
    * inputs in; fills the host-to-device fields of xfer. */
   int (*attach)(tb_ctx_t *ctx, tb_xfer_t *xfer);
-  /* Before runs: restore INOUT arrays; with poison, also poison the outputs. */
+  /* Before runs: restore INOUT arrays; with poison, also poison the
+   * outputs. It returns when the device has finished all work queued
+   * before it (the runner relies on it before reading energy counters). */
   int (*reset)(tb_ctx_t *ctx, int poison);
   int (*timer_start)(tb_ctx_t *ctx);
   int (*timer_stop)(tb_ctx_t *ctx, double *ms);

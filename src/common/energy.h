@@ -19,10 +19,10 @@ extern "C" {
 
 #define TB_ENERGY_MAX_DOMAINS 8
 
-/* A counter updates every 10 to 100 ms (NVML: by GPU; RAPL: about every
- * millisecond, but its readings are summed from coarser firmware samples),
- * so a difference over a window of length w is off by at most one update at
- * each end: 2 x 100 ms / w of the power. A row's window is stretched with
+/* A counter advances in steps, NVML's every 20 to 100 ms depending on the
+ * GPU, RAPL's about every millisecond, so a difference over a window of w
+ * seconds may be off by one step at each end: at worst 2 x 100 ms / w of
+ * the energy. A row's window is stretched with
  * more timed runs to at least TB_ENERGY_MIN_WINDOW seconds, and until its
  * counters moved, but not beyond TB_ENERGY_MAX_WINDOW seconds; a window
  * still too short then leaves the row without energy (flag energy-short). */
@@ -47,10 +47,10 @@ typedef struct tb_energy_reading {
 
 /* The joules between two readings of the same counters, each counter
  * unwrapped once; NaN when they are not comparable (no counters, different
- * counts or units) or a counter that does not wrap went backwards, or one
+ * counts, units or ranges) or a counter that does not wrap went backwards, or one
  * that wraps reads beyond its range. A counter may wrap at most once per
- * window: a powercap package counter's range is 2^32 uJ or more, over
- * 4000 s at 1 kW. */
+ * window: RAPL's ranges are about 65,700 J or 262,000 J, over a minute at
+ * 1 kW, and a row's window is at most TB_ENERGY_MAX_WINDOW. */
 double tb_energy_joules(const tb_energy_reading_t *before, const tb_energy_reading_t *after);
 
 /* Whether a window of the given seconds whose counters moved by the given

@@ -228,6 +228,24 @@ static void tb_check_energy(tb_run_state_t *st, int b)
   tb_error_clear();
 }
 
+/* With --energy, a note when no backend of the run can read its counters:
+ * the run goes on, without the energy columns. */
+static void tb_note_energy(const tb_sweep_t *s, const tb_run_state_t *st)
+{
+  char why[1024];
+  size_t k = 0;
+  why[0] = '\0';
+  for (int b = 0; b < tb_backend_count(); b++) {
+    if (s->use[b] && st->energy[b])
+      return;
+    if (s->use[b] && k < sizeof why)
+      k += (size_t)snprintf(why + k, sizeof why - k, "%s%s: %s", k ? "; " : "",
+                            tb_backend_at(b)->name, st->energy_what[b]);
+  }
+  tb_note("--energy: no backend of the run has an energy counter, so the rows have no energy "
+          "(%s)", why);
+}
+
 /* The configurations of every usable backend, from its options. */
 static int tb_check_configs(const tb_sweep_t *s, tb_run_state_t *st)
 {
@@ -241,7 +259,8 @@ static int tb_check_configs(const tb_sweep_t *s, tb_run_state_t *st)
     int rc = be->configs(st->topo, text, &st->configs[b]);
     if (rc)
       return rc;
-    tb_check_energy(st, b);
+    if (s->energy)
+      tb_check_energy(st, b);
     if (!(st->ceiling[b] = calloc((size_t)st->configs[b].n * TB_NCEIL, sizeof *st->ceiling[b])))
       return tb_fail(TB_ENOMEM, "out of memory");
   }
@@ -317,6 +336,8 @@ int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
     rc = tb_check_tuning(s, st);
   if (!rc)
     rc = tb_check_configs(s, st);
+  if (!rc && s->energy)
+    tb_note_energy(s, st);
   if (!rc)
     rc = tb_check_problems(s, st);
   if (rc)
@@ -556,7 +577,11 @@ static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int 
   }
   m->on = g->st->energy[g->b];
   m->seconds = m->joules = NAN;
-  if (!rc && m->on)
+  /* The warm-ups must be over before the first reading, or their energy
+   * would be the timed runs': a reset waits for the backend's device (the
+   * GPU's synchronises its stream), as the last run's timer_stop does at
+   * the other end of the window. */
+  if (!rc && m->on && !(rc = be->reset(ctx, 0)))
     tb_meter_read(g, m, &m->r0);
   for (int r = 0; !rc && (tb_more_runs(s, r, sum, mean, m2) || tb_meter_more(g, m, r)); r++) {
     if (r == cap) {

@@ -54,6 +54,7 @@ typedef struct tb_sweep {
   double min_time;  /* --min-time: repeat until the timed runs add to this many seconds (0: off) */
   double max_noise; /* --max-noise: repeat until cv is at most this (0: off) */
   int verify;
+  int energy;   /* --energy: read the backends' energy counters around the timed runs */
   uint64_t seed;
   const char *input_path;
   const char *dump_path;
