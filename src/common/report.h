@@ -66,7 +66,7 @@ int tb_pivot_check(const tb_colset_t *cols, const char *spec);
 
 /* The results as a table: one row per distinct value of the ROWS columns
  * (joined with +), one column per value of COL, each cell the best CELL
- * (default gbs; lowest for *_ms and error, highest otherwise), then each
+ * (default gbs; lowest for *_ms, error, energy_j and j_per_gb, highest otherwise), then each
  * row's best, where it was, and its ratio to the first row's best. */
 int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_colset_t *cols, const char *spec);
 

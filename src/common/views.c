@@ -321,7 +321,9 @@ static int tb_pivot_parse(const tb_colset_t *cs, const char *spec, tb_pivot_t *p
   if ((rc = tb_pivot_column(cs, parts[1], &pv->col)) || (rc = tb_pivot_column(cs, cell, &pv->cell)))
     return rc;
   size_t len = strlen(cell);
-  pv->lower_better = !strcmp(cell, "error") || (len > 3 && !strcmp(cell + len - 3, "_ms"));
+  /* Times, errors and energies are better low. */
+  pv->lower_better = !strcmp(cell, "error") || (len > 3 && !strcmp(cell + len - 3, "_ms")) ||
+                     !strcmp(cell, "energy_j") || !strcmp(cell, "j_per_gb");
   return TB_OK;
 }
 
