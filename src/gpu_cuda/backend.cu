@@ -147,7 +147,7 @@ void tb_nvml_close(void)
 }
 
 /* The board's total energy since the driver loaded: one 64-bit counter in
- * millijoules, which does not wrap in practice (2^64 mJ is 5 x 10^8 years
+ * millijoules, which does not wrap in practice (2^64 mJ lasts 585,000 years
  * at 1 kW). */
 int tb_gpu_energy_read(void *cfg, tb_energy_reading_t *r)
 {
