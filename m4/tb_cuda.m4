@@ -7,6 +7,7 @@
 # CUDA asked for (--with-cuda, or an explicit --with-cuda-arch) that does not work is an
 # error, and so is an architecture nvcc rejects. Without either, a missing nvcc gives the
 # CPU-only program quietly, a broken toolkit with a warning.
+# --without-nvml      no GPU energy counter even where NVML is found (_TB_CUDA_NVML).
 # Sets NVCC (precious), NVCCFLAGS, CUDA_CPPFLAGS, CUDA_LIBS, TB_NVCC_GENCODE and the
 # HAVE_CUDA conditional.
 AC_DEFUN([TB_CHECK_CUDA], [
@@ -26,6 +27,11 @@ AC_DEFUN([TB_CHECK_CUDA], [
        [AC_MSG_ERROR([--with-cuda-arch needs a list of compute capabilities, such as 80,90, or native])])
      tb_cuda_arch_given=yes],
     [with_cuda_arch=80,90; tb_cuda_arch_given=no])
+  AC_ARG_WITH([nvml],
+    [AS_HELP_STRING([--without-nvml],
+       [do not read the GPU's energy counter through NVML (default: read it where the CUDA
+        toolkit has nvml.h and libnvidia-ml links and loads)])],
+    [], [with_nvml=check])
   AS_IF([test -z "$NVCCFLAGS"], [NVCCFLAGS="-O3 --threads 0"])
 
   dnl Naming the architectures asks for CUDA as plainly as --with-cuda does.
@@ -70,7 +76,8 @@ AC_DEFUN([TB_CHECK_CUDA], [
       tb_have_cuda=yes
       CUDA_CPPFLAGS="-I$tb_cuda_dir/include"
       CUDA_LIBS="-L$tb_cuda_libdir -Wl,-rpath,$tb_cuda_libdir -lcufft -lcurand -lcudart -lstdc++"
-      AC_DEFINE([TB_HAVE_CUDA], [1], [the CUDA backend is built])],
+      AC_DEFINE([TB_HAVE_CUDA], [1], [the CUDA backend is built])
+      _TB_CUDA_NVML],
       [AS_CASE([$with_cuda:$tb_cuda_missing],
          [check:yes], [AC_MSG_NOTICE([CUDA not used: $tb_cuda_fail; building the CPU-only program])],
          [check:no], [AC_MSG_WARN([CUDA not used: $tb_cuda_fail; building the CPU-only program])],
@@ -176,4 +183,45 @@ _TBEOF
                 AC_MSG_ERROR([--with-cuda-arch: $NVCC does not support compute capability $a ($NVCC --list-gpu-arch lists those it does)])])
        done])])
   rm -f conftest.cu conftest.$OBJEXT
+])
+
+# _TB_CUDA_NVML
+# -------------
+# NVML, for the GPU's energy counter: nvml.h in the toolkit's include folder, and
+# libnvidia-ml where the linker finds it by itself, else in the toolkit's library folder or
+# its stubs. A program linked with it must also start here: a stub links, but the program
+# then needs the driver's libnvidia-ml.so.1 at run time, and a build machine without the
+# driver would get a twinbench that cannot start. Without NVML the GPU rows have no energy.
+# Sets tb_have_nvml, defines TB_HAVE_NVML and adds the library to CUDA_LIBS.
+AC_DEFUN([_TB_CUDA_NVML], [
+  tb_have_nvml=no
+  AS_IF([test "x$with_nvml" != xno], [
+    tb_save_CPPFLAGS=$CPPFLAGS
+    CPPFLAGS="$CPPFLAGS -I$tb_cuda_dir/include"
+    AC_CHECK_HEADER([nvml.h], [tb_nvml_h=yes], [tb_nvml_h=no])
+    CPPFLAGS=$tb_save_CPPFLAGS
+    AS_IF([test "x$tb_nvml_h" = xyes], [
+      AC_MSG_CHECKING([for a libnvidia-ml that links and loads])
+      tb_nvml_libs=
+      for d in none "$tb_cuda_libdir" "$tb_cuda_libdir/stubs"; do
+        tb_save_LIBS=$LIBS; tb_save_LDFLAGS=$LDFLAGS; tb_save_CPPFLAGS=$CPPFLAGS
+        CPPFLAGS="$CPPFLAGS -I$tb_cuda_dir/include"
+        tb_try_libs="-lnvidia-ml"
+        AS_IF([test "x$d" != xnone], [tb_try_libs="-L$d -lnvidia-ml"])
+        LIBS="$tb_try_libs $LIBS"
+        AC_RUN_IFELSE([AC_LANG_PROGRAM([[#include <nvml.h>
+volatile int tb_never;]], [[return tb_never ? (int)nvmlInit_v2() : 0;]])],
+          [tb_nvml_libs=$tb_try_libs], [], [])
+        LIBS=$tb_save_LIBS; LDFLAGS=$tb_save_LDFLAGS; CPPFLAGS=$tb_save_CPPFLAGS
+        AS_IF([test -n "$tb_nvml_libs"], [break])
+      done
+      AS_IF([test -n "$tb_nvml_libs"], [
+        AC_MSG_RESULT([$tb_nvml_libs])
+        tb_have_nvml=yes
+        CUDA_LIBS="$CUDA_LIBS $tb_nvml_libs"
+        AC_DEFINE([TB_HAVE_NVML], [1], [the GPU's energy counter is read through NVML])],
+        [AC_MSG_RESULT([no])])])
+    AS_IF([test "x$with_nvml" = xyes && test "x$tb_have_nvml" = xno],
+      [AC_MSG_ERROR([--with-nvml: NVML was requested but nvml.h or a loadable libnvidia-ml was not found])])
+  ])
 ])

@@ -555,7 +555,9 @@ static int tb_cmd_run(int argc, char **argv)
     status = tb_error(rc);
   tb_report_t rep = {o.s.algo,   topo,       cols,         o.command_line, st.interrupted,
                      o.s.seed,   o.s.repeat, o.s.warmup,   o.s.verify,     columns,
-                     ncolumns,   o.wide,     o.s.min_time, o.s.max_noise};
+                     ncolumns,   o.wide,     o.s.min_time, o.s.max_noise, {NULL}};
+  for (int b = 0; b < tb_backend_count(); b++)
+    rep.energy[b] = o.s.use[b] && o.s.energy ? st.energy_what[b] : NULL;
   status = tb_run_dump(&o, &st, &dump, status);
   status = tb_run_report(&o, &rep, &res, &out, status);
   status = tb_run_verdicts(&st, &res, status);

@@ -306,6 +306,7 @@ typedef struct tb_configs {
 void tb_configs_free(tb_configs_t *c);
 
 struct tb_topo;
+struct tb_energy_reading;
 
 typedef struct tb_backend {
   const char *name;
@@ -357,7 +358,9 @@ typedef struct tb_backend {
   /* Give ctx the backend's copies of the problem's arrays (ctx->buf), moving
    * inputs in; fills the host-to-device fields of xfer. */
   int (*attach)(tb_ctx_t *ctx, tb_xfer_t *xfer);
-  /* Before runs: restore INOUT arrays; with poison, also poison the outputs. */
+  /* Before runs: restore INOUT arrays; with poison, also poison the
+   * outputs. It returns when the device has finished all work queued
+   * before it (the runner relies on it before reading energy counters). */
   int (*reset)(tb_ctx_t *ctx, int poison);
   int (*timer_start)(tb_ctx_t *ctx);
   int (*timer_stop)(tb_ctx_t *ctx, double *ms);
@@ -368,6 +371,13 @@ typedef struct tb_backend {
   /* After a variant's runs in cfg: the values of its columns for the row
    * (cells[k] for columns[k]). */
   int (*record)(void *cfg, const tb_ctx_t *ctx, tb_cell_t *cells);
+  /* Optional (NULL: no energy counter): read the cumulative energy
+   * counters that cover cfg's hardware into *r (energy.h), or fail
+   * (tb_fail) saying why they cannot be read; and what they count, with the
+   * board's power limit where known, as a line for the reports. The runner
+   * reads them around a row's timed repeats. */
+  int (*energy_read)(void *cfg, struct tb_energy_reading *r);
+  void (*energy_what)(const void *cfg, char *buf, size_t len);
 } tb_backend_t;
 
 #ifdef __cplusplus

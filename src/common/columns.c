@@ -53,6 +53,9 @@ static const struct {
     {"h2d_pinned_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
     {"d2h_pinned_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
     {"e2e_pageable_ms", TB_SHOW_HIDDEN, 0, "%.4g"},
+    {"energy_j", TB_SHOW_FIGURE, 25, "%.4g"},
+    {"avg_w", TB_SHOW_FIGURE, 45, "%.4g"},
+    {"j_per_gb", TB_SHOW_FIGURE, 60, "%.3g"},
     {"note", TB_SHOW_HIDDEN, 0, NULL},
 };
 
@@ -124,6 +127,25 @@ static void tb_colset_take(tb_colset_t *cs, tb_col_kind_t kind, int wide)
   }
 }
 
+/* The _per_j twin of each of the algorithm's _per_s rate columns: items
+ * per joule beside items per second. */
+static void tb_colset_per_j(tb_colset_t *cs)
+{
+  const tb_algo_t *a = cs->algo;
+  const size_t ls = strlen(TB_RATE_SUFFIX);
+  for (int k = 0; k < a->ncolumns && k < TB_MAX_COLUMNS; k++) {
+    const char *name = a->columns[k].name;
+    size_t len = strlen(name);
+    if (len <= ls || len - ls + sizeof TB_ENERGY_RATE_SUFFIX > sizeof cs->per_j_name[k] ||
+        strcmp(name + len - ls, TB_RATE_SUFFIX))
+      continue;
+    snprintf(cs->per_j_name[k], sizeof cs->per_j_name[k], "%.*s%s", (int)(len - ls), name,
+             TB_ENERGY_RATE_SUFFIX);
+    tb_col_add(cs, TB_CK_PER_J, k, cs->per_j_name[k], TB_SHOW_FIGURE, TB_DROP_EXTRA + 1 + k,
+               "%.4g", 0);
+  }
+}
+
 void tb_colset_end(tb_colset_t *cs)
 {
   const tb_algo_t *a = cs->algo;
@@ -132,7 +154,8 @@ void tb_colset_end(tb_colset_t *cs)
   tb_colset_take(cs, TB_CK_CONFIG, 0);
   tb_colset_take(cs, TB_CK_TUNE, 0);
   for (int c = C_NHEAD; c < C_NOTE; c++)
-    tb_core_add(cs, c);
+    if (cs->energy || c < C_ENERGY || c > C_J_PER_GB)
+      tb_core_add(cs, c);
   tb_colset_take(cs, TB_CK_CONFIG, 1);
   for (int k = 0; k < a->nparams; k++) {
     int number = a->params[k].type == TB_PARAM_INT || a->params[k].type == TB_PARAM_REAL;
@@ -143,6 +166,8 @@ void tb_colset_end(tb_colset_t *cs)
     tb_col_add(cs, TB_CK_EXTRA, k, a->columns[k].name,
                tb_col_show(a->columns[k].flags, TB_SHOW_FIGURE), TB_DROP_EXTRA + k,
                a->columns[k].format, a->columns[k].flags);
+  if (cs->energy)
+    tb_colset_per_j(cs);
   tb_core_add(cs, C_NOTE);
   cs->npending = 0;
 }
@@ -242,6 +267,9 @@ static void tb_core_value(const tb_result_t *r, int col, const char *fmt, tb_val
   case C_H2D_PINNED: tb_val_num(v, offload ? r->xfer.h2d_pinned_ms : NAN, "%.4g"); break;
   case C_D2H_PINNED: tb_val_num(v, offload ? r->xfer.d2h_pinned_ms : NAN, "%.4g"); break;
   case C_E2E_PAGEABLE: tb_val_num(v, offload ? tb_result_e2e_pageable_ms(r) : NAN, "%.4g"); break;
+  case C_ENERGY: tb_val_num(v, r->energy_j, fmt); break;
+  case C_AVG_W: tb_val_num(v, r->avg_w, fmt); break;
+  case C_J_PER_GB: tb_val_num(v, moves ? tb_result_j_per_gb(r) : NAN, fmt); break;
   }
 }
 
@@ -274,6 +302,11 @@ void tb_colset_value(const tb_colset_t *cs, const tb_result_t *r, int c, tb_val_
     break;
   }
   case TB_CK_EXTRA: tb_val_num(v, r->extra[col->index], col->format); break;
+  case TB_CK_PER_J:
+    /* Items per joule: the rate column's items per second times the
+     * seconds of a run, over the joules of a run. */
+    tb_val_num(v, r->extra[col->index] * (r->median_ms * 1e-3) / r->energy_j, col->format);
+    break;
   }
 }
 

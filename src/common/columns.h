@@ -23,8 +23,15 @@ enum {
   C_MEDIAN = C_NHEAD, C_MIN, C_MAX, C_MEAN, C_STDDEV, C_CV, C_XFER, C_E2E, C_GBS, C_GFLOPS,
   C_CEIL_GBS, C_CEIL_GFLOPS, C_INTENSITY, C_BOUND, C_ROOFLINE, C_VERIFIED, C_ERROR, C_TOLERANCE,
   C_REPEATS, C_BYTES, C_BYTES_READ, C_BYTES_WRITTEN, C_FLOPS, C_MIX, C_FLAGS, C_H2D_PAGEABLE,
-  C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED, C_E2E_PAGEABLE, C_NOTE, C_NCORE
+  C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED, C_E2E_PAGEABLE, C_ENERGY, C_AVG_W, C_J_PER_GB,
+  C_NOTE, C_NCORE
 };
+
+/* The energy columns (C_ENERGY ... C_J_PER_GB, and a _per_j twin of each of
+ * the algorithm's _per_s rate columns) are in a set only where a backend of
+ * the run can read its energy counters. */
+#define TB_RATE_SUFFIX "_per_s"
+#define TB_ENERGY_RATE_SUFFIX "_per_j"
 
 /* How the table shows a column (CSV and JSON carry every column). */
 typedef enum tb_show {
@@ -39,7 +46,8 @@ typedef enum tb_col_kind {
   TB_CK_CONFIG, /* a backend's configuration column, by name */
   TB_CK_TUNE,   /* a variant's tuning parameter, by name */
   TB_CK_PARAM,  /* index: the algorithm's parameter */
-  TB_CK_EXTRA   /* index: the algorithm's column */
+  TB_CK_EXTRA,  /* index: the algorithm's column */
+  TB_CK_PER_J   /* index: the algorithm's rate column whose items per joule this counts */
 } tb_col_kind_t;
 
 typedef struct tb_col {
@@ -60,6 +68,8 @@ typedef struct tb_colset {
   tb_col_t col[TB_MAX_COLS];
   int npending; /* the backends' and variants' columns until tb_colset_end orders them */
   tb_col_t pending[TB_MAX_COLS];
+  int energy;   /* set before tb_colset_end: the energy columns are wanted */
+  char per_j_name[TB_MAX_COLUMNS][64]; /* the names of the TB_CK_PER_J columns */
 } tb_colset_t;
 
 /* Start a set for algo, add every backend and variant the run may use
@@ -93,6 +103,7 @@ typedef struct tb__speedup {
   const tb_result_t *ref, *other, *other_pinned, *other_pageable;
   double kernel, pinned, pageable; /* best reference over best other: kernel, with transfers */
   double hardware; /* what the two rows' ceilings predict for kernel: their roofline times' ratio */
+  double energy;   /* the best rows' joules per run, reference over other; NaN unless both have */
 } tb__speedup_t;
 
 /* The speedups of res into a fresh array *out (free it); returns their count. */

@@ -156,6 +156,15 @@ void tb_env_json(FILE *f, const tb_report_t *rep)
   fprintf(f, "    \"llc_bytes\": %lld,\n", (long long)tb_topo_llc_bytes(rep->topo));
   tb_env_vars(f);
   tb_env_load(f);
+  fprintf(f, "    \"energy\": {");
+  for (int b = 0, n = 0; b < tb_backend_count(); b++)
+    if (rep->energy[b]) {
+      fprintf(f, "%s", n++ ? ", " : "");
+      tb_json_string(f, tb_backend_at(b)->name);
+      fputs(": ", f);
+      tb_json_string(f, rep->energy[b]);
+    }
+  fprintf(f, "},\n");
   fprintf(f, "    \"backends\": {");
   for (int b = 0; b < tb_backend_count(); b++) {
     const tb_backend_t *be = tb_backend_at(b);

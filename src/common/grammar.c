@@ -13,7 +13,7 @@
 #include "report.h"
 
 enum {
-  O_DUMP = 256, O_SEED, O_NOVERIFY, O_PIVOT, O_COLUMNS, O_WIDE, O_MIN_TIME, O_MAX_NOISE,
+  O_DUMP = 256, O_SEED, O_NOVERIFY, O_PIVOT, O_COLUMNS, O_WIDE, O_MIN_TIME, O_MAX_NOISE, O_ENERGY,
   O_SETTING = 1024 /* + the index of a name */
 };
 
@@ -28,6 +28,7 @@ static const struct option tb_base_opts[] = {
     {"columns", required_argument, NULL, O_COLUMNS}, {"wide", no_argument, NULL, O_WIDE},
     {"min-time", required_argument, NULL, O_MIN_TIME},
     {"max-noise", required_argument, NULL, O_MAX_NOISE},
+    {"energy", no_argument, NULL, O_ENERGY},
     {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'}};
 enum { TB_NBASE = sizeof tb_base_opts / sizeof tb_base_opts[0] };
 
@@ -81,6 +82,9 @@ static const char tb_usage_head[] =
     "      --dump FILE         write the first verified configuration's results as CSV\n"
     "      --seed S            seed of the generated problems (default 1)\n"
     "      --no-verify         do not verify (rows are marked 'skipped')\n"
+    "      --energy            read the backends' energy counters around each row's runs:\n"
+    "                          joules per run, mean power, J/GB (runs are added until the\n"
+    "                          window is 0.5 s; see twinbench info for the counters)\n"
     "      --pivot ROWS:COL[:CELL]  also show the results as a table: rows by the\n"
     "                          columns ROWS (joined with +), one column per value of\n"
     "                          COL, cells the best CELL (default gbs), with the best\n"
@@ -306,6 +310,7 @@ static int tb_grammar_option(tb_run_opts_t *o, int c, const char *arg, const cha
     s->seed = (uint64_t)x;
     break;
   case O_NOVERIFY: s->verify = 0; break;
+  case O_ENERGY: s->energy = 1; break;
   case O_MIN_TIME: rc = tb_parse_bounded(arg, "--min-time", 0, 3600, &s->min_time); break;
   case O_MAX_NOISE:
     if (!(rc = tb_parse_bounded(arg, "--max-noise", 0, 100, &s->max_noise)))

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "columns.h"
+#include "registry.h"
 #include "result.h"
 #include "topo.h"
 
@@ -35,6 +36,9 @@ typedef struct tb_report {
   int ncolumns;
   int wide;            /* --wide: every column in the table */
   double min_time, max_noise; /* the adaptive repeats' --min-time (s) and --max-noise (cv); 0: off */
+  /* Per backend the run used: what its energy counters count, or why it
+   * has none (NULL: not used). */
+  const char *energy[TB_MAX_BACKENDS];
 } tb_report_t;
 
 /* Write the rows (and, for JSON, the environment and the speedups). */
@@ -62,7 +66,7 @@ int tb_pivot_check(const tb_colset_t *cols, const char *spec);
 
 /* The results as a table: one row per distinct value of the ROWS columns
  * (joined with +), one column per value of COL, each cell the best CELL
- * (default gbs; lowest for *_ms and error, highest otherwise), then each
+ * (default gbs; lowest for *_ms, error, energy_j and j_per_gb, highest otherwise), then each
  * row's best, where it was, and its ratio to the first row's best. */
 int tb_report_pivot(FILE *f, const tb_results_t *res, const tb_colset_t *cols, const char *spec);
 

@@ -60,7 +60,7 @@ static void tb_json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r)
   tb_json_cols(f, cs, r, TB_CK_PARAM, TB_CK_PARAM, &first);
   fprintf(f, "}, \"columns\": {");
   first = 1;
-  tb_json_cols(f, cs, r, TB_CK_EXTRA, TB_CK_EXTRA, &first);
+  tb_json_cols(f, cs, r, TB_CK_EXTRA, TB_CK_PER_J, &first);
   fprintf(f, "}, \"samples_ms\": [");
   for (int i = 0; r->samples && i < r->repeats; i++) {
     fputs(i ? ", " : "", f);
@@ -94,10 +94,10 @@ static void tb_json_speedups(FILE *f, const tb_results_t *res, const tb_colset_t
     tb_result_config_text(s->other, text, sizeof text);
     tb_json_string(f, text);
     const double figures[] = {s->other->median_ms, s->kernel, s->hardware, s->pinned,
-                              s->pageable};
+                              s->pageable, s->energy};
     static const char *const names[] = {"ms", "kernel_speedup", "hardware_ratio",
-                                        "pinned_speedup", "pageable_speedup"};
-    for (int k = 0; k < 5; k++) {
+                                        "pinned_speedup", "pageable_speedup", "energy_ratio"};
+    for (int k = 0; k < TB_COUNT(figures); k++) {
       fprintf(f, ", \"%s\": ", names[k]);
       tb_json_number(f, figures[k]);
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "energy.h"
 #include "grid.h"
 #include "parse.h"
 #include "registry.h"
@@ -205,19 +206,39 @@ static void tb_table_fit(const tb_colset_t *cs, tb_colstat_t *st, int notes)
   }
 }
 
+/* The energy columns' line: how they were taken, and each backend's
+ * counters or why it has none. */
+static void tb_energy_heading(FILE *f, const tb_report_t *rep, int md)
+{
+  char text[2048];
+  size_t k = (size_t)snprintf(
+      text, sizeof text,
+      "energy_j = joules per run: the energy counters' advance from before the first timed run "
+      "to after the last, over the runs (more runs are timed until that window is %.1f s and "
+      "the counters moved); avg_w = that advance over the window; j_per_gb = energy_j per GB "
+      "moved; *_per_j = items per joule",
+      TB_ENERGY_MIN_WINDOW);
+  for (int b = 0; b < tb_backend_count() && k < sizeof text; b++)
+    if (rep->energy[b])
+      k += (size_t)snprintf(text + k, sizeof text - k, "; %s: %s", tb_backend_at(b)->name,
+                            rep->energy[b]);
+  tb_comment(f, md, text);
+}
+
 /* The heading: what the size counts, how times, bandwidth and the
  * roofline were taken, and what the error is. */
 void tb_report_heading(FILE *f, const tb_report_t *rep, int md, int brief)
 {
   const tb_algo_t *a = rep->algo;
+  /* The adaptive repeats and the energy window may time more runs. */
+  const int more = rep->min_time > 0 || rep->max_noise > 0 || rep->cols->energy;
   char text[2048];
   size_t k = 0;
   k += (size_t)snprintf(text + k, sizeof text - k,
                         "%s: size = %s; times in ms, the median of %s%d run%s after %d warm-up%s",
-                        a->name, a->size_meaning,
-                        rep->min_time > 0 || rep->max_noise > 0 ? "at least " : "", rep->repeats,
+                        a->name, a->size_meaning, more ? "at least " : "", rep->repeats,
                         rep->repeats == 1 ? "" : "s", rep->warmups, rep->warmups == 1 ? "" : "s");
-  if (rep->min_time > 0 || rep->max_noise > 0)
+  if (more)
     k += (size_t)snprintf(text + k, sizeof text - k, " (the repeats column has how many)");
   if (!(a->flags & TB_ALGO_COMPUTE))
     k += (size_t)snprintf(text + k, sizeof text - k,
@@ -231,6 +252,8 @@ void tb_report_heading(FILE *f, const tb_report_t *rep, int md, int brief)
   if (k < sizeof text && !brief)
     snprintf(text + k, sizeof text - k, "; error = %s", a->error_meaning);
   tb_comment(f, md, text);
+  if (rep->cols->energy)
+    tb_energy_heading(f, rep, md);
 }
 
 /* "name=value" of each key column that is the same on every row (that has

@@ -74,6 +74,12 @@ double tb_result_intensity(const tb_result_t *r)
   return bytes > 0 ? r->cost.flops / bytes : NAN;
 }
 
+double tb_result_j_per_gb(const tb_result_t *r)
+{
+  double bytes = tb_result_bytes(r);
+  return bytes > 0 ? r->energy_j / (bytes * 1e-9) : NAN;
+}
+
 /* The two terms of the roofline's least time, in ms: 0 for a term with no
  * cost or (flops of an integer problem) no ceiling; NaN for a memory term
  * whose ceiling was not measured. */
@@ -142,6 +148,8 @@ unsigned tb_result_flags(const tb_result_t *r)
     f |= TB_FLAG_CACHED;
   if (tb_result_cv(r) > TB_CV_NOISY)
     f |= TB_FLAG_NOISY;
+  if (r->energy_short)
+    f |= TB_FLAG_ENERGY_SHORT;
   return f;
 }
 
@@ -155,6 +163,9 @@ static const struct {
     {TB_FLAG_CACHED, "in-cache", "in-cache: the arrays fit in the CPU's last-level cache or the "
                                  "GPU's L2"},
     {TB_FLAG_NOISY, "noisy", "noisy: the repeats' cv is over 0.05"},
+    {TB_FLAG_ENERGY_SHORT, "energy-short",
+     "energy-short: the energy counters gave no usable difference within the longest window "
+     "a row is given (2 s), so no energy is reported"},
 };
 
 static void tb_flags_join(const tb_result_t *r, int words, char *buf, size_t len)

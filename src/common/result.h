@@ -37,6 +37,12 @@ typedef struct tb_result {
   double cache_bytes;    /* the backend's cache they must exceed (0: unknown) */
   tb_check_t check;
   double extra[TB_MAX_COLUMNS];
+  /* Energy, where the backend has a counter (energy.h): joules per run (the
+   * counters' advance over the timed repeats, over their number) and the
+   * mean power over that window; NaN when not measured. energy_short: the
+   * counters were read but the window stayed too short to tell. */
+  double energy_j, avg_w;
+  int energy_short;
 } tb_result_t;
 
 typedef struct tb_results {
@@ -57,6 +63,7 @@ double tb_result_gbs(const tb_result_t *r);
 double tb_result_gflops(const tb_result_t *r);
 double tb_result_cv(const tb_result_t *r); /* stddev / mean of the repeats */
 double tb_result_intensity(const tb_result_t *r); /* flops per byte */
+double tb_result_j_per_gb(const tb_result_t *r);  /* energy_j over GB moved */
 
 /* The roofline: the least time the row's ceilings allow for its cost,
  * max(bytes / ceiling_gbs, flops / ceiling_gflops), in ms; whether the
@@ -87,7 +94,8 @@ int tb_cost_compute_ceiling(const tb_cost_t *c, tb_prec_t prec);
 enum tb_row_flags {
   TB_FLAG_ABOVE = 1u << 0,  /* roofline > TB_ROOFLINE_ABOVE */
   TB_FLAG_CACHED = 1u << 1, /* its arrays fit in the backend's cache */
-  TB_FLAG_NOISY = 1u << 2   /* cv > TB_CV_NOISY */
+  TB_FLAG_NOISY = 1u << 2,  /* cv > TB_CV_NOISY */
+  TB_FLAG_ENERGY_SHORT = 1u << 3 /* the energy window stayed too short to tell */
 };
 unsigned tb_result_flags(const tb_result_t *r);
 

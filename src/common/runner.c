@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "energy.h"
 #include "mem.h"
 #include "params.h"
 #include "problem.h"
@@ -199,11 +200,50 @@ void tb_sweep_columns(const tb_sweep_t *s, const tb_run_state_t *st, tb_colset_t
 {
   tb_colset_begin(cs, s->algo);
   for (int b = 0; b < tb_backend_count(); b++)
-    if (s->use[b])
+    if (s->use[b]) {
       tb_colset_add_backend(cs, tb_backend_at(b));
+      cs->energy |= st->energy[b];
+    }
   for (int i = 0; i < st->ntuning; i++)
     tb_colset_add_variant(cs, st->tuning[i].v);
   tb_colset_end(cs);
+}
+
+/* Whether backend b's energy counters can be read (in its first
+ * configuration: a backend's counters cover its hardware, not one team),
+ * and what they count or why they are not read, for the reports. */
+static void tb_check_energy(tb_run_state_t *st, int b)
+{
+  const tb_backend_t *be = tb_backend_at(b);
+  const size_t len = sizeof st->energy_what[b];
+  tb_energy_reading_t r;
+  if (!be->energy_read)
+    snprintf(st->energy_what[b], len, "not measured: the %s backend has no energy counter",
+             be->name);
+  else if (st->configs[b].n > 0 && be->energy_read(st->configs[b].cfg[0], &r) == TB_OK) {
+    st->energy[b] = 1;
+    be->energy_what(st->configs[b].cfg[0], st->energy_what[b], len);
+  } else
+    snprintf(st->energy_what[b], len, "not measured: %s", tb_error_detail());
+  tb_error_clear();
+}
+
+/* With --energy, a note when no backend of the run can read its counters:
+ * the run goes on, without the energy columns. */
+static void tb_note_energy(const tb_sweep_t *s, const tb_run_state_t *st)
+{
+  char why[1024];
+  size_t k = 0;
+  why[0] = '\0';
+  for (int b = 0; b < tb_backend_count(); b++) {
+    if (s->use[b] && st->energy[b])
+      return;
+    if (s->use[b] && k < sizeof why)
+      k += (size_t)snprintf(why + k, sizeof why - k, "%s%s: %s", k ? "; " : "",
+                            tb_backend_at(b)->name, st->energy_what[b]);
+  }
+  tb_note("--energy: no backend of the run has an energy counter, so the rows have no energy "
+          "(%s)", why);
 }
 
 /* The configurations of every usable backend, from its options. */
@@ -219,6 +259,8 @@ static int tb_check_configs(const tb_sweep_t *s, tb_run_state_t *st)
     int rc = be->configs(st->topo, text, &st->configs[b]);
     if (rc)
       return rc;
+    if (s->energy)
+      tb_check_energy(st, b);
     if (!(st->ceiling[b] = calloc((size_t)st->configs[b].n * TB_NCEIL, sizeof *st->ceiling[b])))
       return tb_fail(TB_ENOMEM, "out of memory");
   }
@@ -294,6 +336,8 @@ int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
     rc = tb_check_tuning(s, st);
   if (!rc)
     rc = tb_check_configs(s, st);
+  if (!rc && s->energy)
+    tb_note_energy(s, st);
   if (!rc)
     rc = tb_check_problems(s, st);
   if (rc)
@@ -468,9 +512,58 @@ static int tb_more_runs(const tb_sweep_t *s, int n, double sum, double mean, dou
   return 0;
 }
 
+/* The energy of a row's timed runs: the backend's counters read before
+ * the first and after the last, the window between the two readings, and
+ * the counters' advance over it (NaN until read). */
+typedef struct tb_meter {
+  int on;
+  tb_energy_reading_t r0;
+  double seconds, joules;
+} tb_meter_t;
+
+/* Read the stage's backend's counters, stamped with the host time. A
+ * counter that fails after it read well at the start is noted, and the
+ * backend's rows go on without energy rather than the sweep stopping. */
+static int tb_meter_read(const tb_stage_t *g, tb_meter_t *m, tb_energy_reading_t *r)
+{
+  const tb_backend_t *be = tb_backend_at(g->b);
+  if (be->energy_read(g->st->configs[g->b].cfg[g->c], r)) {
+    tb_note("%s energy: reading the counters failed (%s); the rows from here have no energy",
+            be->name, tb_error_detail());
+    snprintf(g->st->energy_what[g->b], sizeof g->st->energy_what[g->b],
+             "not measured after a failed reading: %s", tb_error_detail());
+    tb_error_clear();
+    g->st->energy[g->b] = 0;
+    m->on = 0;
+    return -1;
+  }
+  r->t = tb_wtime();
+  return 0;
+}
+
+/* Whether the meter wants another timed run after n: while the window is
+ * too short for its counters (energy.h). The counters are read only once
+ * the window could be long enough. */
+static int tb_meter_more(const tb_stage_t *g, tb_meter_t *m, int n)
+{
+  tb_energy_reading_t r1;
+  if (!m->on)
+    return 0;
+  m->seconds = tb_wtime() - m->r0.t;
+  m->joules = NAN;
+  if (m->seconds >= TB_ENERGY_MIN_WINDOW) {
+    if (tb_meter_read(g, m, &r1))
+      return 0;
+    m->seconds = r1.t - m->r0.t;
+    m->joules = tb_energy_joules(&m->r0, &r1);
+  }
+  return tb_energy_more(m->seconds, m->joules, n, TB_MAX_REPEATS);
+}
+
 /* Warm up, then time the repeats into *times (grown as the adaptive
- * repeats need; *n of them). */
-static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int *n)
+ * repeats and the energy window need; *n of them), reading the energy
+ * counters around them where the backend has them. */
+static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int *n, tb_meter_t *m)
 {
   const tb_backend_t *be = tb_backend_at(g->b);
   const tb_sweep_t *s = g->s;
@@ -482,7 +575,15 @@ static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int 
       break;
     rc = ctx->v->run(ctx);
   }
-  for (int r = 0; !rc && tb_more_runs(s, r, sum, mean, m2); r++) {
+  m->on = g->st->energy[g->b];
+  m->seconds = m->joules = NAN;
+  /* The warm-ups must be over before the first reading, or their energy
+   * would be the timed runs': a reset waits for the backend's device (the
+   * GPU's synchronises its stream), as the last run's timer_stop does at
+   * the other end of the window. */
+  if (!rc && m->on && !(rc = be->reset(ctx, 0)))
+    tb_meter_read(g, m, &m->r0);
+  for (int r = 0; !rc && (tb_more_runs(s, r, sum, mean, m2) || tb_meter_more(g, m, r)); r++) {
     if (r == cap) {
       double *t = realloc(*times, (size_t)(cap *= 2) * sizeof *t);
       if (!t)
@@ -537,6 +638,20 @@ static int tb_row_describe(const tb_stage_t *g, const tb_ctx_t *ctx, tb_result_t
   return be->record(g->st->configs[g->b].cfg[g->c], ctx, row->config);
 }
 
+/* The row's energy from the meter: per run and mean power when the window
+ * was long enough, else none (and the flag, when the counters were read). */
+static void tb_row_energy(const tb_meter_t *m, int n, tb_result_t *row)
+{
+  row->energy_j = row->avg_w = NAN;
+  if (!m->on)
+    return;
+  if (tb_energy_enough(m->seconds, m->joules) && n > 0) {
+    row->energy_j = m->joules / n;
+    row->avg_w = m->joules / m->seconds;
+  } else
+    row->energy_short = 1;
+}
+
 /* Verify the outputs and fill the figures of the row from the n times. */
 static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
                           const double *times, int n, tb_result_t *row)
@@ -584,9 +699,11 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
   double *times = NULL;
   void *view[TB_MAX_ARRAYS] = {0};
   char cfg[160];
+  tb_meter_t meter;
   int rc, ntimes = 0;
 
   memset(&row, 0, sizeof row);
+  row.energy_j = row.avg_w = NAN;
   for (int k = 0; k < TB_MAX_COLUMNS; k++)
     ctx->extra[k] = NAN;
   for (int k = 0; k < TB_MAX_TUNING; k++)
@@ -605,10 +722,11 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
   row.xfer = g->xfer;
   if (!(times = malloc((size_t)g->s->repeat * sizeof *times)))
     rc = tb_fail(TB_ENOMEM, "out of memory");
-  else if (!(rc = tb_time_runs(g, ctx, &times, &ntimes)) &&
+  else if (!(rc = tb_time_runs(g, ctx, &times, &ntimes, &meter)) &&
            !(rc = tb_backend_at(g->b)->download(ctx, view, &row.xfer)) &&
            !(rc = tb_row_describe(g, ctx, &row)) &&
            !(rc = tb_row_measure(g, ctx, view, times, ntimes, &row))) {
+    tb_row_energy(&meter, ntimes, &row);
     row.samples = times; /* the row's now */
     times = NULL;
   }

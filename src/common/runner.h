@@ -54,6 +54,7 @@ typedef struct tb_sweep {
   double min_time;  /* --min-time: repeat until the timed runs add to this many seconds (0: off) */
   double max_noise; /* --max-noise: repeat until cv is at most this (0: off) */
   int verify;
+  int energy;   /* --energy: read the backends' energy counters around the timed runs */
   uint64_t seed;
   const char *input_path;
   const char *dump_path;
@@ -81,6 +82,8 @@ typedef struct tb_run_state {
   int failures;      /* rows that failed verification */
   int unverifiable;  /* rows whose bound could not tell */
   int interrupted;
+  int energy[TB_MAX_BACKENDS];             /* the backend's energy counters can be read */
+  char energy_what[TB_MAX_BACKENDS][256];  /* what they count, or why they are not read */
   int dumped;          /* the dump is written */
   char dump_what[128]; /* of which configuration */
 } tb_run_state_t;

@@ -79,7 +79,8 @@ static int tb_problem_speedups(const tb_results_t *res, const int *row, int n, t
                                r->median_ms / best[b][0]->median_ms,
                                r->median_ms / tb_result_e2e_ms(best[b][1]),
                                r->median_ms / tb_result_e2e_pageable_ms(best[b][2]),
-                               tb_result_bound_ms(r) / tb_result_bound_ms(best[b][0])};
+                               tb_result_bound_ms(r) / tb_result_bound_ms(best[b][0]),
+                               r->energy_j / best[b][0]->energy_j};
   }
   return ns;
 }
@@ -143,12 +144,20 @@ static int tb_speedup_param_varies(const tb__speedup_t *sp, int ns, int p)
   return 0;
 }
 
+/* The figures of a speedup: kernel, hardware, energy, pinned, pageable. */
+enum { TB_FIG_KERNEL, TB_FIG_HARDWARE, TB_FIG_ENERGY, TB_FIG_PINNED, TB_FIG_PAGEABLE, TB_NFIG };
+
+static double tb_speedup_figure(const tb__speedup_t *s, int fig)
+{
+  const double x[TB_NFIG] = {s->kernel, s->hardware, s->energy, s->pinned, s->pageable};
+  return x[fig];
+}
+
 /* The speedups' grid: the problem columns that vary, both bests with
- * their times, then the first nfig figures (kernel, hardware, pinned,
- * pageable). */
+ * their times, then the first nfig figures of figs[]. */
 static void tb_speedup_grid(tb_grid_t *gr, const tb__speedup_t *sp, int ns, int prec_varies,
                             int size_varies, const int *pvary, int nvary,
-                            const char *const *fig_names, int nfig)
+                            const char *const *fig_names, const int *figs, int nfig)
 {
   const tb_algo_t *a = sp[0].ref->algo;
   char cell[160], rt[140];
@@ -166,7 +175,7 @@ static void tb_speedup_grid(tb_grid_t *gr, const tb__speedup_t *sp, int ns, int 
   tb_grid_head(gr, c++, "other best", 1);
   tb_grid_head(gr, c++, "ms", 0);
   for (int j = 0; j < nfig; j++)
-    tb_grid_head(gr, c++, fig_names[j], 0);
+    tb_grid_head(gr, c++, fig_names[figs[j]], 0);
   for (int g = 0; g < ns; g++) {
     const tb__speedup_t *s = &sp[g];
     int row = tb_grid_row(gr);
@@ -188,9 +197,9 @@ static void tb_speedup_grid(tb_grid_t *gr, const tb__speedup_t *sp, int ns, int 
     tb_grid_set(gr, row, c++, cell);
     snprintf(cell, sizeof cell, "%.4g", s->other->median_ms);
     tb_grid_set(gr, row, c++, cell);
-    const double x[4] = {s->kernel, s->hardware, s->pinned, s->pageable};
     for (int j = 0; j < nfig; j++) {
-      snprintf(cell, sizeof cell, isfinite(x[j]) ? "%.2fx" : "", x[j]);
+      double x = tb_speedup_figure(s, figs[j]);
+      snprintf(cell, sizeof cell, isfinite(x) ? "%.2fx" : "", x);
       tb_grid_set(gr, row, c++, cell);
     }
   }
@@ -236,20 +245,33 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
   fputc('\n', f);
   tb_comment(f, md, text);
 
-  /* The figures from the right leave a too-wide text table. */
-  static const char *const fig_names[] = {"kernel", "hardware", "pinned", "pageable"};
+  /* The energy figure where some problem has one; the figures from the
+   * right leave a too-wide text table. */
+  static const char *const fig_names[TB_NFIG] = {"kernel", "hardware", "energy", "pinned",
+                                                 "pageable"};
+  int figs[TB_NFIG], nall = 0, energy = 0;
+  for (int g = 0; g < ns; g++)
+    energy |= isfinite(sp[g].energy);
+  for (int j = 0; j < TB_NFIG; j++)
+    if (j != TB_FIG_ENERGY || energy)
+      figs[nall++] = j;
+  if (energy)
+    tb_comment(f, md, "energy: the first backend's joules per run over the other's, each from "
+                      "its own counters (the heading's energy line says which); above 1 the "
+                      "other spends less energy per result");
   tb_grid_t gr;
-  int nfig = 4;
+  int nfig = nall;
   for (;; nfig--) {
-    tb_speedup_grid(&gr, sp, ns, prec_varies, size_varies, pvary, nvary, fig_names, nfig);
+    tb_speedup_grid(&gr, sp, ns, prec_varies, size_varies, pvary, nvary, fig_names, figs, nfig);
     if (md || nfig == 1 || tb_grid_width(&gr) <= TB_TABLE_WIDTH)
       break;
     tb_grid_free(&gr);
   }
-  if (nfig < 4) {
+  if (nfig < nall) {
     k = (size_t)snprintf(text, sizeof text, "not shown to keep the width:");
-    for (int j = nfig; j < 4; j++)
-      k += (size_t)snprintf(text + k, sizeof text - k, "%s %s", j > nfig ? "," : "", fig_names[j]);
+    for (int j = nfig; j < nall; j++)
+      k += (size_t)snprintf(text + k, sizeof text - k, "%s %s", j > nfig ? "," : "",
+                            fig_names[figs[j]]);
     snprintf(text + k, sizeof text - k, " (CSV and JSON reports have them)");
     tb_comment(f, md, text);
   }
@@ -299,7 +321,9 @@ static int tb_pivot_parse(const tb_colset_t *cs, const char *spec, tb_pivot_t *p
   if ((rc = tb_pivot_column(cs, parts[1], &pv->col)) || (rc = tb_pivot_column(cs, cell, &pv->cell)))
     return rc;
   size_t len = strlen(cell);
-  pv->lower_better = !strcmp(cell, "error") || (len > 3 && !strcmp(cell + len - 3, "_ms"));
+  /* Times, errors and energies are better low. */
+  pv->lower_better = !strcmp(cell, "error") || (len > 3 && !strcmp(cell + len - 3, "_ms")) ||
+                     !strcmp(cell, "energy_j") || !strcmp(cell, "j_per_gb");
   return TB_OK;
 }
 

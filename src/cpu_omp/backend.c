@@ -16,6 +16,7 @@
 #include "../common/timer.h"
 #include "ceilings.h"
 #include "cpu.h"
+#include "powercap.h"
 
 extern const tb_variant_t *const *const tb_cpu_variants[];
 
@@ -57,9 +58,12 @@ static int tb_cpu_probe(void)
   return TB_OK;
 }
 
+extern const tb_backend_t tb_backend_cpu;
+
 static void tb_cpu_info(FILE *f)
 {
   fprintf(f, "  OpenMP %d, up to %d threads\n", _OPENMP, omp_get_thread_limit());
+  tb_energy_info(f, &tb_backend_cpu, NULL);
 }
 
 static void tb_cpu_env_json(FILE *f)
@@ -389,4 +393,6 @@ const tb_backend_t tb_backend_cpu = {
     .download = tb_cpu_download,
     .detach = tb_cpu_detach,
     .record = tb_cpu_record,
+    .energy_read = tb__cpu_energy_read,
+    .energy_what = tb__cpu_energy_what,
 };

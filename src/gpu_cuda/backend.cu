@@ -2,15 +2,20 @@
  * uploaded once per problem (timed from pageable and from pinned host memory),
  * outputs downloaded after each configuration (timed likewise); kernels are
  * timed with CUDA events on the backend's stream; the ceilings (ceilings.cu)
- * are measured on the same device in the same process. */
+ * are measured on the same device in the same process. The board's energy
+ * counter is NVML's, where configure found NVML (TB_HAVE_NVML). */
 #include <config.h>
 
 #include <cuda_runtime.h>
 #include <math.h>
+#ifdef TB_HAVE_NVML
+#include <nvml.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/energy.h"
 #include "../common/json.h"
 #include "../common/mem.h"
 #include "../common/runner.h"
@@ -18,6 +23,7 @@
 #include "cuda_util.h"
 
 extern "C" const tb_variant_t *const *const tb_gpu_variants[];
+extern "C" const tb_backend_t tb_backend_gpu;
 
 namespace {
 
@@ -86,6 +92,128 @@ int tb_gpu_probe(void)
   return TB_OK;
 }
 
+/* ---- Energy ------------------------------------------------------------ */
+
+#ifdef TB_HAVE_NVML
+/* NVML, started on the first reading and shut down with the
+ * configurations; the device is found by its PCI bus id, which unlike an
+ * index is the same whatever CUDA_VISIBLE_DEVICES says. */
+struct tb_nvml {
+  int started;
+  nvmlDevice_t dev;
+  char bus[sizeof ((tb_device_info_t *)0)->pci_bus]; /* whose handle dev is; "" for none */
+  double limit_w, enforced_w; /* the board's power limits; NaN: NVML did not say */
+};
+tb_nvml tb_gpu_nvml;
+
+/* An NVML error as a tb_status, in words. */
+int tb_nvml_fail(const char *what, nvmlReturn_t e)
+{
+  return tb_fail(TB_ENODEV, "NVML %s: %s%s", what, nvmlErrorString(e),
+                 e == NVML_ERROR_NOT_SUPPORTED ? " (the total-energy counter needs a Volta or "
+                                                 "later GPU)"
+                                               : "");
+}
+
+/* Start NVML (once) and take the handle of the configuration's device. */
+int tb_nvml_open(const tb_gpu_config_t *c)
+{
+  tb_nvml *n = &tb_gpu_nvml;
+  nvmlReturn_t e;
+  unsigned int mw = 0;
+  if (n->started && !strcmp(n->bus, c->dev.pci_bus))
+    return TB_OK;
+  if (!n->started) {
+    if ((e = nvmlInit_v2()) != NVML_SUCCESS)
+      return tb_nvml_fail("could not start (nvmlInit)", e);
+    n->started = 1;
+  }
+  n->bus[0] = '\0';
+  if ((e = nvmlDeviceGetHandleByPciBusId_v2(c->dev.pci_bus, &n->dev)) != NVML_SUCCESS)
+    return tb_nvml_fail("found no device at the GPU's PCI bus id", e);
+  snprintf(n->bus, sizeof n->bus, "%s", c->dev.pci_bus);
+  /* The limits are for the report; a board that does not say has none. */
+  n->limit_w = nvmlDeviceGetPowerManagementLimit(n->dev, &mw) == NVML_SUCCESS ? 1e-3 * mw : NAN;
+  n->enforced_w = nvmlDeviceGetEnforcedPowerLimit(n->dev, &mw) == NVML_SUCCESS ? 1e-3 * mw : NAN;
+  return TB_OK;
+}
+
+void tb_nvml_close(void)
+{
+  if (tb_gpu_nvml.started)
+    nvmlShutdown();
+  tb_gpu_nvml.started = 0;
+  tb_gpu_nvml.bus[0] = '\0';
+}
+
+/* The board's total energy since the driver loaded: one 64-bit counter in
+ * millijoules, which does not wrap in practice (2^64 mJ lasts 585,000 years
+ * at 1 kW). */
+int tb_gpu_energy_read(void *cfg, tb_energy_reading_t *r)
+{
+  unsigned long long mj = 0;
+  int rc = tb_nvml_open((const tb_gpu_config_t *)cfg);
+  if (rc)
+    return rc;
+  nvmlReturn_t e = nvmlDeviceGetTotalEnergyConsumption(tb_gpu_nvml.dev, &mj);
+  if (e != NVML_SUCCESS)
+    return tb_nvml_fail("total energy", e);
+  r->n = 1;
+  r->c[0].value = (uint64_t)mj;
+  r->c[0].range = 0;
+  r->c[0].unit_j = 1e-3;
+  return TB_OK;
+}
+
+void tb_gpu_energy_what(const void *cfg, char *buf, size_t len)
+{
+  const tb_gpu_config_t *c = (const tb_gpu_config_t *)cfg;
+  char limit[96] = "";
+  if (!isnan(tb_gpu_nvml.limit_w) && !isnan(tb_gpu_nvml.enforced_w))
+    snprintf(limit, sizeof limit, ", power limit %.0f W (enforced %.0f W)", tb_gpu_nvml.limit_w,
+             tb_gpu_nvml.enforced_w);
+  else if (!isnan(tb_gpu_nvml.limit_w))
+    snprintf(limit, sizeof limit, ", power limit %.0f W", tb_gpu_nvml.limit_w);
+  snprintf(buf, len, "NVML total energy of the board of GPU %d (PCI %s, mJ)%s", c->device,
+           c->dev.pci_bus, limit);
+}
+#else
+void tb_nvml_close(void)
+{
+}
+
+int tb_gpu_energy_read(void *cfg, tb_energy_reading_t *r)
+{
+  (void)cfg;
+  (void)r;
+  return tb_fail(TB_ENODEV, "this twinbench was built without NVML (configure found no nvml.h "
+                            "and libnvidia-ml, or was given --without-nvml)");
+}
+
+void tb_gpu_energy_what(const void *cfg, char *buf, size_t len)
+{
+  (void)cfg;
+  snprintf(buf, len, "no counter");
+}
+#endif
+
+/* The configurations go, and NVML with them. */
+void tb_gpu_configs_free(tb_configs_t *c)
+{
+  tb_nvml_close();
+  tb_configs_free(c);
+}
+
+/* The info line of device 0's energy counter; NVML is shut down after. */
+void tb_gpu_energy_info(FILE *f)
+{
+  tb_gpu_config_t c;
+  memset(&c, 0, sizeof c);
+  c.dev = tb_gpu_info;
+  tb_energy_info(f, &tb_backend_gpu, &c);
+  tb_nvml_close();
+}
+
 void tb_gpu_info_print(FILE *f)
 {
   const tb_device_info_t *g = &tb_gpu_info;
@@ -105,6 +233,7 @@ void tb_gpu_info_print(FILE *f)
   fprintf(f, "  driver %d.%d   runtime %d.%d   device code: %s\n", g->driver_version / 1000,
           (g->driver_version % 1000) / 10, g->runtime_version / 1000,
           (g->runtime_version % 1000) / 10, g->compiler);
+  tb_gpu_energy_info(f);
 }
 
 void tb_gpu_env_json(FILE *f)
@@ -433,7 +562,7 @@ extern "C" const tb_backend_t tb_backend_gpu = {
     tb_gpu_env_json,
     tb_gpu_mem_available,
     tb_gpu_configs,
-    tb_configs_free,
+    tb_gpu_configs_free,
     tb_gpu_runs,
     tb_gpu_needs,
     tb_gpu_enter,
@@ -447,4 +576,6 @@ extern "C" const tb_backend_t tb_backend_gpu = {
     tb_gpu_download,
     tb_gpu_detach,
     tb_gpu_record,
+    tb_gpu_energy_read,
+    tb_gpu_energy_what,
 };
