@@ -29,6 +29,13 @@ extern "C" {
 #define TB_ENERGY_MIN_WINDOW 0.5
 #define TB_ENERGY_MAX_WINDOW 2.0
 
+/* The most timed runs a window may take. The adaptive repeats stop at
+ * TB_MAX_REPEATS (100000), which a run of a few microseconds (Black-Scholes
+ * on 4096 options: 4 us) reaches in 0.4 s, short of the window; a run with
+ * its timer calls takes at least some 100 ns, so 0.5 s is within 5 million,
+ * 40 MB of times. */
+#define TB_ENERGY_MAX_RUNS 5000000
+
 /* One counter's reading: value in units of unit_j joules; range is where it
  * wraps (the counter runs over [0, range]), 0 when it does not. */
 typedef struct tb_energy_counter {

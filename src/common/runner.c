@@ -557,7 +557,7 @@ static int tb_meter_more(const tb_stage_t *g, tb_meter_t *m, int n)
     m->seconds = r1.t - m->r0.t;
     m->joules = tb_energy_joules(&m->r0, &r1);
   }
-  return tb_energy_more(m->seconds, m->joules, n, TB_MAX_REPEATS);
+  return tb_energy_more(m->seconds, m->joules, n, TB_ENERGY_MAX_RUNS);
 }
 
 /* Warm up, then time the repeats into *times (grown as the adaptive
