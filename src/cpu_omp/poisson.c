@@ -40,8 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "../common/outfile.h"
 #include "../common/timer.h"
 
 static const char *const tb_poisson_planners[] = {"estimate", "measure", NULL};
@@ -65,7 +65,7 @@ typedef struct tb_fftw_ops {
   int (*init_threads)(void);
   void (*plan_with_nthreads)(int);
   int (*import_wisdom)(const char *);
-  int (*export_wisdom)(const char *);
+  void (*export_wisdom)(FILE *);
   void *(*alloc)(size_t);
   void (*dealloc)(void *);
   void *(*plan_c2c)(int, const int *, void *, void *, int, unsigned);
@@ -194,7 +194,7 @@ typedef struct tb_fftw_ops {
   }                                                                                             \
   static const tb_fftw_ops_t X##w_ops = {                                                       \
       #T,           X##init_threads, X##plan_with_nthreads, X##import_wisdom_from_filename,     \
-      X##export_wisdom_to_filename, X##malloc, X##free, X##w_plan_c2c, X##w_plan_r2c,          \
+      X##export_wisdom_to_file,     X##malloc, X##free, X##w_plan_c2c, X##w_plan_r2c,          \
       X##w_plan_c2r, X##w_exec_c2c, X##w_exec_r2c, X##w_exec_c2r, X##w_destroy,                 \
       X##w_plan_lines, X##w_plan_rows_r2c, X##w_plan_rows_c2r, X##w_to_complex, X##w_real_part, \
       X##w_solve, X##w_panel_solve};
@@ -250,19 +250,20 @@ static int tb_poisson_fftw_init(const tb_ctx_t *ctx, const tb_fftw_ops_t *ops)
   return TB_OK;
 }
 
-/* Save the planner's wisdom: written beside the file under a name of this
- * process, then renamed over it, so that a reader never sees half a file
- * and no file but twinbench's own is replaced. Failing costs only a note. */
+/* Save the planner's wisdom as the reports are saved (outfile.h): into a
+ * temporary file beside it, renamed over it, so that a reader never sees
+ * half a file, and refused while another run writes it. Failing costs only
+ * a note. */
 static void tb_poisson_wisdom_save(const tb_fftw_ops_t *ops)
 {
-  char path[4200], tmp[4300];
-  int ok = tb_poisson_wisdom_path(ops->prec, path, sizeof path);
+  char path[4200];
+  tb_outfile_t o;
+  int ok = tb_poisson_wisdom_path(ops->prec, path, sizeof path) && !tb_outfile_open(&o, path);
   if (ok) {
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    ok = ops->export_wisdom(tmp) && !rename(tmp, path);
-    if (!ok)
-      unlink(tmp);
+    ops->export_wisdom(o.f);
+    ok = !tb_outfile_commit(&o);
   }
+  tb_error_clear();
   if (!ok && !tb_poisson_wisdom_noted) {
     tb_poisson_wisdom_noted = 1;
     tb_note("FFTW wisdom not saved (no writable $XDG_CACHE_HOME/twinbench or "
