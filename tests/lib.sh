@@ -31,6 +31,16 @@ expect_error() {
   fi
 }
 
+# run_csv FILE ARGS...: `twinbench run ARGS`, then the test's fixed options
+# $RUN_OPTS (backend, repeats, ...) and the small ceiling size, into the CSV
+# report FILE; a failed run fails the test with its message.
+run_csv() {
+  out=$1
+  shift
+  "$TB" run "$@" ${RUN_OPTS:-} $LIMIT --format csv --output "$out" >/dev/null 2>"$TMP/err" ||
+    fail "run $*: $(cat "$TMP/err")"
+}
+
 # The CSV helpers, shared with the study scripts.
 . "${srcdir:-.}/experiments/csv.sh"
 

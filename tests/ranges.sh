@@ -3,13 +3,7 @@
 # multiplying, always ending at B) expand the same way for sizes, threads,
 # problem parameters and tuning parameters; a bad range is one line, exit 2.
 . "${srcdir:-.}/tests/lib.sh"
-
-run_csv() { # run_csv FILE ARGS...: a small CPU run into the CSV report FILE
-  out=$1
-  shift
-  "$TB" run "$@" --backend cpu --repeat 1 --warmup 0 $LIMIT --format csv --output "$out" \
-    2>"$TMP/err" || fail "run $*: $(cat "$TMP/err")"
-}
+RUN_OPTS="--backend cpu --repeat 1 --warmup 0"
 
 # distinct FILE COLUMN WANT: the values of COLUMN, in order of first
 # appearance, are WANT (space-separated).

@@ -13,13 +13,7 @@
 # within its bound of pi^2/6 minus the tail. The Irwin-Hall CDF's counts
 # exact by both methods. Bad parameters: one line.
 . "${srcdir:-.}/tests/lib.sh"
-
-run_csv() { # run_csv FILE ARGS...: a small CPU run into the CSV report FILE
-  out=$1
-  shift
-  "$TB" run "$@" --backend cpu --repeat 1 --warmup 1 $LIMIT --format csv --output "$out" \
-    >/dev/null 2>"$TMP/err" || fail "run $*: $(cat "$TMP/err")"
-}
+RUN_OPTS="--backend cpu --repeat 1 --warmup 1"
 
 # ---- scan ------------------------------------------------------------------
 run_csv "$TMP/scan.csv" scan --precision int32,float,double --kind inclusive,exclusive \

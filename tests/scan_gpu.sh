@@ -11,18 +11,12 @@
 # by Wyllie exact. The series of 1/i^2 within its bound; the Irwin-Hall
 # CDF's counts exact. Skips without a GPU.
 . "${srcdir:-.}/tests/lib.sh"
+RUN_OPTS="--backend cpu,gpu --repeat 2 --warmup 1"
 
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
 
-gpu_csv() { # gpu_csv FILE ARGS...: a CPU (serial) and GPU run into the CSV report FILE
-  out=$1
-  shift
-  "$TB" run "$@" --backend cpu,gpu --repeat 2 --warmup 1 $LIMIT --format csv --output "$out" \
-    >/dev/null 2>"$TMP/err" || fail "run $*: $(cat "$TMP/err")"
-}
-
 # ---- scan ------------------------------------------------------------------
-gpu_csv "$TMP/scan.csv" scan --variant serial,hillis,rts,lookback,cub \
+run_csv "$TMP/scan.csv" scan --variant serial,hillis,rts,lookback,cub \
   --precision int32,float,double --kind inclusive,exclusive --size 1,31,1000003,2^22+5 \
   --block 32,256 --items auto,4,24 --grid auto,3 --seed 13
 # Per precision, kind and size: serial 1, hillis 2 blocks x 2 grids, rts and
@@ -38,7 +32,7 @@ awk -F, '$1 == "lookback" && $7 != 1 { bad++ } $1 == "rts" && $7 != 3 { bad++ }
   $1 == "hillis" && $4 == 4194309 && $7 != 23 { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
   fail "launches: lookback 1, rts 3, hillis ceil(log2 n)"
 # Blocks of 1024 threads (the tile kernels with few items a thread).
-gpu_csv "$TMP/big.csv" scan --variant rts,lookback --precision int32,float,double \
+run_csv "$TMP/big.csv" scan --variant rts,lookback --precision int32,float,double \
   --kind inclusive,exclusive --size 2^22+5 --block 1024 --items 4 --seed 17
 all_pass_or_float() {
   expect_verified "$1"
@@ -49,12 +43,12 @@ expect_rows "$TMP/big.csv" 12
 all_pass_or_float "$TMP/big.csv"
 
 # int32 sums past 2^32: every variant wraps as the exact sums mod 2^32.
-gpu_csv "$TMP/wrap.csv" scan --variant serial,hillis,rts,lookback,cub --precision int32 \
+run_csv "$TMP/wrap.csv" scan --variant serial,hillis,rts,lookback,cub --precision int32 \
   --kind inclusive,exclusive --size 2^24+3 --seed 29
 all_pass "$TMP/wrap.csv" 10
 
 # ---- compact ---------------------------------------------------------------
-gpu_csv "$TMP/compact.csv" compact --variant serial,mss,onepass,cub \
+run_csv "$TMP/compact.csv" compact --variant serial,mss,onepass,cub \
   --precision int32,float,double --size 1,31,1000003,2^22+5 --keep 0,0.3,1 --block 32,256,1024 \
   --seed 19
 # Per precision, size and keep: serial 1, mss and onepass 3 blocks each, cub 1.
@@ -64,14 +58,14 @@ awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
   END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts differ between variants or backends"
 
 # ---- listrank --------------------------------------------------------------
-gpu_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \
+run_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \
   --size 1,2,31,1000003,2^22+5 --spacing 2,64 --grid auto,3 --seed 23
 # Per size: a list: the CPU's walk 1, wyllie 1 and hj 2 spacings, the GPU's
 # wyllie 2 grids and hj 2 spacings x 2 grids; a tree: the CPU's walk and
 # wyllie, the GPU's wyllie 2 grids (hj skips trees): 14, times 5 sizes.
 all_pass "$TMP/list.csv" 70
 # ---- series ----------------------------------------------------------------
-gpu_csv "$TMP/series.csv" series --variant serial,direct --precision float,double \
+run_csv "$TMP/series.csv" series --variant serial,direct --precision float,double \
   --size 1,31,1000,1000003,2^26 --block 32,256 --grid auto,3
 # Per precision and size: serial 1, direct 2 blocks x 2 grids.
 expect_rows "$TMP/series.csv" 50
@@ -80,7 +74,7 @@ csv_select "$TMP/series.csv" precision size verified >"$TMP/rows"
 awk -F, '($1 == "double" && $2 <= 1000 || $2 <= 31) && $3 != "pass" { bad++ }
   END { exit bad > 0 }' "$TMP/rows" || fail "a short series did not pass: $(cat "$TMP/rows")"
 # ---- cdf -------------------------------------------------------------------
-gpu_csv "$TMP/cdf.csv" cdf --variant count,hist --precision float,double \
+run_csv "$TMP/cdf.csv" cdf --variant count,hist --precision float,double \
   --size 1,31,1000003,2^22+5 --block 32,256 --grid auto,3 --threads 2
 # Per precision and size: CPU count and hist at 2 threads, GPU count and hist
 # at 2 blocks x 2 grids each.

@@ -8,17 +8,11 @@
 # iterations than SOR; every row verified (held points bit for bit, the true
 # residual against the bound tol implies); bad parameters are one line.
 . "${srcdir:-.}/tests/lib.sh"
-
-run_csv() { # run_csv FILE ARGS...: a CPU run of sor into the CSV report FILE
-  out=$1
-  shift
-  "$TB" run sor --backend cpu --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
-    --output "$out" "$@" 2>"$TMP/err" || fail "run $*: $(cat "$TMP/err")"
-}
+RUN_OPTS="--backend cpu --threads 2 --repeat 1 --warmup 0"
 
 # Convergence: h = 1/8, 1/16, 1/32 in double, solved far below the
 # discretisation error.
-run_csv "$TMP/conv.csv" --precision double --size 7,15,31 -P tol=1e-11 -P maxiter=100000
+run_csv "$TMP/conv.csv" sor --precision double --size 7,15,31 -P tol=1e-11 -P maxiter=100000
 all_pass "$TMP/conv.csv" 12
 csv_select "$TMP/conv.csv" variant size err_max err_discrete iterations check >"$TMP/conv"
 awk -F, '{ e[$1, $2] = $3
@@ -35,7 +29,7 @@ awk -F, '$2 == 31 { it[$1] = $5 } END { exit !(it["jacobi"] > 10 * it["natural"]
 
 # Laplace with quadratic data: reproduced exactly by the stencil, so the
 # error is the solver's alone, on both meshes.
-run_csv "$TMP/lap.csv" --precision double --size 12 -P problem=laplace -P mesh=uniform,stretched \
+run_csv "$TMP/lap.csv" sor --precision double --size 12 -P problem=laplace -P mesh=uniform,stretched \
   -P tol=1e-12 -P maxiter=100000
 all_pass "$TMP/lap.csv" 8
 awk -F, -v e="$(csv_col "$TMP/lap.csv" err_max)" "$CSV_ROW"' { if (!($e < 1e-9)) bad++ }
@@ -44,7 +38,7 @@ awk -F, -v e="$(csv_col "$TMP/lap.csv" err_max)" "$CSV_ROW"' { if (!($e < 1e-9))
 # The layouts and the fused sweep agree bit for bit (the same err_max and true residual to 17
 # digits, the same iterations) on every problem and mesh, in float and double,
 # with unequal sides and a check interval of 3.
-run_csv "$TMP/lay.csv" --precision float,double --size 10 -P nx=13 -P ny=9 -P nz=11 -P check=3 \
+run_csv "$TMP/lay.csv" sor --precision float,double --size 10 -P nx=13 -P ny=9 -P nz=11 -P check=3 \
   -P maxiter=100000 \
   -P problem=manufactured,laplace,capacitor -P mesh=uniform,stretched
 all_pass "$TMP/lay.csv" 48
@@ -64,14 +58,14 @@ awk -F, '{ if (!($8 < 1e-5)) bad++ } END { exit bad > 0 }' "$TMP/lay" || fail "a
 
 # A solve stopped by maxiter is what its budget gives: checked against its own
 # residual, passed, and noted; the residual is that of its last iteration.
-run_csv "$TMP/cap.csv" --precision double --size 24 --variant jacobi -P maxiter=37
+run_csv "$TMP/cap.csv" sor --precision double --size 24 --variant jacobi -P maxiter=37
 all_pass "$TMP/cap.csv" 1
 csv_select "$TMP/cap.csv" iterations residual note >"$TMP/cap"
 grep -q '^37,[0-9.e-]*,stopped at maxiter 37 before tol' "$TMP/cap" || fail "maxiter stop: $(cat "$TMP/cap")"
 
 # Repeats start from the same state (v restored before each run): the same
 # iterations and bits after three runs as after one.
-run_csv "$TMP/rep1.csv" --precision float --size 11 --variant natural,split,fused
+run_csv "$TMP/rep1.csv" sor --precision float --size 11 --variant natural,split,fused
 "$TB" run sor --backend cpu --threads 2 --repeat 3 --warmup 1 $LIMIT --format csv \
   --output "$TMP/rep3.csv" --precision float --size 11 --variant natural,split,fused 2>"$TMP/err" ||
   fail "repeats: $(cat "$TMP/err")"
@@ -89,7 +83,7 @@ csv_select "$TMP/sh.csv" nz iterations err_max true_res | sort -u | cut -d, -f1 
   grep -q . && fail "shares: the fused sweep differs from the natural layout"
 
 # omega is a parameter: another value still converges (slower) and verifies.
-run_csv "$TMP/om.csv" --precision double --size 9 --variant natural -P omega=1,1.5,auto
+run_csv "$TMP/om.csv" sor --precision double --size 9 --variant natural -P omega=1,1.5,auto
 all_pass "$TMP/om.csv" 3
 
 # Bad parameters: one line each, exit 2.

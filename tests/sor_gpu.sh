@@ -9,15 +9,9 @@
 # sweep equals the two-pass sweeps. The convergence rate on the GPU:
 # about 4x per halving of h. Skips without a GPU.
 . "${srcdir:-.}/tests/lib.sh"
+RUN_OPTS="--backend cpu,gpu --threads 2 --repeat 2 --warmup 0"
 
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
-
-run_csv() { # run_csv FILE ARGS...: a CPU and GPU run of sor into the CSV report FILE
-  out=$1
-  shift
-  "$TB" run sor --backend cpu,gpu --threads 2 --repeat 2 --warmup 0 $LIMIT --format csv \
-    --output "$out" "$@" 2>"$TMP/err" || fail "run $*: $(cat "$TMP/err")"
-}
 
 # same_bits FILE: per precision, problem, mesh and size, every SOR row (natural, split,
 # fused, published) has one (iterations, err_max, true_res), and so has every
@@ -34,7 +28,7 @@ same_bits() {
     "$TMP/bits" || fail "$1: CPU and GPU twins differ within a method"
 }
 
-run_csv "$TMP/a.csv" --variant natural,split,published,fused --precision float,double \
+run_csv "$TMP/a.csv" sor --variant natural,split,published,fused --precision float,double \
   --size 20 -P nx=37 -P ny=21 -P nz=70 -P check=5 -P problem=manufactured,capacitor \
   -P mesh=stretched
 # 2 precisions x 2 problems x (3 CPU + 3 GPU)
@@ -46,13 +40,13 @@ awk -F, -v i="$(csv_col "$TMP/a.csv" iterations)" "$CSV_ROW"' { if ($i % 5 != 0)
 
 # Single points, two and three a side, and a box of odd sides: the kernels'
 # edges, and jacobi on both backends.
-run_csv "$TMP/edge.csv" --precision double --size 1,2,3,9 -P nx=auto,11 -P problem=laplace \
+run_csv "$TMP/edge.csv" sor --precision double --size 1,2,3,9 -P nx=auto,11 -P problem=laplace \
   -P tol=1e-10 -P maxiter=100000
 all_pass "$TMP/edge.csv" 64
 same_bits "$TMP/edge.csv"
 
 # The manufactured error on the GPU falls about 4x a halving, as on the CPU.
-run_csv "$TMP/conv.csv" --variant natural,fused,split,published --precision double \
+run_csv "$TMP/conv.csv" sor --variant natural,fused,split,published --precision double \
   --size 15,31,63 -P tol=1e-11
 all_pass "$TMP/conv.csv" 18
 csv_select "$TMP/conv.csv" backend variant size err_max >"$TMP/conv"
