@@ -15,6 +15,7 @@
 #include "common/ceilings.h"
 #include "common/columns.h"
 #include "common/env.h"
+#include "common/experiment.h"
 #include "common/grammar.h"
 #include "common/outfile.h"
 #include "common/params.h"
@@ -75,6 +76,7 @@ static const char tb_usage_main[] =
     "  info           the CPU topology (hwloc) and the GPU\n"
     "  list [ALGO]    the algorithms, or one algorithm's parameters and variants\n"
     "  run ALGO ...   run, verify and report an algorithm over sweeps\n"
+    "  experiment FILE  run a study's run lines into resumable results files\n"
     "  help [COMMAND] this text, or a command's\n"
     "\n"
     "Each command takes --help. 'man twinbench' has the details.\n";
@@ -98,6 +100,33 @@ static const char tb_usage_list[] =
     "Without ALGO: every algorithm with its variants per backend. With ALGO:\n"
     "its size, precisions, parameters with defaults and ranges, presets,\n"
     "variants with their tuning parameters, and columns.\n";
+
+static const char tb_usage_experiment[] =
+    "usage: twinbench experiment FILE [--force] [--dry-run] [--results DIR]\n"
+    "                            [--machine NAME] [--only NAME,...]\n"
+    "\n"
+    "Run every run line of the experiment file FILE (doc/experiments.md): a\n"
+    "'study NAME' line, variables 'NAME = VALUE' used as $NAME or ${NAME}\n"
+    "(built-ins from this machine: CORES, PUS, THREADS, MEM, LLC, GPU, GPU_MEM;\n"
+    "$((EXPR)) computes integers), and lines 'run NAME: ALGO OPTIONS' whose\n"
+    "options are those of 'twinbench run' (no report options). Each row is\n"
+    "added as it finishes to DIR/STUDY/MACHINE.csv and .json, each rewritten\n"
+    "whole through a temporary file; a second run skips the rows recorded for\n"
+    "the same run line and configuration, so an interrupted study resumes.\n"
+    "A run line whose backends are missing here (a GPU line without a GPU) is\n"
+    "skipped with a note.\n"
+    "\n"
+    "      --force         make the recorded rows again (they are replaced)\n"
+    "      --dry-run       print the expanded run lines and their row counts;\n"
+    "                      write nothing\n"
+    "      --results DIR   the results folder (default: results)\n"
+    "      --machine NAME  the results file's name (default: the host name)\n"
+    "      --only LIST     run only these run lines, by name\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Exit status: 0 done, 1 a runtime error, 2 a bad file or option, 3 a row\n"
+    "failed verification (it is recorded), 130 interrupted (the rows made\n"
+    "are kept).\n";
 
 /* Options of info and list: --help alone. Returns -1 to go on, or an exit status. */
 static int tb_help_only(int argc, char **argv, const char *cmd, const char *usage)
@@ -351,6 +380,19 @@ static void tb_on_signal(int sig)
   tb_runner_interrupt();
 }
 
+/* SIGINT and SIGTERM stop a sweep after the configuration that runs; a
+ * closed pipe is a write error that the command says, not a silent death. */
+static void tb_catch_signals(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = tb_on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+}
+
 /* An output path that names one of the run's inputs, or the other output. */
 static int tb_run_path_clash(const tb_run_opts_t *o, const char *out, const char *what)
 {
@@ -523,13 +565,7 @@ static int tb_cmd_run(int argc, char **argv)
   /* An interrupt from here on stops the sweep (before it starts, if it
    * comes during the checks) and keeps the rows measured; a closed pipe is a
    * write error that the report says, not a silent death. */
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = tb_on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  signal(SIGPIPE, SIG_IGN);
+  tb_catch_signals();
   if ((rc = tb_grammar_parse(argc, argv, &o, &exit_now)) || exit_now) {
     status = rc ? tb_error(rc) : tb_stdout_done(TB_EXIT_OK);
     goto done;
@@ -573,6 +609,61 @@ done:
   return tb_stdout_done(status);
 }
 
+/* ---- experiment -------------------------------------------------------- */
+
+static int tb_cmd_experiment(int argc, char **argv)
+{
+  enum { O_FORCE = 256, O_DRY, O_RESULTS, O_MACHINE, O_ONLY };
+  static const struct option opts[] = {
+      {"force", no_argument, NULL, O_FORCE},         {"dry-run", no_argument, NULL, O_DRY},
+      {"results", required_argument, NULL, O_RESULTS},
+      {"machine", required_argument, NULL, O_MACHINE},
+      {"only", required_argument, NULL, O_ONLY},     {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  tb_exp_opts_t o = {NULL, "results", NULL, NULL, 0, 0};
+  tb_exp_outcome_t out;
+  char shown[64];
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    switch (c) {
+    case O_FORCE: o.force = 1; break;
+    case O_DRY: o.dry_run = 1; break;
+    case O_RESULTS: o.results_dir = optarg; break;
+    case O_MACHINE: o.machine = optarg; break;
+    case O_ONLY: o.only = optarg; break;
+    case 'h': fputs(tb_usage_experiment, stdout); return tb_stdout_done(TB_EXIT_OK);
+    case ':':
+      fprintf(stderr, "twinbench experiment: option '%s' needs a value\n",
+              tb_printable(argv[optind - 1], shown, sizeof shown));
+      return TB_EXIT_USAGE;
+    default:
+      fprintf(stderr, "twinbench experiment: unknown option '%s' (see 'twinbench experiment "
+                      "--help')\n",
+              tb_printable(argv[optind - 1], shown, sizeof shown));
+      return TB_EXIT_USAGE;
+    }
+  }
+  if (optind + 1 != argc) {
+    fprintf(stderr, "twinbench experiment: takes one experiment file (see 'twinbench "
+                    "experiment --help')\n");
+    return TB_EXIT_USAGE;
+  }
+  o.file = argv[optind];
+  /* An interrupt stops the sweep after the configuration that runs; the
+   * rows made are in the results files already. */
+  tb_catch_signals();
+  int rc = tb_experiment_run(&o, &out);
+  if (rc)
+    return tb_stdout_done(tb_error(rc));
+  if (out.failures) {
+    fprintf(stderr, "twinbench: %d of %d rows FAILED verification (recorded as such)\n",
+            out.failures, out.rows);
+    return tb_stdout_done(TB_EXIT_VERIFY);
+  }
+  return tb_stdout_done(TB_EXIT_OK);
+}
+
 /* ---- help -------------------------------------------------------------- */
 
 static int tb_cmd_help(int argc, char **argv)
@@ -585,11 +676,14 @@ static int tb_cmd_help(int argc, char **argv)
   }
   if (!strcmp(t, "run"))
     tb_grammar_usage(stdout);
+  else if (!strcmp(t, "experiment"))
+    fputs(tb_usage_experiment, stdout);
   else if (!strcmp(t, "list") || !strcmp(t, "info") || !*t)
     fputs(!strcmp(t, "list") ? tb_usage_list : !strcmp(t, "info") ? tb_usage_info : tb_usage_main,
           stdout);
   else {
-    fprintf(stderr, "twinbench help: unknown command '%s' (commands: info, list, run, help)\n",
+    fprintf(stderr,
+            "twinbench help: unknown command '%s' (commands: info, list, run, experiment, help)\n",
             tb_printable(t, shown, sizeof shown));
     return TB_EXIT_USAGE;
   }
@@ -623,8 +717,10 @@ int main(int argc, char **argv)
     return tb_cmd_list(argc - 1, argv + 1);
   if (!strcmp(cmd, "run"))
     return tb_cmd_run(argc - 1, argv + 1);
+  if (!strcmp(cmd, "experiment"))
+    return tb_cmd_experiment(argc - 1, argv + 1);
   char shown[64];
-  fprintf(stderr, "twinbench: unknown command '%s' (commands: info, list, run, help)\n",
+  fprintf(stderr, "twinbench: unknown command '%s' (commands: info, list, run, experiment, help)\n",
           tb_printable(cmd, shown, sizeof shown));
   return TB_EXIT_USAGE;
 }

@@ -112,6 +112,12 @@ int tb__speedups(const tb_results_t *res, tb__speedup_t **out);
 /* The JSON report (report_json.c). */
 struct tb_report;
 void tb__write_json(FILE *f, const tb_results_t *res, const struct tb_report *rep);
+/* One CSV field, quoted when it holds a separator, a quote or a line end;
+ * a comma before it unless it is the first of its line. */
+void tb__csv_field(FILE *f, const char *s, int first);
+
+/* One row as the JSON report's "results" hold it (an object on one line). */
+void tb__json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r);
 
 #ifdef __cplusplus
 }

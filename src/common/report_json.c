@@ -49,7 +49,7 @@ static void tb_json_cols(FILE *f, const tb_colset_t *cs, const tb_result_t *r, i
   }
 }
 
-static void tb_json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r)
+void tb__json_row(FILE *f, const tb_colset_t *cs, const tb_result_t *r)
 {
   int first = 1;
   fputc('{', f);
@@ -177,7 +177,7 @@ void tb__write_json(FILE *f, const tb_results_t *res, const tb_report_t *rep)
   fprintf(f, ",\n  \"results\": [");
   for (int i = 0; i < res->n; i++) {
     fprintf(f, "%s\n    ", i ? "," : "");
-    tb_json_row(f, rep->cols, &res->r[i]);
+    tb__json_row(f, rep->cols, &res->r[i]);
   }
   fprintf(f, "\n  ]");
   tb_json_speedups(f, res, rep->cols);

@@ -38,7 +38,7 @@ int tb_format_of_path(const char *path)
 }
 
 /* One CSV field, quoted when it holds a separator, a quote or a line end. */
-static void tb_csv_field(FILE *f, const char *s, int first)
+void tb__csv_field(FILE *f, const char *s, int first)
 {
   if (!first)
     fputc(',', f);
@@ -64,12 +64,12 @@ static void tb_write_csv(FILE *f, const tb_results_t *res, const tb_report_t *re
   tb_env_context(f, rep, "# ");
   tb_report_heading(f, rep, 0, 0);
   for (int c = 0; c < cs->n; c++)
-    tb_csv_field(f, cs->col[c].name, c == 0);
+    tb__csv_field(f, cs->col[c].name, c == 0);
   fputc('\n', f);
   for (int i = 0; i < res->n; i++) {
     for (int c = 0; c < cs->n; c++) {
       tb_colset_value(cs, &res->r[i], c, &v);
-      tb_csv_field(f, tb__plain(&v, buf, sizeof buf), c == 0);
+      tb__csv_field(f, tb__plain(&v, buf, sizeof buf), c == 0);
     }
     fputc('\n', f);
   }

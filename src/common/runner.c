@@ -691,6 +691,53 @@ static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
   return TB_OK;
 }
 
+/* The key of a point (runner.h). */
+static void tb_point_key(const tb_problem_t *p, int b, int c, const tb_variant_t *v,
+                         const tb_param_value_t *tune, char *buf, size_t len)
+{
+  char what[256], tuning[256];
+  tb_problem_text(p, what, sizeof what);
+  tb_params_format(v->tuning, v->ntuning, tune, tuning, sizeof tuning);
+  snprintf(buf, len, "%s | %s configuration %d | %s%s%s", what, tb_backend_at(b)->name, c + 1,
+           v->name, tuning[0] ? " " : "", tuning);
+}
+
+static const tb_tuning_t *tb_tuning_of(const tb_run_state_t *st, const tb_variant_t *v);
+
+/* Whether the caller's skip hook leaves any tuning point of variant v in
+ * configuration c of backend b to run for problem p. */
+static int tb_variant_wanted(const tb_sweep_t *s, const tb_run_state_t *st, const tb_problem_t *p,
+                             int b, int c, const tb_variant_t *v)
+{
+  const tb_tuning_t *t = tb_tuning_of(st, v);
+  int idx[TB_MAX_TUNING] = {0};
+  tb_param_value_t point[TB_MAX_TUNING];
+  char key[768];
+  if (!s->skip)
+    return 1;
+  do {
+    for (int k = 0; k < v->ntuning; k++)
+      point[k] = t->val[k][idx[k]];
+    tb_point_key(p, b, c, v, point, key, sizeof key);
+    if (!s->skip(s->hook_arg, key))
+      return 1;
+  } while (tb_odometer(idx, t->nval, v->ntuning));
+  return 0;
+}
+
+/* Whether any point of problem p is left to run, so that a problem whose
+ * rows are all recorded is not even filled. */
+static int tb_problem_wanted(const tb_sweep_t *s, const tb_run_state_t *st, const tb_problem_t *p)
+{
+  for (int b = 0; b < tb_backend_count(); b++)
+    for (int c = 0; s->use[b] && c < st->configs[b].n; c++)
+      for (const tb_variant_t *const *v = tb_backend_variants(b); *v; v++)
+        if (tb_sweep_selects(s, *v, p->prec) && tb_backend_at(b)->runs(st->configs[b].cfg[c], *v) &&
+            tb_variant_wanted(s, st, p, b, c, *v))
+          return 1;
+  return 0;
+}
+
 /* One tuning point of a variant: prepare, time, verify, record, release. */
 static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
 {
@@ -733,9 +780,14 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
   if (!rc && g->s->dump && !g->st->dumped &&
       (row.check.verdict == TB_PASS || row.check.verdict == TB_SKIPPED))
     rc = tb_write_dump(g, &row, view);
-  if (!rc && !(rc = tb_results_push(g->res, &row)))
+  if (!rc && !(rc = tb_results_push(g->res, &row))) {
     tb_progress_show(g->pg, &g->res->r[g->res->n - 1]);
-  if (rc)
+    if (g->s->row) {
+      char key[768];
+      tb_point_key(g->p, g->b, g->c, v, ctx->tune, key, sizeof key);
+      rc = g->s->row(g->s->hook_arg, key, &g->res->r[g->res->n - 1]);
+    }
+  } else
     tb_result_free(&row);
 out:
   if (v->release)
@@ -766,16 +818,22 @@ static int tb_run_variant(tb_stage_t *g, const tb_ctx_t *base, const tb_variant_
       point[k] = t->val[k][idx[k]];
     ctx.v = v;
     ctx.tune = point;
-    rc = tb_run_point(g, &ctx);
+    char key[768];
+    if (g->s->skip)
+      tb_point_key(g->p, g->b, g->c, v, point, key, sizeof key);
+    if (!g->s->skip || !g->s->skip(g->s->hook_arg, key))
+      rc = tb_run_point(g, &ctx);
   } while (!rc && tb_odometer(idx, t->nval, v->ntuning));
   return rc;
 }
 
-/* Whether variant v runs in the stage's configuration for its problem. */
+/* Whether variant v runs in the stage's configuration for its problem,
+ * with a point the caller has not recorded. */
 static int tb_variant_runs(const tb_stage_t *g, const tb_variant_t *v)
 {
   return tb_sweep_selects(g->s, v, g->p->prec) &&
-         tb_backend_at(g->b)->runs(g->st->configs[g->b].cfg[g->c], v);
+         tb_backend_at(g->b)->runs(g->st->configs[g->b].cfg[g->c], v) &&
+         tb_variant_wanted(g->s, g->st, g->p, g->b, g->c, v);
 }
 
 /* One configuration: enter it, take the ceilings its rows need before the
@@ -830,8 +888,7 @@ static int tb_run_problem(const tb_sweep_t *s, tb_run_state_t *st, tb_problem_t 
   return rc;
 }
 
-/* The rows a sweep will make (configurations the variants skip included). */
-static long tb_sweep_total(const tb_sweep_t *s, const tb_run_state_t *st)
+long tb_sweep_total(const tb_sweep_t *s, const tb_run_state_t *st)
 {
   long per_problem = 0, problems = (long)s->nsizes;
   for (int k = 0; k < s->algo->nparams; k++)
@@ -866,6 +923,10 @@ int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
           break;
         }
         rc = tb_problem_init(&p, s, st->topo, s->prec[pi], s->sizes[si], idx);
+        if (!rc && !tb_problem_wanted(s, st, &p)) {
+          tb_problem_destroy(&p);
+          continue;
+        }
         if (!rc)
           rc = tb_problem_fill(&p);
         if (rc) {

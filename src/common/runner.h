@@ -60,6 +60,18 @@ typedef struct tb_sweep {
   const char *dump_path;
   FILE *dump;   /* where the first verified configuration's results go (--dump), or NULL */
   int progress; /* a progress line on stderr */
+  /* Optional hooks of a caller that records rows as they finish (the
+   * experiment command). Each point (a variant's tuning point in a backend
+   * configuration, for one problem) has a key, "PROBLEM | BACKEND
+   * configuration C | VARIANT TUNING" (tb_problem_text, the configuration's
+   * place in the backend's list, the tuning values as asked): skip(arg, key)
+   * is asked before the point's problem is filled and before it is
+   * prepared, and a non-zero answer leaves the point out (an earlier run
+   * recorded it); row(arg, key, row) is told of each row once it is
+   * measured and verified, and a non-zero status stops the sweep. */
+  int (*skip)(void *arg, const char *key);
+  int (*row)(void *arg, const char *key, const tb_result_t *row);
+  void *hook_arg;
 } tb_sweep_t;
 
 /* One variant's tuning values: a list per tuning parameter. */
@@ -103,6 +115,10 @@ void tb_run_state_free(tb_run_state_t *st);
  * backends it uses and the variants that may run. */
 struct tb_colset;
 void tb_sweep_columns(const tb_sweep_t *s, const tb_run_state_t *st, struct tb_colset *cs);
+
+/* The rows a sweep will make at most (after tb_sweep_check; points that a
+ * variant refuses as unsupported make none). */
+long tb_sweep_total(const tb_sweep_t *s, const tb_run_state_t *st);
 
 /* Run the sweep, appending a row per configuration to res. On an error or an
  * interrupt the rows already measured stay in res. */
