@@ -109,7 +109,7 @@ if ! gpu_present; then
   cat >gpu.tb <<EOF
 study gpu
 run cpu: stream -b cpu --ceiling-size 256K -n 2^10 -t 1 --op copy -r 2 -w 1
-run gpu: stream -b gpu -n 2^10 --op copy
+run gpu: bridge -b gpu -n 2^10 --prefetch 16 --width 1
 EOF
   "$TB" experiment gpu.tb $M 2>err.txt || fail "GPU line without a GPU: $(cat err.txt)"
   grep -q "note: run gpu skipped: the gpu backend is not available" err.txt || fail "no note: $(cat err.txt)"

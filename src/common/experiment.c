@@ -56,6 +56,7 @@ typedef struct tb_exp_run {
   tb_run_opts_t o;
   tb_run_state_t st;
   int parsed, checked;
+  char absent[256]; /* why none of the backends it names is here, or "" */
   tb_colset_t *cols;
   long total;
   char **keys; /* this session's rows of the line, by their index in its results */
@@ -224,6 +225,19 @@ static long long tb_arith_atom(tb_arith_t *a)
       a->p++;
     return x;
   }
+  if (!strncmp(a->p, "min(", 4) || !strncmp(a->p, "max(", 4)) {
+    int is_min = a->p[1] == 'i';
+    a->p += 4;
+    long long x = tb_arith_sum(a);
+    tb_arith_blank(a);
+    a->bad |= *a->p != ',';
+    a->p += *a->p == ',';
+    long long y = tb_arith_sum(a);
+    tb_arith_blank(a);
+    a->bad |= *a->p != ')';
+    a->p += *a->p == ')';
+    return is_min ? (x < y ? x : y) : (x > y ? x : y);
+  }
   if (!isdigit((unsigned char)*a->p)) {
     a->bad = 1;
     return 0;
@@ -332,7 +346,8 @@ static int tb_exp_expand_to(const tb_exp_t *e, int lineno, const char *in, size_
       tb_arith_blank(&a);
       if (a.bad || *a.p) {
         char shown[128];
-        rc = tb_exp_fail(e, lineno, "bad arithmetic '%s' (integers, + - * / %% ^ and parentheses)",
+        rc = tb_exp_fail(e, lineno, "bad arithmetic '%s' (integers, + - * / %% ^, min(A,B), "
+                                         "max(A,B) and parentheses)",
                          tb_printable(inner, shown, sizeof shown));
         free(inner);
         return rc;
@@ -447,6 +462,40 @@ static int tb_exp_parse_run(tb_exp_t *e, tb_exp_run_t *r)
   return TB_OK;
 }
 
+/* Whether every backend that run line r names (-b, --backend) is missing
+ * here, and why, into r->absent. Such a line is skipped before it is
+ * parsed: a build without a GPU knows no GPU variant's tuning options. */
+static void tb_exp_absent(tb_exp_run_t *r)
+{
+  const char *list = NULL;
+  for (int i = 1; i < r->nargs; i++) {
+    const char *w = r->arg[i];
+    if ((!strcmp(w, "-b") || !strcmp(w, "--backend")) && i + 1 < r->nargs)
+      list = r->arg[++i];
+    else if (!strncmp(w, "--backend=", 10))
+      list = w + 10;
+    else if (!strncmp(w, "-b", 2) && w[2])
+      list = w + 2;
+  }
+  char **names = NULL;
+  int n = 0, b, here = 0;
+  if (!list || tb_list_split(list, &names, &n)) {
+    tb_error_clear();
+    return;
+  }
+  for (int k = 0; k < n; k++) {
+    if (tb_backend_parse(names[k], &b) || tb_backend_at(b)->probe() == TB_OK)
+      here = 1; /* an unknown name is the grammar's to refuse */
+    else if (!r->absent[0])
+      snprintf(r->absent, sizeof r->absent, "the %s backend is not available: %s",
+               tb_backend_at(b)->name, tb_error_detail());
+  }
+  tb_error_clear();
+  tb_list_free(names, n);
+  if (here)
+    r->absent[0] = '\0';
+}
+
 /* One statement: study NAME | NAME = VALUE | run NAME: ALGO OPTIONS. */
 static int tb_exp_statement(tb_exp_t *e, char *s, int lineno)
 {
@@ -492,7 +541,9 @@ static int tb_exp_statement(tb_exp_t *e, char *s, int lineno)
       return rc;
     rc = tb_exp_words(e, r, text);
     free(text);
-    return rc ? rc : tb_exp_parse_run(e, r);
+    if (!rc)
+      tb_exp_absent(r);
+    return rc || r->absent[0] ? rc : tb_exp_parse_run(e, r);
   }
   if (n && *rest == '=' && !isdigit((unsigned char)s[0]) && !memchr(s, '.', n) &&
       !memchr(s, '-', n)) {
@@ -583,6 +634,10 @@ static int tb_exp_check(tb_exp_t *e)
     tb_exp_run_t *r = &e->run[i];
     if (!r->selected)
       continue;
+    if (r->absent[0]) {
+      tb_note("run %s skipped: %s", r->name, r->absent);
+      continue;
+    }
     int rc = tb_sweep_check(&r->o.s, e->topo, &r->st);
     r->checked = 1;
     if (rc == TB_ENODEV) {
