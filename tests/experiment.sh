@@ -71,7 +71,7 @@ grep -q "run sum has changed since its 2 recorded rows" err.txt || fail "edited:
 # every row exactly once.
 cat >long.tb <<EOF
 study long
-run copy: stream -b cpu --ceiling-size 256K -n 2^10,2^11,2^12 -t 1 --min-time 0.05 -w 0
+run copy: stream -b cpu --ceiling-size 256K -n 2^10,2^11,2^12 -t 1 --min-time 0.03 -w 0
 EOF
 "$TB" experiment long.tb $M --dry-run >dry.txt 2>&1 || fail "long dry run: $(cat dry.txt)"
 ltotal=$(sed -n 's/.*# \([0-9]*\) rows.*/\1/p' dry.txt)

@@ -1289,7 +1289,7 @@ static void tb_exp_dry_run(const tb_exp_t *e)
     if (!r->selected)
       printf("%s: not selected (--only)\n", r->name);
     else if (!r->usable)
-      printf("%s: skipped (no backend of it here)\n", r->name);
+      printf("%s: skipped (no backend of it here): twinbench run %s\n", r->name, r->line);
     else
       printf("%s: twinbench run %s  # %ld rows, %ld recorded%s\n", r->name, r->line, r->total,
              tb_exp_recorded(e, r), e->o->force ? " (--force: made again)" : "");
