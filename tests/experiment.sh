@@ -104,6 +104,19 @@ for sig in KILL TERM; do
   json_ok $lout.json
 done
 
+# Killed between the two renames: a row in the JSON only is made again.
+head -n -1 $lout.csv >cut.csv && cat cut.csv >$lout.csv
+"$TB" experiment long.tb $M 2>err.txt || fail "one row missing: $(cat err.txt)"
+grep -q "1 row in only one of the results files" err.txt || fail "one row missing: $(cat err.txt)"
+grep -q ": 1 row made" err.txt || fail "one row missing: $(cat err.txt)"
+[ "$(keys $lout.csv | sort -u | wc -l)" -eq "$ltotal" ] || fail "one row missing: not made again"
+json_ok $lout.json
+
+# A results file that is not the experiment's is left alone.
+printf 'a,b\n1,2\n' >$lout.csv
+expect_error 2 "no experiment results file" experiment long.tb $M
+[ "$(cat $lout.csv)" = "$(printf 'a,b\n1,2')" ] || fail "a foreign CSV was written over"
+
 # A GPU line on a machine without a GPU: skipped with a note, exit 0.
 if ! gpu_present; then
   cat >gpu.tb <<EOF

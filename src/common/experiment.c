@@ -867,6 +867,10 @@ static int tb_exp_load(tb_exp_t *e)
     goto out;
   p = csv ? csv : "";
   n = tb_exp_csv_record(&p, &f);
+  if (n < 0) {
+    rc = tb_fail(TB_EINVAL, "%s: the header is no CSV record: leaving it alone", e->csv_path);
+    goto out;
+  }
   if (n > 0) {
     for (int k = 0; k < n && rc >= 0; k++)
       rc = k < TB_EXP_NPREFIX ? (strcmp(f[k], tb_exp_prefix[k]) ? TB_EINVAL : 0)
