@@ -1372,7 +1372,6 @@ int tb_experiment_run(const tb_exp_opts_t *o, tb_exp_outcome_t *out)
         if (e->progress_shown)
           fprintf(stderr, "\r\033[K");
         tb_note_progress(0);
-        out->interrupted = rc == TB_EINTR;
         if (!rc || rc == TB_EINTR)
           fprintf(stderr, "twinbench: %s: %d row%s made, %ld of %ld recorded in %s\n", e->study,
                   out->rows, out->rows == 1 ? "" : "s", e->done, e->total, e->csv_path);

@@ -20,9 +20,8 @@ typedef struct tb_exp_opts {
 
 /* What an experiment did, for the exit status. */
 typedef struct tb_exp_outcome {
-  int failures;    /* rows of this session that failed verification */
-  int rows;        /* rows measured in this session */
-  int interrupted; /* a signal stopped it (the rows measured are kept) */
+  int failures; /* rows of this session that failed verification */
+  int rows;     /* rows measured in this session */
 } tb_exp_outcome_t;
 
 /* Run the experiment. On a bad file, the one-line error
