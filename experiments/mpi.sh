@@ -16,7 +16,8 @@
 #     and its bus bandwidth in nccl-tests' convention,
 #     busbw = (bytes / comm_ms) 2 (R - 1) / R.
 #  5. Two ranks sharing the GPU: reduce (CUDA-aware where the library is,
-#     and host-staged) and STREAM, beside one process.
+#     and host-staged), Monte Carlo, SOR (blocking and overlapped) and
+#     STREAM, beside one process.
 # Run from the build folder (where ./twinbench is). Full results go to $OUT.
 set -uo pipefail
 OUT=${OUT:-.}
@@ -59,6 +60,14 @@ for aware in 1 0; do
     --variant mpi --precision int32,double --size 2^28
 done
 mpibench mpi-gpu-stream 2 run stream --backend gpu -P op=triad --precision double --size 2^27
+bench mpi-gpu-sor-one run sor --backend gpu --variant published --precision float --size 256 \
+  -P tol=1e-3 --repeat 3 --warmup 1
+mpibench mpi-gpu-sor 2 run sor --backend gpu --variant mpi,mpi-overlap --precision float \
+  --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+bench mpi-gpu-mc-one run montecarlo --backend gpu --variant fused --precision float,double \
+  --size 128 -P paths=2^20
+mpibench mpi-gpu-mc 2 run montecarlo --backend gpu --variant mpi --precision float,double \
+  --size 128 -P paths=2^20
 
 python3 - "$OUT" <<'PY'
 import csv, math, pathlib, sys
@@ -115,7 +124,8 @@ scaling("4c. Monte Carlo strong scaling, 128 options x 2^20 paths", "mpi-mc", No
 scaling("4d. STREAM triad weak scaling, 2^26 doubles a rank (GB/s is the ranks' together)",
         "mpi-stream", None, True)
 print("# 5. two ranks sharing the GPU")
-for name in ("mpi-gpu-one", "mpi-gpu-reduce-aware1", "mpi-gpu-reduce-aware0", "mpi-gpu-stream"):
+for name in ("mpi-gpu-one", "mpi-gpu-reduce-aware1", "mpi-gpu-reduce-aware0", "mpi-gpu-stream",
+             "mpi-gpu-sor-one", "mpi-gpu-sor", "mpi-gpu-mc-one", "mpi-gpu-mc"):
     for r in rows(name):
         print(f"  {name:24} {r['variant']:8} {r['precision']:6} {f(r, 'median_ms'):9.4f} ms "
               f"{f(r, 'gbs'):8.1f} GB/s comm {f(r, 'comm_ms'):8.4f} ms result {r.get('result', '')} "

@@ -1,10 +1,14 @@
 #!/bin/sh
 # MPI runs on the GPU (doc/mpi.md): two ranks share the one GPU (the device
-# is the node-local rank modulo the devices). reduce's mpi twin gives the
-# exact int32 sum of one process at n = 2^22+5 and passes its bound in float
-# and double, through the CUDA-aware path where the library has one and
-# through host staging (TB_MPI_CUDA_AWARE=0); STREAM runs on each rank's own
-# device arrays and moves twice the bytes. Skips without MPI or a GPU.
+# is the node-local rank modulo the devices), through the CUDA-aware path
+# where the library has one and through host staging (TB_MPI_CUDA_AWARE=0).
+# reduce's mpi twin gives the exact int32 sum of one process at n = 2^22+5
+# and passes its bound in float and double; Monte Carlo's gives fused's
+# prices bit for bit; SOR's (blocking and overlapped) take published's
+# iterations to published's solution bit for bit (err_max), the residual to
+# its summation order (N u for N = 40 x 40 x 45 cells: 1e-11, as derived in
+# tests/mpi.sh); STREAM runs on each rank's own device arrays and moves twice
+# the bytes. Skips without MPI or a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 
 grep -q '^#define TB_HAVE_MPI 1' config.h 2>/dev/null || { echo "built without MPI: skipped"; exit 77; }
@@ -16,7 +20,34 @@ OPTS="--threads 1 --repeat 3 --warmup 1 $LIMIT"
 "$TB" run reduce --backend cpu --variant pairwise --precision int32 --size 2^22+5 $OPTS \
   --format csv --output "$TMP/one.csv" 2>"$TMP/err" || fail "one process: $(cat "$TMP/err")"
 want=$(csv_select "$TMP/one.csv" result)
+for prec in float double; do
+  "$TB" run montecarlo --backend gpu --variant fused --precision $prec --size 37 -P paths=2^16 \
+    $OPTS -q --dump "$TMP/mc-$prec.csv" >/dev/null 2>"$TMP/err" || fail "fused: $(cat "$TMP/err")"
+done
+"$TB" run sor --backend gpu --variant published --precision float,double --size 40 -P nz=45 \
+  $OPTS --format csv --output "$TMP/sor1.csv" 2>"$TMP/err" || fail "published: $(cat "$TMP/err")"
+csv_select "$TMP/sor1.csv" precision iterations err_max residual >"$TMP/want"
 for aware in 1 0; do
+  for prec in float double; do
+    TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run montecarlo \
+      --backend gpu --variant mpi --precision $prec --size 37 -P paths=2^16 $OPTS -q \
+      --dump "$TMP/mc2-$prec.csv" >/dev/null 2>"$TMP/err" ||
+      fail "montecarlo on 2 ranks (aware=$aware): $(cat "$TMP/err")"
+    cmp -s "$TMP/mc-$prec.csv" "$TMP/mc2-$prec.csv" ||
+      fail "montecarlo $prec on 2 ranks (aware=$aware): not fused's prices"
+  done
+  TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run sor --backend gpu \
+    --variant mpi,mpi-overlap --precision float,double --size 40 -P nz=45 $OPTS --format csv \
+    --output "$TMP/sor2.csv" >/dev/null 2>"$TMP/err" ||
+    fail "sor on 2 ranks (aware=$aware): $(cat "$TMP/err")"
+  expect_rows "$TMP/sor2.csv" 4
+  expect_all_pass "$TMP/sor2.csv"
+  csv_select "$TMP/sor2.csv" precision iterations err_max residual >"$TMP/got"
+  awk -F, 'NR == FNR { it[$1] = $2; err[$1] = $3; res[$1] = $4; next }
+           $2 != it[$1] || $3 != err[$1] || ($4 - res[$1]) > 1e-11 * res[$1] ||
+           (res[$1] - $4) > 1e-11 * res[$1] { bad++ }
+           END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got" ||
+    fail "sor on 2 ranks (aware=$aware): $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
   TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run reduce \
     --backend gpu --variant mpi --precision int32,float,double --size 2^22+5 $OPTS --format csv \
     --output "$TMP/g$aware.csv" >/dev/null 2>"$TMP/err" ||

@@ -368,9 +368,11 @@ int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
   tb_note_hold();
   /* The energy window decides the repeats from each rank's own counters,
    * which would part the ranks' loops. */
-  if (s->energy && tb_mpi_size() > 1)
-    return tb_fail(TB_EINVAL, "--energy is not supported in MPI runs of several ranks");
-  int rc = tb_check_backends(s, st);
+  int rc = s->energy && tb_mpi_size() > 1
+               ? tb_fail(TB_EINVAL, "--energy is not supported in MPI runs of several ranks")
+               : TB_OK;
+  if (!rc)
+    rc = tb_check_backends(s, st);
   if (!rc)
     rc = tb_check_variants(s, st, requested);
   if (!rc)
