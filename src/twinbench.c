@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "common/registry.h"
 #include "common/report.h"
 #include "common/runner.h"
+#include "common/tbmpi.h"
 #include "common/topo.h"
 
 enum {
@@ -61,6 +63,42 @@ static int tb_stdout_done(int status)
     return status == TB_EXIT_OK ? TB_EXIT_ERROR : status;
   }
   return status;
+}
+
+/* ---- MPI runs ---------------------------------------------------------- */
+
+/* The checks before a sweep fail alike on every rank (the same command
+ * line), except for the files that rank 0 alone claims: after them the
+ * ranks agree, so that a refusal is one line (rank 0's, or else the first
+ * failing rank's) and every rank leaves with a non-zero status instead of
+ * waiting for the others in the sweep. Returns the job's status. */
+static int tb_mpi_agree(int rc)
+{
+  const int failed = tb_mpi_max(rc != 0) > 0;
+  const int root_failed = tb_mpi_max(tb_mpi_rank() == 0 && rc) > 0;
+  const double first = tb_mpi_min(rc ? tb_mpi_rank() : INT_MAX);
+  int status = TB_EXIT_OK;
+  if (!failed)
+    return TB_EXIT_OK;
+  if (rc && (tb_mpi_rank() == 0 || (!root_failed && tb_mpi_rank() == (int)first)))
+    status = tb_error(rc);
+  else if (rc)
+    status = tb_exit_for(rc);
+  return (int)tb_mpi_max(status ? status : TB_EXIT_ERROR);
+}
+
+/* An error during the sweep, on one rank or several: the other ranks may be
+ * waiting for this one in a collective, so the job ends here with the
+ * rank's one-line message (in a run of one process: the message, and the
+ * run goes on to report what it measured). */
+static int tb_sweep_error(int rc)
+{
+  if (tb_mpi_size() > 1) {
+    fprintf(stderr, "twinbench: MPI rank %d of %d: %s\n", tb_mpi_rank(), tb_mpi_size(),
+            tb_error_detail()[0] ? tb_error_detail() : tb_strerror(rc));
+    tb_mpi_abort(tb_exit_for(rc));
+  }
+  return tb_error(rc);
 }
 
 /* ---- help texts -------------------------------------------------------- */
@@ -566,6 +604,33 @@ static int tb_cmd_run(int argc, char **argv)
    * comes during the checks) and keeps the rows measured; a closed pipe is a
    * write error that the report says, not a silent death. */
   tb_catch_signals();
+  if ((rc = tb_mpi_init())) {
+    status = tb_error(rc);
+    goto done;
+  }
+  /* In an MPI run rank 0 alone speaks: notes, progress, reports, dump. */
+  const int root = tb_mpi_rank() == 0;
+  if (tb_mpi_size() > 1) {
+    rc = tb_grammar_parse(argc, argv, &o, &exit_now);
+    if (!rc && !exit_now && (rc = tb_topo_open(&topo)) == TB_OK)
+      rc = tb_sweep_check(&o.s, topo, &st);
+    if (!rc && !exit_now) {
+      o.s.progress &= root;
+      tb_note_quiet(o.quiet || !root);
+      tb_sweep_columns(&o.s, &st, cols);
+      if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) ||
+          (o.columns && (rc = tb_columns_parse(cols, o.columns, &columns, &ncolumns))) ||
+          (root && (rc = tb_run_claim(&o, &out, &dump))))
+        tb_note_release(0);
+    }
+    if ((status = tb_mpi_agree(rc)) != TB_EXIT_OK || exit_now) {
+      if (!status && root)
+        status = tb_stdout_done(TB_EXIT_OK);
+      goto done;
+    }
+    tb_note_release(1);
+    goto sweep;
+  }
   if ((rc = tb_grammar_parse(argc, argv, &o, &exit_now)) || exit_now) {
     status = rc ? tb_error(rc) : tb_stdout_done(TB_EXIT_OK);
     goto done;
@@ -586,9 +651,13 @@ static int tb_cmd_run(int argc, char **argv)
   }
   tb_note_release(1);
 
-
+sweep:
   if ((rc = tb_sweep_run(&o.s, &st, &res)))
-    status = tb_error(rc);
+    status = tb_sweep_error(rc);
+  if (!root) {
+    status = st.failures ? TB_EXIT_VERIFY : status;
+    goto done;
+  }
   tb_report_t rep = {o.s.algo,   topo,       cols,         o.command_line, st.interrupted,
                      o.s.seed,   o.s.repeat, o.s.warmup,   o.s.verify,     columns,
                      ncolumns,   o.wide,     o.s.min_time, o.s.max_noise, {NULL}};
@@ -606,6 +675,7 @@ done:
     tb_topo_close(topo);
   free(cols);
   free(columns);
+  tb_mpi_finalize();
   return tb_stdout_done(status);
 }
 

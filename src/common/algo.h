@@ -239,7 +239,13 @@ typedef struct tb_ctx {
 } tb_ctx_t;
 
 enum tb_variant_flags {
-  TB_V_SERIAL = 1u << 0 /* runs on one thread whatever the configuration: once per sweep */
+  TB_V_SERIAL = 1u << 0, /* runs on one thread whatever the configuration: once per sweep */
+  /* Runs in MPI runs of several ranks (tbmpi.h). MPI: the problem is the
+   * whole job's, and the variant splits it over the ranks itself (strong
+   * scaling). MPI_WEAK: every rank runs the whole problem on its own data
+   * (weak scaling): a row's bytes and flops are the ranks' together. */
+  TB_V_MPI = 1u << 1,
+  TB_V_MPI_WEAK = 1u << 2
 };
 
 typedef struct tb_variant {

@@ -56,6 +56,9 @@ static const struct {
     {"energy_j", TB_SHOW_FIGURE, 25, "%.4g"},
     {"avg_w", TB_SHOW_FIGURE, 45, "%.4g"},
     {"j_per_gb", TB_SHOW_FIGURE, 60, "%.3g"},
+    {"ranks", TB_SHOW_KEY, 0, "%.0f"},
+    {"nodes", TB_SHOW_KEY, 0, "%.0f"},
+    {"comm_ms", TB_SHOW_FIGURE, 35, "%.4g"},
     {"note", TB_SHOW_HIDDEN, 0, NULL},
 };
 
@@ -154,7 +157,7 @@ void tb_colset_end(tb_colset_t *cs)
   tb_colset_take(cs, TB_CK_CONFIG, 0);
   tb_colset_take(cs, TB_CK_TUNE, 0);
   for (int c = C_NHEAD; c < C_NOTE; c++)
-    if (cs->energy || c < C_ENERGY || c > C_J_PER_GB)
+    if ((cs->energy || c < C_ENERGY || c > C_J_PER_GB) && (cs->mpi || c < C_RANKS))
       tb_core_add(cs, c);
   tb_colset_take(cs, TB_CK_CONFIG, 1);
   for (int k = 0; k < a->nparams; k++) {
@@ -269,6 +272,9 @@ static void tb_core_value(const tb_result_t *r, int col, const char *fmt, tb_val
   case C_E2E_PAGEABLE: tb_val_num(v, offload ? tb_result_e2e_pageable_ms(r) : NAN, "%.4g"); break;
   case C_ENERGY: tb_val_num(v, r->energy_j, fmt); break;
   case C_AVG_W: tb_val_num(v, r->avg_w, fmt); break;
+  case C_RANKS: tb_val_num(v, r->ranks, fmt); break;
+  case C_NODES: tb_val_num(v, r->nodes, fmt); break;
+  case C_COMM_MS: tb_val_num(v, r->comm_ms, fmt); break;
   case C_J_PER_GB: tb_val_num(v, moves ? tb_result_j_per_gb(r) : NAN, fmt); break;
   }
 }

@@ -24,7 +24,7 @@ enum {
   C_CEIL_GBS, C_CEIL_GFLOPS, C_INTENSITY, C_BOUND, C_ROOFLINE, C_VERIFIED, C_ERROR, C_TOLERANCE,
   C_REPEATS, C_BYTES, C_BYTES_READ, C_BYTES_WRITTEN, C_FLOPS, C_MIX, C_FLAGS, C_H2D_PAGEABLE,
   C_D2H_PAGEABLE, C_H2D_PINNED, C_D2H_PINNED, C_E2E_PAGEABLE, C_ENERGY, C_AVG_W, C_J_PER_GB,
-  C_NOTE, C_NCORE
+  C_RANKS, C_NODES, C_COMM_MS, C_NOTE, C_NCORE
 };
 
 /* The energy columns (C_ENERGY ... C_J_PER_GB, and a _per_j twin of each of
@@ -69,6 +69,7 @@ typedef struct tb_colset {
   int npending; /* the backends' and variants' columns until tb_colset_end orders them */
   tb_col_t pending[TB_MAX_COLS];
   int energy;   /* set before tb_colset_end: the energy columns are wanted */
+  int mpi;      /* set before tb_colset_end: an MPI run, with the ranks columns */
   char per_j_name[TB_MAX_COLUMNS][64]; /* the names of the TB_CK_PER_J columns */
 } tb_colset_t;
 

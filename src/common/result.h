@@ -43,6 +43,10 @@ typedef struct tb_result {
    * counters were read but the window stayed too short to tell. */
   double energy_j, avg_w;
   int energy_short;
+  /* An MPI run's shape (0 ranks: not an MPI run) and the time per run the
+   * slowest rank spent in MPI calls (tbmpi.h's communication clock). */
+  int ranks, nodes;
+  double comm_ms;
 } tb_result_t;
 
 typedef struct tb_results {

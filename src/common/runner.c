@@ -17,6 +17,7 @@
 #include "timer.h"
 #include "stats.h"
 #include "status.h"
+#include "tbmpi.h"
 
 static volatile sig_atomic_t tb_stop;
 
@@ -48,9 +49,21 @@ static int tb_odometer(int *idx, const int *count, int ndigits)
   return 0;
 }
 
+/* Whether variant v runs in an MPI run of several ranks. */
+static int tb_variant_distributed(const tb_variant_t *v)
+{
+  return !!(v->flags & (TB_V_MPI | TB_V_MPI_WEAK));
+}
+
 int tb_sweep_selects(const tb_sweep_t *s, const tb_variant_t *v, tb_prec_t prec)
 {
   if (v->algo != s->algo || !(v->precisions & TB_PREC_BIT(prec)))
+    return 0;
+  if (tb_mpi_size() > 1 && !tb_variant_distributed(v))
+    return 0;
+  /* The distributed variants run in MPI runs only, so that a run without
+   * mpirun makes the rows it made before them. */
+  if ((v->flags & TB_V_MPI) && !tb_mpi_active())
     return 0;
   if (!s->variants)
     return 1;
@@ -111,6 +124,25 @@ static int tb_check_variants(const tb_sweep_t *s, const tb_run_state_t *st, cons
         else if (unusable < 0)
           unusable = b;
       }
+    for (int b = 0; b < tb_backend_count() && usable && !tb_mpi_active(); b++) {
+      const tb_variant_t *v = requested[b] ? tb_variant_find(s->algo, b, s->variants[i]) : NULL;
+      if (v && (v->flags & TB_V_MPI))
+        return tb_fail(TB_EINVAL, "variant '%s' of %s runs distributed over MPI ranks: start it "
+                                  "with mpirun%s",
+                       s->variants[i], s->algo->name,
+                       tb_mpi_built() ? "" : " (and a build with MPI: configure --with-mpi)");
+    }
+    if (usable && tb_mpi_size() > 1) {
+      int distributed = 0;
+      for (int b = 0; b < tb_backend_count(); b++) {
+        const tb_variant_t *v = requested[b] ? tb_variant_find(s->algo, b, s->variants[i]) : NULL;
+        distributed |= v && tb_variant_distributed(v);
+      }
+      if (!distributed)
+        return tb_fail(TB_EINVAL, "variant '%s' of %s does not run distributed over %d MPI ranks "
+                                  "(see 'twinbench list %s' for the mpi variants)",
+                       s->variants[i], s->algo->name, tb_mpi_size(), s->algo->name);
+    }
     if (usable)
       continue;
     if (unusable >= 0)
@@ -193,12 +225,17 @@ static int tb_check_tuning(const tb_sweep_t *s, tb_run_state_t *st)
         if ((rc = tb_tuning_list(s, &(*v)->tuning[k], &t->val[k], &t->nval[k])))
           return rc;
     }
+  if (!st->ntuning && tb_mpi_size() > 1)
+    return tb_fail(TB_EINVAL, "%s has no variant that runs distributed over %d MPI ranks on the "
+                              "chosen backends and precisions",
+                   s->algo->name, tb_mpi_size());
   return TB_OK;
 }
 
 void tb_sweep_columns(const tb_sweep_t *s, const tb_run_state_t *st, tb_colset_t *cs)
 {
   tb_colset_begin(cs, s->algo);
+  cs->mpi = tb_mpi_active();
   for (int b = 0; b < tb_backend_count(); b++)
     if (s->use[b]) {
       tb_colset_add_backend(cs, tb_backend_at(b));
@@ -329,7 +366,13 @@ int tb_sweep_check(tb_sweep_t *s, tb_topo_t *topo, tb_run_state_t *st)
   st->topo = topo;
   memcpy(requested, s->use, sizeof requested);
   tb_note_hold();
-  int rc = tb_check_backends(s, st);
+  /* The energy window decides the repeats from each rank's own counters,
+   * which would part the ranks' loops. */
+  int rc = s->energy && tb_mpi_size() > 1
+               ? tb_fail(TB_EINVAL, "--energy is not supported in MPI runs of several ranks")
+               : TB_OK;
+  if (!rc)
+    rc = tb_check_backends(s, st);
   if (!rc)
     rc = tb_check_variants(s, st, requested);
   if (!rc)
@@ -366,14 +409,18 @@ void tb_run_state_free(tb_run_state_t *st)
  * needed and once more at the end of the run, and every row gets the
  * better of the two, so that a ceiling taken while the machine was busy (a
  * VM still backing fresh memory, say) does not flatter the rows measured
- * later. */
+ * later. In an MPI run the ranks measure at once (after a barrier) and the
+ * ceiling is their sum: the job's, which its rows' aggregate figures are
+ * held against. */
 static int tb_ceiling_get(tb_run_state_t *st, int b, int c, int kind, double *value)
 {
   double *slot = &st->ceiling[b][c * TB_NCEIL + kind];
   if (*slot <= 0.0) {
+    tb_mpi_barrier();
     int rc = tb_backend_at(b)->measure_ceiling(st->configs[b].cfg[c], kind, slot);
     if (rc)
       return rc;
+    *slot = tb_mpi_sum(*slot);
   }
   *value = *slot;
   return TB_OK;
@@ -413,7 +460,9 @@ static int tb_ceilings_finish(tb_run_state_t *st, tb_results_t *res)
           continue;
         if (!entered && !(rc = be->enter(cfg)))
           entered = 1;
-        if (!rc && !(rc = be->measure_ceiling(cfg, kind, &value)) && value > *slot)
+        tb_mpi_barrier();
+        if (!rc && !(rc = be->measure_ceiling(cfg, kind, &value)) &&
+            (value = tb_mpi_sum(value)) > *slot)
           *slot = value;
       }
       if (entered)
@@ -560,10 +609,26 @@ static int tb_meter_more(const tb_stage_t *g, tb_meter_t *m, int n)
   return tb_energy_more(m->seconds, m->joules, n, TB_ENERGY_MAX_RUNS);
 }
 
+/* One timed run. In an MPI run the ranks start together (a barrier) and
+ * the run's time is the slowest rank's, so that every rank records the same
+ * times and takes the same adaptive-repeat decisions. */
+static int tb_time_one(const tb_stage_t *g, tb_ctx_t *ctx, double *ms)
+{
+  const tb_backend_t *be = tb_backend_at(g->b);
+  int rc = tb_mpi_fault_point();
+  tb_mpi_barrier();
+  if (!rc && !(rc = be->timer_start(ctx)) && !(rc = ctx->v->run(ctx)) &&
+      !(rc = be->timer_stop(ctx, ms)))
+    *ms = tb_mpi_max(*ms);
+  return rc;
+}
+
 /* Warm up, then time the repeats into *times (grown as the adaptive
  * repeats and the energy window need; *n of them), reading the energy
- * counters around them where the backend has them. */
-static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int *n, tb_meter_t *m)
+ * counters around them where the backend has them. The communication
+ * clock (tbmpi.h) counts the timed runs' MPI time into *comm_ms. */
+static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int *n, tb_meter_t *m,
+                        double *comm_ms)
 {
   const tb_backend_t *be = tb_backend_at(g->b);
   const tb_sweep_t *s = g->s;
@@ -583,6 +648,7 @@ static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int 
    * the other end of the window. */
   if (!rc && m->on && !(rc = be->reset(ctx, 0)))
     tb_meter_read(g, m, &m->r0);
+  tb_mpi_comm_reset();
   for (int r = 0; !rc && (tb_more_runs(s, r, sum, mean, m2) || tb_meter_more(g, m, r)); r++) {
     if (r == cap) {
       double *t = realloc(*times, (size_t)(cap *= 2) * sizeof *t);
@@ -592,8 +658,7 @@ static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int 
     }
     if (g->has_inout && (r || s->warmup) && (rc = be->reset(ctx, 0)))
       break;
-    if (!(rc = be->timer_start(ctx)) && !(rc = ctx->v->run(ctx)) &&
-        !(rc = be->timer_stop(ctx, &(*times)[r]))) {
+    if (!(rc = tb_time_one(g, ctx, &(*times)[r]))) {
       double x = (*times)[r], d = x - mean;
       sum += x;
       mean += d / (r + 1);
@@ -601,6 +666,7 @@ static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int 
       *n = r + 1;
     }
   }
+  *comm_ms = tb_mpi_comm_ms();
   if (!rc && ctx->v->collect)
     rc = ctx->v->collect(ctx);
   return rc;
@@ -652,6 +718,41 @@ static void tb_row_energy(const tb_meter_t *m, int n, tb_result_t *row)
     row->energy_short = 1;
 }
 
+/* The verdicts of every rank as one: the worst (a failure before an
+ * unverifiable result before a pass), with the largest error, so that the
+ * row rank 0 reports stands for the whole job. A rank whose own check
+ * passed while another's failed says which rank failed. */
+static void tb_check_combine(tb_check_t *chk)
+{
+  const int fail = tb_mpi_max(chk->verdict == TB_FAIL) > 0;
+  const int unverifiable = tb_mpi_max(chk->verdict == TB_UNVERIFIABLE) > 0;
+  const int checked = tb_mpi_max(chk->verdict != TB_SKIPPED) > 0;
+  const double error = tb_mpi_max(isnan(chk->error) ? -INFINITY : chk->error);
+  const double first_fail = tb_mpi_min(chk->verdict == TB_FAIL ? tb_mpi_rank() : INFINITY);
+  if (fail && chk->verdict != TB_FAIL)
+    snprintf(chk->note, sizeof chk->note, "failed verification on MPI rank %.0f", first_fail);
+  chk->verdict = fail ? TB_FAIL : unverifiable ? TB_UNVERIFIABLE : checked ? TB_PASS : TB_SKIPPED;
+  chk->error = isinf(error) ? NAN : error;
+}
+
+/* An MPI run's columns: its shape, and the communication time per run of
+ * the rank that spent the most. A variant that runs the whole problem on
+ * every rank (TB_V_MPI_WEAK) moves the ranks' bytes and flops together. */
+static void tb_row_mpi(const tb_ctx_t *ctx, double comm_ms, int n, tb_result_t *row)
+{
+  if (!tb_mpi_active())
+    return;
+  row->ranks = tb_mpi_size();
+  row->nodes = tb_mpi_nodes();
+  row->comm_ms = n > 0 ? tb_mpi_max(comm_ms) / n : NAN;
+  if (ctx->v->flags & TB_V_MPI_WEAK) {
+    row->cost.read *= row->ranks;
+    row->cost.written *= row->ranks;
+    row->cost.flops *= row->ranks;
+    row->footprint *= row->ranks;
+  }
+}
+
 /* Verify the outputs and fill the figures of the row from the n times. */
 static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
                           const double *times, int n, tb_result_t *row)
@@ -678,6 +779,8 @@ static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
   row->check.tolerance = NAN;
   if (g->s->verify && (rc = a->verify(g->p, view, ctx->extra, &row->check)))
     return rc;
+  if (tb_mpi_size() > 1)
+    tb_check_combine(&row->check);
   g->st->failures += row->check.verdict == TB_FAIL;
   g->st->unverifiable += row->check.verdict == TB_UNVERIFIABLE;
   memcpy(row->extra, ctx->extra, sizeof row->extra);
@@ -747,6 +850,7 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
   void *view[TB_MAX_ARRAYS] = {0};
   char cfg[160];
   tb_meter_t meter;
+  double comm_ms = 0.0;
   int rc, ntimes = 0;
 
   memset(&row, 0, sizeof row);
@@ -769,11 +873,12 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
   row.xfer = g->xfer;
   if (!(times = malloc((size_t)g->s->repeat * sizeof *times)))
     rc = tb_fail(TB_ENOMEM, "out of memory");
-  else if (!(rc = tb_time_runs(g, ctx, &times, &ntimes, &meter)) &&
+  else if (!(rc = tb_time_runs(g, ctx, &times, &ntimes, &meter, &comm_ms)) &&
            !(rc = tb_backend_at(g->b)->download(ctx, view, &row.xfer)) &&
            !(rc = tb_row_describe(g, ctx, &row)) &&
            !(rc = tb_row_measure(g, ctx, view, times, ntimes, &row))) {
     tb_row_energy(&meter, ntimes, &row);
+    tb_row_mpi(ctx, comm_ms, ntimes, &row);
     row.samples = times; /* the row's now */
     times = NULL;
   }

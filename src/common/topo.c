@@ -8,6 +8,7 @@
 
 #include "mem.h"
 #include "status.h"
+#include "tbmpi.h"
 #include "topo.h"
 
 struct tb_topo {
@@ -69,6 +70,45 @@ static int tb_process_mask(hwloc_topology_t h, hwloc_bitmap_t set)
   return 0;
 }
 
+/* In an MPI run, ranks of one node that were given the same mask (mpirun
+ * binding them to a package, or not at all) split it: rank `index` of
+ * `count` keeps its share of the mask's cores, as tb_mpi_share splits items
+ * (or of its PUs, where there are fewer cores than ranks), so that the
+ * ranks' teams do not compete for the same cores. A rank that mpirun bound
+ * alone (to its own cores) keeps its mask. */
+static void tb_mask_rank_share(hwloc_topology_t h, hwloc_bitmap_t set)
+{
+  char *list = NULL;
+  uint64_t key = 1469598103934665603u; /* FNV-1a of the mask's list */
+  int index, count;
+  if (!tb_mpi_active() || hwloc_bitmap_list_asprintf(&list, set) < 0)
+    return;
+  for (const char *c = list; *c; c++)
+    key = (key ^ (unsigned char)*c) * 1099511628211u;
+  free(list);
+  tb_mpi_local_peers(key, &index, &count);
+  if (count == 1)
+    return;
+  hwloc_obj_type_t type = HWLOC_OBJ_CORE;
+  int n = hwloc_get_nbobjs_inside_cpuset_by_type(h, set, type);
+  if (n < count) {
+    type = HWLOC_OBJ_PU;
+    n = hwloc_get_nbobjs_inside_cpuset_by_type(h, set, type);
+  }
+  if (n < count)
+    return;
+  /* The share of `count` parts of n, as tb_mpi_share splits n items. */
+  const int q = n / count, r = n % count, lo = index * q + (index < r ? index : r);
+  const int hi = lo + q + (index < r);
+  hwloc_bitmap_t mine = hwloc_bitmap_alloc();
+  if (!mine)
+    return;
+  for (int i = lo; i < hi; i++)
+    hwloc_bitmap_or(mine, mine, hwloc_get_obj_inside_cpuset_by_type(h, set, type, (unsigned)i)->cpuset);
+  hwloc_bitmap_and(set, set, mine);
+  hwloc_bitmap_free(mine);
+}
+
 /* Teams go inside the affinity the process was given (taskset, a batch
  * system's cpuset): binding a thread outside it would measure PUs the user
  * kept for something else. Where the mask cannot be read, the whole machine. */
@@ -78,8 +118,10 @@ static int tb_topo_restrict_to_process(tb_topo_t *t)
   int rc = TB_OK;
   if (!set)
     return tb_fail(TB_ENOMEM, "out of memory");
-  if (!tb_process_mask(t->h, set))
+  if (!tb_process_mask(t->h, set)) {
+    tb_mask_rank_share(t->h, set);
     rc = tb_topo_restrict_set(t, set);
+  }
   hwloc_bitmap_free(set);
   return rc;
 }

@@ -7,7 +7,13 @@
  * time in 64-bit lanes (vphilox.h), into four word arrays in L1; the simd
  * loop over the groups then reads them and runs the formulas of
  * options_math.h with vexp.h's inlined exp, log and sincos (options_cpu.h):
- * no call in the loop. */
+ * no call in the loop.
+ *
+ * mpi: the same work items split over MPI ranks (tbmpi.h): each rank makes
+ * its share of the items (tb_mpi_share), MPI_Allgatherv gives every rank
+ * every item's sums, and each option's sums are added in chunk order as
+ * above. The items are the same Philox counters whoever makes them, so the
+ * prices are the one-rank prices bit for bit at any rank count. */
 #include <config.h>
 
 /* GCC keeps 256-bit vectors on Intel cores unless told otherwise; the FMA
@@ -20,6 +26,7 @@
 
 #include <stdlib.h>
 
+#include "../common/tbmpi.h"
 #include "cpu.h"
 #include "options_cpu.h"
 #include "vphilox.h"
@@ -134,20 +141,32 @@ static int tb_mc_omp_prepare(tb_ctx_t *ctx)
   return TB_OK;
 }
 
-static int tb_mc_omp_run(tb_ctx_t *ctx)
+/* The work items [lo, hi) of all n * chunks, then (distributed: after every
+ * rank's items are gathered by the team's main thread, the one that calls
+ * MPI) every option's price. */
+static int tb_mc_cpu_run(tb_ctx_t *ctx, int distributed)
 {
   const tb_mc_omp_state_t *st = ctx->state;
   const int64_t n = ctx->p->n, chunks = st->chunks, items = n * chunks;
   const int single = ctx->p->prec == TB_FLOAT;
   double *part = st->part;
+  int64_t lo = 0, hi = items;
+  int rc = TB_OK;
+  if (distributed)
+    tb_mpi_share(items, tb_mpi_rank(), &lo, &hi);
 #pragma omp parallel num_threads(tb_cpu_threads(ctx))
   {
 #pragma omp for schedule(static)
-    for (int64_t it = 0; it < items; it++) {
+    for (int64_t it = lo; it < hi; it++) {
       if (single)
         tb_mc_item_f32(ctx, it, chunks, &part[2 * it]);
       else
         tb_mc_item_f64(ctx, it, chunks, &part[2 * it]);
+    }
+    if (distributed) {
+#pragma omp master
+      rc = tb_mpi_allgather_bytes(part, items, 2 * sizeof *part);
+#pragma omp barrier
     }
 #pragma omp for schedule(static)
     for (int64_t o = 0; o < n; o++) {
@@ -157,7 +176,17 @@ static int tb_mc_omp_run(tb_ctx_t *ctx)
         tb_mc_option_f64(ctx, o, chunks, part);
     }
   }
-  return TB_OK;
+  return rc;
+}
+
+static int tb_mc_omp_run(tb_ctx_t *ctx)
+{
+  return tb_mc_cpu_run(ctx, 0);
+}
+
+static int tb_mc_mpi_run(tb_ctx_t *ctx)
+{
+  return tb_mc_cpu_run(ctx, 1);
 }
 
 static void tb_mc_omp_release(tb_ctx_t *ctx)
@@ -173,4 +202,9 @@ TB_VARIANT(tb_mc_omp, "omp", &tb_algo_montecarlo, TB_PREC_BIT(TB_FLOAT) | TB_PRE
            0, NULL, 0, tb_mc_omp_prepare, tb_mc_omp_run, NULL, tb_mc_omp_release,
            "OpenMP over (option, chunk of paths) items, simd paths, fixed-order double sums");
 
-TB_VARIANT_LIST(montecarlo, cpu, &tb_mc_omp);
+TB_VARIANT(tb_mc_mpi, "mpi", &tb_algo_montecarlo, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+           TB_V_MPI, NULL, 0, tb_mc_omp_prepare, tb_mc_mpi_run, NULL, tb_mc_omp_release,
+           "MPI ranks: omp's work items split over the ranks, gathered, summed in chunk order "
+           "(the one-rank prices bit for bit)");
+
+TB_VARIANT_LIST(montecarlo, cpu, &tb_mc_omp, &tb_mc_mpi);

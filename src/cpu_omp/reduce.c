@@ -10,7 +10,11 @@
  *           thread adds the slots in order;
  * pairwise  each thread sums its share by recursive halving down to blocks
  *           of 64 summed in 8 vector lanes, the thread sums by halving too:
- *           depth O(log n), so float error stays small at any n.
+ *           depth O(log n), so float error stays small at any n;
+ * mpi       distributed over MPI ranks (tbmpi.h): each rank sums its share
+ *           of the inputs (tb_mpi_share) as pairwise does, then the ranks'
+ *           sums are added with MPI_Allreduce. int32 sums are exact, so the
+ *           result is the same bit for bit at any rank count.
  * Every variant accumulates in the problem's precision and states the depth
  * of its order (the longest chain of additions), from which the verifier
  * derives its tolerance. */
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 
 #include "../common/refmath.h"
+#include "../common/tbmpi.h"
 #include "../families/reduce.h"
 #include "cpu.h"
 
@@ -131,7 +136,7 @@ TB_REDUCE_KERNELS(double, d)
 typedef void (*tb_reduce_cpu_fn)(const void *x, int64_t n, int threads, tb_reduce_slot_t *slot,
                                  void *out);
 
-enum { TB_RV_SERIAL, TB_RV_OMP, TB_RV_SIMD, TB_RV_PADDED, TB_RV_PAIRWISE };
+enum { TB_RV_SERIAL, TB_RV_OMP, TB_RV_SIMD, TB_RV_PADDED, TB_RV_PAIRWISE, TB_RV_MPI };
 
 /* The kernels by variant and precision (TB_INT32, TB_FLOAT, TB_DOUBLE). */
 static const tb_reduce_cpu_fn tb_reduce_cpu_fns[][TB_NPREC] = {
@@ -140,6 +145,7 @@ static const tb_reduce_cpu_fn tb_reduce_cpu_fns[][TB_NPREC] = {
     [TB_RV_SIMD] = {tb_simd_i, tb_simd_f, tb_simd_d},
     [TB_RV_PADDED] = {tb_padded_i, tb_padded_f, tb_padded_d},
     [TB_RV_PAIRWISE] = {tb_pairwise_i, tb_pairwise_f, tb_pairwise_d},
+    [TB_RV_MPI] = {tb_pairwise_i, tb_pairwise_f, tb_pairwise_d},
 };
 
 /* The depth of tb_pairwise_sum over m elements: a base block of m <= 64 has
@@ -156,20 +162,25 @@ static int64_t tb_pairwise_depth(int64_t m)
  * its zero-started partial in some order (at most ceil(n / threads) additions
  * whatever the vector lanes do), then the partials into a zero-started total
  * (at most threads additions). pairwise: its halving depth over a share, then
- * ceil(log2 threads) to add the shares. */
+ * ceil(log2 threads) to add the shares. mpi: pairwise over the largest
+ * rank's share, then at most size - 1 additions of the ranks' sums (the
+ * all-reduce's order is the library's). */
 static int64_t tb_reduce_cpu_depth(int kind, int64_t n, int threads)
 {
   int64_t share = (n + threads - 1) / threads;
+  const int size = tb_mpi_size();
   switch (kind) {
   case TB_RV_SERIAL: return n;
   case TB_RV_PAIRWISE: return tb_pairwise_depth(share) + tb_log2_ceil(threads);
+  case TB_RV_MPI:
+    return tb_reduce_cpu_depth(TB_RV_PAIRWISE, (n + size - 1) / size, threads) + size - 1;
   default: return share + threads;
   }
 }
 
 static int tb_reduce_cpu_prepare(tb_ctx_t *ctx, int kind)
 {
-  if (kind == TB_RV_PADDED || kind == TB_RV_PAIRWISE) {
+  if (kind == TB_RV_PADDED || kind == TB_RV_PAIRWISE || kind == TB_RV_MPI) {
     ctx->state =
         aligned_alloc(sizeof(tb_reduce_slot_t), (size_t)tb_cpu_threads(ctx) * sizeof(tb_reduce_slot_t));
     if (!ctx->state)
@@ -183,9 +194,14 @@ static int tb_reduce_cpu_prepare(tb_ctx_t *ctx, int kind)
 static int tb_reduce_cpu_run(tb_ctx_t *ctx, int kind)
 {
   const tb_reduce_t *r = ctx->p->priv;
-  tb_reduce_cpu_fns[kind][ctx->p->prec](ctx->buf[r->x], ctx->p->n, tb_cpu_threads(ctx),
-                                        ctx->state, ctx->buf[r->sum]);
-  return TB_OK;
+  const tb_kind_t k = tb_prec_kind(ctx->p->prec);
+  int64_t lo = 0, hi = ctx->p->n;
+  if (kind == TB_RV_MPI)
+    tb_mpi_share(ctx->p->n, tb_mpi_rank(), &lo, &hi);
+  tb_reduce_cpu_fns[kind][ctx->p->prec]((const char *)ctx->buf[r->x] + lo * tb_kind_size(k),
+                                        hi - lo, tb_cpu_threads(ctx), ctx->state,
+                                        ctx->buf[r->sum]);
+  return kind == TB_RV_MPI ? tb_mpi_allreduce_sum(ctx->buf[r->sum], 1, k) : TB_OK;
 }
 
 static void tb_reduce_cpu_release(tb_ctx_t *ctx)
@@ -216,6 +232,8 @@ TB_REDUCE_CPU_VARIANT(padded, TB_RV_PADDED, 0,
                       "per-thread partial sums in cache-line padded slots, added in order")
 TB_REDUCE_CPU_VARIANT(pairwise, TB_RV_PAIRWISE, 0,
                       "pairwise (recursive halving) per thread and across threads: depth O(log n)")
+TB_REDUCE_CPU_VARIANT(mpi, TB_RV_MPI, TB_V_MPI,
+                      "MPI ranks: pairwise over each rank's share, then MPI_Allreduce")
 
 TB_VARIANT_LIST(reduce, cpu, &tb_reduce_cpu_serial, &tb_reduce_cpu_omp, &tb_reduce_cpu_simd,
-                &tb_reduce_cpu_padded, &tb_reduce_cpu_pairwise);
+                &tb_reduce_cpu_padded, &tb_reduce_cpu_pairwise, &tb_reduce_cpu_mpi);

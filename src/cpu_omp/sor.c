@@ -11,13 +11,29 @@
  * jacobi:  the baseline: every point from the previous iterate, two arrays.
  * One parallel region an iteration, static schedules over the planes (the
  * scratch arrays first-touched by the same planes), the residual's square
- * sum fused into the sweeps as an OpenMP reduction. */
+ * sum fused into the sweeps as an OpenMP reduction.
+ *
+ * The distributed twins (MPI runs, tbmpi.h) split the interior planes in z
+ * over the ranks (tb_mpi_share: 1-D slabs), sweep each colour over the
+ * rank's planes as natural does, and exchange the slab's edge planes with
+ * the ranks below and above after each colour, since the other colour's
+ * sweep of an edge plane reads the neighbour's plane:
+ *   mpi          the exchange after the colour's sweep (blocking);
+ *   mpi-overlap  the two edge planes first, the exchange started, the
+ *                interior planes swept while the halos travel, then waited.
+ * The residual's square sum is reduced over the ranks where the solver's
+ * schedule reads it, so every rank stops after the same iteration; every
+ * point is updated from the same values as in natural, so the solution is
+ * natural's bit for bit after the same number of iterations. Every rank
+ * keeps the whole grid; the ranks' planes are gathered after the runs
+ * (collect, untimed) for the verifier. */
 #include <config.h>
 
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/tbmpi.h"
 #include "../families/sor.h"
 #include "cpu.h"
 
@@ -209,6 +225,77 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
 TB_SOR_CPU(float, f)
 TB_SOR_CPU(double, d)
 
+/* The rank's planes k0..k1 of colour col, with the exchange of its edge
+ * planes (blocking: after the sweep; overlapped: started after the edge
+ * planes, completed after the interior); the residual's square sum. The
+ * team's main thread alone calls MPI. */
+#define TB_SOR_MPI(T, SFX)                                                                        \
+  static double tb_sor_slab_##SFX(const tb_sor_t *s, T *v, const T *f, const uint8_t *mat,        \
+                                  const tb_sor_tab_##SFX *t, T omega, int threads, int col,       \
+                                  int64_t k0, int64_t k1, int overlap, int *rc)                   \
+  {                                                                                               \
+    const int64_t n = s->sxy, bytes = n * (int64_t)sizeof(T);                                     \
+    tb_mpi_halo_t h;                                                                              \
+    double r2 = 0.0;                                                                              \
+    int err = TB_OK;                                                                              \
+    _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
+    {                                                                                             \
+      if (overlap) {                                                                              \
+        _Pragma("omp for schedule(static)")                                                       \
+        for (int e = 0; e < (k1 > k0 ? 2 : 1); e++)                                               \
+          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, col, e ? k1 : k0);               \
+        _Pragma("omp master")                                                                     \
+        err = tb_mpi_halo_start(&h, v + k0 * n, v + k1 * n, v + (k0 - 1) * n, v + (k1 + 1) * n,   \
+                                bytes);                                                           \
+        _Pragma("omp for schedule(static)")                                                       \
+        for (int64_t k = k0 + 1; k < k1; k++)                                                     \
+          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, col, k);                         \
+      } else {                                                                                    \
+        _Pragma("omp for schedule(static)")                                                       \
+        for (int64_t k = k0; k <= k1; k++)                                                        \
+          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, col, k);                         \
+        _Pragma("omp master")                                                                     \
+        err = tb_mpi_halo_start(&h, v + k0 * n, v + k1 * n, v + (k0 - 1) * n, v + (k1 + 1) * n,   \
+                                bytes);                                                           \
+      }                                                                                           \
+      _Pragma("omp master")                                                                       \
+      if (!err)                                                                                   \
+        err = tb_mpi_halo_wait(&h);                                                               \
+    }                                                                                             \
+    *rc = err;                                                                                    \
+    return r2;                                                                                    \
+  }                                                                                               \
+  static int tb_sor_mpi_run_##SFX(tb_ctx_t *ctx, int overlap)                                     \
+  {                                                                                               \
+    const tb_sor_t *s = ctx->p->priv;                                                             \
+    const int threads = tb_cpu_threads(ctx);                                                      \
+    T *v = ctx->buf[s->v];                                                                        \
+    const T *f = ctx->buf[s->f];                                                                  \
+    const uint8_t *mat = ctx->buf[s->mat];                                                        \
+    const tb_sor_tab_##SFX t = tb_sor_tab_##SFX##_of(s, ctx->buf[s->coef]);                       \
+    const T omega = (T)s->omega;                                                                  \
+    double r0 = 0.0, rel = 1.0;                                                                   \
+    int64_t it = 1, lo, hi;                                                                       \
+    int rc = TB_OK;                                                                               \
+    tb_mpi_share(s->nz, tb_mpi_rank(), &lo, &hi);                                                 \
+    for (;; it++) {                                                                               \
+      double r2 = 0.0;                                                                            \
+      for (int col = 0; col < 2 && !rc; col++)                                                    \
+        r2 += tb_sor_slab_##SFX(s, v, f, mat, &t, omega, threads, col, lo + 1, hi, overlap, &rc); \
+      if (!rc && tb_sor_wants(s, it))                                                             \
+        rc = tb_mpi_allreduce_sum(&r2, 1, TB_KIND_F64);                                           \
+      if (rc)                                                                                     \
+        return rc;                                                                                \
+      if (tb_sor_stop(s, it, r2, &r0, &rel))                                                      \
+        break;                                                                                    \
+    }                                                                                             \
+    tb_sor_finish(ctx, it, r0, rel);                                                              \
+    return TB_OK;                                                                                 \
+  }
+
+TB_SOR_MPI(float, f)
+TB_SOR_MPI(double, d)
+
 static void tb_sor_cpu_release(tb_ctx_t *ctx)
 {
   tb_sor_cpu_t *st = ctx->state;
@@ -286,6 +373,33 @@ static int tb_sor_run_split(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 1); }
 static int tb_sor_run_jacobi(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 2); }
 static int tb_sor_run_fused(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 3); }
 
+/* A slab needs a plane of its own on every rank. */
+static int tb_sor_mpi_prepare(tb_ctx_t *ctx)
+{
+  const tb_sor_t *s = ctx->p->priv;
+  if (s->nz < tb_mpi_size())
+    return tb_fail(TB_EUNSUP, "%lld planes in z are fewer than the %d MPI ranks",
+                   (long long)s->nz, tb_mpi_size());
+  return TB_OK;
+}
+
+static int tb_sor_mpi_run_layout(tb_ctx_t *ctx, int overlap)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_sor_mpi_run_f(ctx, overlap)
+                                  : tb_sor_mpi_run_d(ctx, overlap);
+}
+
+static int tb_sor_run_mpi(tb_ctx_t *ctx) { return tb_sor_mpi_run_layout(ctx, 0); }
+static int tb_sor_run_mpi_overlap(tb_ctx_t *ctx) { return tb_sor_mpi_run_layout(ctx, 1); }
+
+/* Every rank's planes into every rank's grid, for the verifier. */
+static int tb_sor_mpi_collect(tb_ctx_t *ctx)
+{
+  const tb_sor_t *s = ctx->p->priv;
+  const int64_t plane = s->sxy * (int64_t)tb_kind_size(tb_prec_kind(ctx->p->prec));
+  return tb_mpi_allgather_bytes((char *)ctx->buf[s->v] + plane, s->nz, plane);
+}
+
 #define TB_SOR_PRECS (TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE))
 
 TB_VARIANT(tb_sor_natural, "natural", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_nat,
@@ -301,4 +415,13 @@ TB_VARIANT(tb_sor_jacobi, "jacobi", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_s
            tb_sor_run_jacobi, NULL, tb_sor_cpu_release,
            "Jacobi (two arrays), the baseline the red-black ordering is measured against");
 
-TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi);
+TB_VARIANT(tb_sor_mpi, "mpi", &tb_algo_sor, TB_SOR_PRECS, TB_V_MPI, NULL, 0, tb_sor_mpi_prepare,
+           tb_sor_run_mpi, tb_sor_mpi_collect, NULL,
+           "MPI ranks: slabs of z planes, natural's sweeps, edge planes exchanged after each colour");
+TB_VARIANT(tb_sor_mpi_overlap, "mpi-overlap", &tb_algo_sor, TB_SOR_PRECS, TB_V_MPI, NULL, 0,
+           tb_sor_mpi_prepare, tb_sor_run_mpi_overlap, tb_sor_mpi_collect, NULL,
+           "MPI ranks: slabs of z planes, edge planes first, their exchange under the interior's "
+           "sweep");
+
+TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi,
+                &tb_sor_mpi, &tb_sor_mpi_overlap);

@@ -131,8 +131,10 @@ static int tb_stream_omp_run(tb_ctx_t *ctx)
   return TB_OK;
 }
 
+/* In an MPI run every rank runs STREAM on its own arrays (weak scaling):
+ * the row's bandwidth is the ranks' together. */
 TB_VARIANT(tb_stream_omp, "omp", &tb_algo_stream, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-           0, tb_stream_omp_tuning, TB_COUNT(tb_stream_omp_tuning), tb_stream_omp_prepare,
+           TB_V_MPI_WEAK, tb_stream_omp_tuning, TB_COUNT(tb_stream_omp_tuning), tb_stream_omp_prepare,
            tb_stream_omp_run, NULL, NULL,
            "OpenMP parallel for simd, static schedule, first-touched arrays, plain or "
            "non-temporal stores; dot: 16 sums a thread");

@@ -19,6 +19,7 @@
 #include "../common/json.h"
 #include "../common/mem.h"
 #include "../common/runner.h"
+#include "../common/tbmpi.h"
 #include "ceilings.h"
 #include "cuda_util.h"
 
@@ -40,6 +41,9 @@ struct tb_gpu_state {
 };
 
 int tb_gpu_have_probe = 0, tb_gpu_probe_rc = 0;
+/* The device of this process: in an MPI run the node-local rank's, modulo
+ * the devices (ranks beyond the devices share them); else device 0. */
+static int tb_gpu_device;
 tb_device_info_t tb_gpu_info;
 char tb_gpu_probe_msg[512];
 
@@ -55,10 +59,11 @@ int tb_gpu_probe_once(void)
                    cudaGetErrorString(e));
   if (count < 1)
     return tb_fail(TB_ENODEV, "no CUDA device found");
-  TB_CUDA(cudaSetDevice(0));
-  TB_CUDA(cudaGetDeviceProperties(&prop, 0));
+  dev = tb_gpu_device = tb_mpi_local_rank() % count;
+  TB_CUDA(cudaSetDevice(dev));
+  TB_CUDA(cudaGetDeviceProperties(&prop, dev));
   snprintf(g->name, sizeof g->name, "%s", prop.name);
-  TB_CUDA(cudaDeviceGetPCIBusId(g->pci_bus, (int)sizeof g->pci_bus, 0));
+  TB_CUDA(cudaDeviceGetPCIBusId(g->pci_bus, (int)sizeof g->pci_bus, dev));
   g->cc_major = prop.major;
   g->cc_minor = prop.minor;
   g->sms = prop.multiProcessorCount;
@@ -264,7 +269,7 @@ void tb_gpu_env_json(FILE *f)
   fputc('}', f);
 }
 
-/* One configuration: device 0, the one the probe described. */
+/* One configuration: the device the probe chose and described. */
 int tb_gpu_configs(tb_topo *topo, const char *const *text, tb_configs_t *out)
 {
   (void)topo;
@@ -281,7 +286,7 @@ int tb_gpu_configs(tb_topo *topo, const char *const *text, tb_configs_t *out)
     out->cfg = NULL;
     return tb_fail(TB_ENOMEM, "out of memory");
   }
-  cfg->device = 0;
+  cfg->device = tb_gpu_device;
   cfg->dev = tb_gpu_info;
   out->cfg[0] = cfg;
   out->n = 1;

@@ -11,6 +11,12 @@
  *             twin's paths), many blocks per option, then the same last kernel.
  *   fused1b:  the same fused kernel with one block per option, which
  *             finishes its option itself (no second kernel).
+ *   mpi:      fused's blocks split over MPI ranks (tbmpi.h): each rank runs
+ *             its share of the (option, part) blocks, the ranks' block sums
+ *             are gathered (MPI_Allgatherv, on device memory where the
+ *             library is CUDA-aware, else through the host), and every rank
+ *             adds each option's in block order: fused's prices bit for bit
+ *             (the same blocks per option: they follow the job's options).
  *   Blocks per option for twostep and fused: grid / options with an explicit
  *   --grid, else enough blocks for about four waves of the GPU, at most one
  *   group of paths per thread. Block sizes must be multiples of 32 (the
@@ -21,6 +27,7 @@
 #include <curand.h>
 #include <stdlib.h>
 
+#include "../common/tbmpi.h"
 #include "options.cuh"
 
 namespace {
@@ -97,18 +104,20 @@ __device__ __forceinline__ void tb_mc_store(const tb_opt_in<T> &in, int64_t o, d
   se[o] = (T)e;
 }
 
-/* Block b works on option b / bpo, part b % bpo: its threads take the groups
+/* Block b (b0 + the block's index: a distributed launch runs a range of
+ * them) works on option b / bpo, part b % bpo: its threads take the groups
  * part * blockDim + tid, stepping by bpo * blockDim, and the block sums them
  * (in double). With FAST and a source that has float sums, a thread adds
  * TB_MC_FSUM_GROUPS of its groups in float before it adds them to its double
  * sums. With DIRECT (one block per option) thread 0 finishes the option;
  * otherwise it writes the block's sums to partial[2b], [2b + 1]. */
 template <typename T, typename SRC, bool PUT, bool ANTI, bool DIRECT, bool FAST>
-__global__ void tb_k_mc(SRC src, tb_opt_in<T> in, int64_t samples, int bpo,
+__global__ void tb_k_mc(SRC src, tb_opt_in<T> in, int64_t samples, int bpo, int64_t b0,
                         double *__restrict__ partial, T *__restrict__ price, T *__restrict__ se)
 {
-  const int64_t o = blockIdx.x / bpo;
-  const int part = blockIdx.x % bpo;
+  const int64_t bid = b0 + blockIdx.x;
+  const int64_t o = bid / bpo;
+  const int part = (int)(bid % bpo);
   const T s = in.s[o], x = in.x[o];
   T mu, sig;
   tb_opt<T>::drift(in.t[o], in.r ? in.r[o] : in.r0, in.v ? in.v[o] : in.v0, FAST, &mu, &sig);
@@ -149,8 +158,8 @@ __global__ void tb_k_mc(SRC src, tb_opt_in<T> in, int64_t samples, int bpo,
     if (DIRECT)
       tb_mc_store(in, o, a, b, samples, price, se);
     else {
-      partial[2 * (int64_t)blockIdx.x] = a;
-      partial[2 * (int64_t)blockIdx.x + 1] = b;
+      partial[2 * bid] = a;
+      partial[2 * bid + 1] = b;
     }
   }
 }
@@ -174,7 +183,7 @@ __global__ void tb_k_mc_final(tb_opt_in<T> in, int64_t samples, int bpo, int64_t
 }
 
 template <typename T, typename SRC, bool DIRECT>
-using tb_mc_kernel_t = void (*)(SRC, tb_opt_in<T>, int64_t, int, double *, T *, T *);
+using tb_mc_kernel_t = void (*)(SRC, tb_opt_in<T>, int64_t, int, int64_t, double *, T *, T *);
 
 /* The kernel for the problem's payoff, antithetic and math choices. */
 template <typename T, typename SRC, bool DIRECT>
@@ -188,7 +197,7 @@ tb_mc_kernel_t<T, SRC, DIRECT> tb_mc_kernel(const tb_mc_t *m)
   return table[m->put][m->anti][m->fast];
 }
 
-enum { TB_MC_TWOSTEP, TB_MC_FUSED, TB_MC_FUSED1B };
+enum { TB_MC_TWOSTEP, TB_MC_FUSED, TB_MC_FUSED1B, TB_MC_MPI };
 
 /* Threads per block of the last kernel, which adds each option's block sums. */
 const int tb_mc_final_block = 256;
@@ -202,6 +211,9 @@ struct tb_mc_gpu_state {
   int64_t nnormals;     /* twostep: how many (even, as cuRAND asks) */
   curandGenerator_t gen; /* twostep */
   bool have_gen;
+  int64_t b_lo, b_hi;   /* mpi: the rank's blocks */
+  double *host;         /* mpi, not CUDA-aware: the block sums on the host */
+  int aware;            /* mpi: the gather reads and writes device memory */
 };
 
 /* cuRAND's status as a twinbench status. */
@@ -257,7 +269,7 @@ template <typename T> int tb_mc_prepare_t(tb_ctx_t *ctx, int kind, tb_mc_gpu_sta
   int rc = kind == TB_MC_FUSED1B
                ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, true>(m),
                               tb_opt<T>::w, false, &st->bpo)
-           : kind == TB_MC_FUSED
+           : kind == TB_MC_FUSED || kind == TB_MC_MPI
                ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, false>(m),
                               tb_opt<T>::w, true, &st->bpo)
            : st->wide
@@ -270,6 +282,14 @@ template <typename T> int tb_mc_prepare_t(tb_ctx_t *ctx, int kind, tb_mc_gpu_sta
   st->grid = (int)(n * st->bpo);
   if (kind != TB_MC_FUSED1B)
     TB_CUDA(cudaMalloc(&st->partial, (size_t)st->grid * 2 * sizeof(double)));
+  st->b_lo = 0;
+  st->b_hi = st->grid;
+  if (kind == TB_MC_MPI) {
+    tb_mpi_share(st->grid, tb_mpi_rank(), &st->b_lo, &st->b_hi);
+    st->aware = tb_mpi_cuda_aware();
+    if (!st->aware)
+      TB_CUDA(cudaMallocHost(&st->host, (size_t)st->grid * 2 * sizeof(double)));
+  }
   if (kind == TB_MC_TWOSTEP) {
     st->nnormals = (n * m->samples + 1) / 2 * 2;
     TB_CUDA(cudaMalloc(&st->normals, (size_t)st->nnormals * sizeof(T)));
@@ -307,22 +327,39 @@ template <typename T> int tb_mc_run_t(tb_ctx_t *ctx, int kind)
     if (st->wide) {
       tb_src_mem<T, true> src = {(const T *)st->normals, m->samples};
       tb_mc_kernel<T, tb_src_mem<T, true>, false>(m)<<<grid, block, 0, stream>>>(
-          src, in, m->samples, st->bpo, st->partial, price, se);
+          src, in, m->samples, st->bpo, 0, st->partial, price, se);
     } else {
       tb_src_mem<T, false> src = {(const T *)st->normals, m->samples};
       tb_mc_kernel<T, tb_src_mem<T, false>, false>(m)<<<grid, block, 0, stream>>>(
-          src, in, m->samples, st->bpo, st->partial, price, se);
+          src, in, m->samples, st->bpo, 0, st->partial, price, se);
     }
     TB_CUDA_LAUNCH("monte carlo payoffs");
   } else {
     tb_src_philox<T> src = {ctx->p->seed};
     if (kind == TB_MC_FUSED1B)
       tb_mc_kernel<T, tb_src_philox<T>, true>(m)<<<grid, block, 0, stream>>>(
-          src, in, m->samples, 1, st->partial, price, se);
-    else
-      tb_mc_kernel<T, tb_src_philox<T>, false>(m)<<<grid, block, 0, stream>>>(
-          src, in, m->samples, st->bpo, st->partial, price, se);
+          src, in, m->samples, 1, 0, st->partial, price, se);
+    else if (st->b_hi > st->b_lo)
+      tb_mc_kernel<T, tb_src_philox<T>, false>(m)<<<(unsigned)(st->b_hi - st->b_lo), block, 0,
+                                                     stream>>>(src, in, m->samples, st->bpo,
+                                                               st->b_lo, st->partial, price, se);
     TB_CUDA_LAUNCH("monte carlo fused");
+  }
+  if (kind == TB_MC_MPI) {
+    /* Every rank's block sums into every rank's partial array. */
+    const size_t bytes = (size_t)grid * 2 * sizeof(double);
+    int rc;
+    if (st->aware) {
+      TB_CUDA(cudaStreamSynchronize(stream));
+      rc = tb_mpi_allgather_bytes(st->partial, grid, 2 * sizeof(double));
+    } else {
+      TB_CUDA(cudaMemcpyAsync(st->host, st->partial, bytes, cudaMemcpyDeviceToHost, stream));
+      TB_CUDA(cudaStreamSynchronize(stream));
+      if (!(rc = tb_mpi_allgather_bytes(st->host, grid, 2 * sizeof(double))))
+        TB_CUDA(cudaMemcpyAsync(st->partial, st->host, bytes, cudaMemcpyHostToDevice, stream));
+    }
+    if (rc)
+      return rc;
   }
   if (kind != TB_MC_FUSED1B) {
     const int64_t n = ctx->p->n;
@@ -340,6 +377,7 @@ void tb_mc_release(tb_ctx_t *ctx)
   if (st) {
     cudaFree(st->partial);
     cudaFree(st->normals);
+    cudaFreeHost(st->host);
     if (st->have_gen)
       curandDestroyGenerator(st->gen);
   }
@@ -387,7 +425,12 @@ TB_VARIANT(tb_mc_fused1b, "fused1b", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_
            TB_COUNT(tb_mc_gpu_tuning_1b), tb_mc_prepare<TB_MC_FUSED1B>,
            tb_mc_run<TB_MC_FUSED1B>, NULL, tb_mc_release,
            "Philox normals and payoffs in one kernel, one block per option");
+TB_VARIANT(tb_mc_mpi, "mpi", &tb_algo_montecarlo, tb_mc_precs, TB_V_MPI, tb_mc_gpu_tuning,
+           TB_COUNT(tb_mc_gpu_tuning), tb_mc_prepare<TB_MC_MPI>, tb_mc_run<TB_MC_MPI>, NULL,
+           tb_mc_release,
+           "MPI ranks: fused's blocks split over the ranks, their sums gathered, added in block "
+           "order on every rank (fused's prices bit for bit)");
 
 } /* namespace */
 
-TB_VARIANT_LIST(montecarlo, gpu, &tb_mc_twostep, &tb_mc_fused, &tb_mc_fused1b);
+TB_VARIANT_LIST(montecarlo, gpu, &tb_mc_twostep, &tb_mc_fused, &tb_mc_fused1b, &tb_mc_mpi);

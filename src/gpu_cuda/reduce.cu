@@ -13,6 +13,11 @@
  *   vec16    16-byte vector loads, four in flight per thread, shuffles
  *   onepass  vec16, and the last block to finish sums the partials: one launch
  *   cub      cub::DeviceReduce::Sum, the vendor baseline
+ *   mpi      distributed over MPI ranks (tbmpi.h): each rank's device sums
+ *            its share of the inputs with cub::DeviceReduce::Sum, then the
+ *            ranks' sums are added with MPI_Allreduce, on the device buffer
+ *            where the library is CUDA-aware, else through a pinned host
+ *            copy (both inside the timed run)
  * reduce0..reduce5 reduce each block to one partial and launch again over the
  * partials until one value is left; reduce6, shfl and vec16 launch twice
  * unless their grid is one block (the second launch is one block over the
@@ -28,6 +33,7 @@
 #include <stdlib.h>
 
 #include "../common/refmath.h"
+#include "../common/tbmpi.h"
 #include "../families/reduce.h"
 #include "cuda_util.h"
 
@@ -294,7 +300,8 @@ enum tb_kind_gpu {
   TB_K0, TB_K1, TB_K2, TB_K3, TB_K4, TB_K5, /* multi-level: launch until one value */
   TB_K6, TB_KSHFL, TB_KVEC16,               /* grid-stride, then one block */
   TB_KONEPASS,
-  TB_KCUB
+  TB_KCUB,
+  TB_KMPI
 };
 
 const int tb_max_passes = 12;
@@ -316,6 +323,9 @@ struct tb_reduce_gpu_state {
   void *cub_tmp;     /* cub: its temporary storage */
   size_t cub_bytes;
   bool cub_wide;     /* cub: 64-bit item count */
+  int64_t lo, hi;    /* cub and mpi: the inputs this rank sums */
+  void *host;        /* mpi: the pinned copy of the sum when MPI is not CUDA-aware */
+  int aware;         /* mpi: the all-reduce reads and writes device memory */
 };
 
 /* Registers and theoretical occupancy of kernel fn at the block size, as
@@ -427,14 +437,26 @@ template <typename T> int tb_plan_cub(tb_ctx_t *ctx, tb_reduce_gpu_state *st)
   const tb_reduce_t *r = (const tb_reduce_t *)ctx->p->priv;
   const T *x = (const T *)ctx->buf[r->x];
   T *sum = (T *)ctx->buf[r->sum];
-  st->cub_wide = ctx->p->n > INT_MAX;
+  st->lo = 0;
+  st->hi = ctx->p->n;
+  if (st->kind == TB_KMPI) {
+    tb_mpi_share(ctx->p->n, tb_mpi_rank(), &st->lo, &st->hi);
+    st->aware = tb_mpi_cuda_aware();
+    if (!st->aware)
+      TB_CUDA(cudaMallocHost(&st->host, sizeof(T)));
+  }
+  const int64_t m = st->hi - st->lo;
+  st->cub_wide = m > INT_MAX;
   if (st->cub_wide)
-    TB_CUDA(cub::DeviceReduce::Sum(nullptr, st->cub_bytes, x, sum, (int64_t)ctx->p->n));
+    TB_CUDA(cub::DeviceReduce::Sum(nullptr, st->cub_bytes, x + st->lo, sum, m));
   else
-    TB_CUDA(cub::DeviceReduce::Sum(nullptr, st->cub_bytes, x, sum, (int)ctx->p->n));
+    TB_CUDA(cub::DeviceReduce::Sum(nullptr, st->cub_bytes, x + st->lo, sum, (int)m));
   TB_CUDA(cudaMalloc(&st->cub_tmp, st->cub_bytes ? st->cub_bytes : 1));
-  /* CUB does not document its order: only the bound for any order holds. */
-  ctx->extra[TB_REDUCE_DEPTH] = (double)ctx->p->n;
+  /* CUB does not document its order: only the bound for any order holds,
+   * over the largest share; the all-reduce adds at most size - 1 additions
+   * (any order of the ranks' sums). */
+  const int64_t share = (ctx->p->n + tb_mpi_size() - 1) / tb_mpi_size();
+  ctx->extra[TB_REDUCE_DEPTH] = (double)(share + tb_mpi_size() - 1);
   return TB_OK;
 }
 
@@ -454,7 +476,7 @@ template <typename T> int tb_reduce_plan(tb_ctx_t *ctx, tb_reduce_gpu_state *st)
   const int b = tb_gpu_block(ctx);
   int64_t used = 0;
   int rc = TB_OK, per_sm;
-  if (st->kind == TB_KCUB)
+  if (st->kind == TB_KCUB || st->kind == TB_KMPI)
     return tb_plan_cub<T>(ctx, st);
   if (st->kind <= TB_K6) {
     int bi = tb_block_index(b);
@@ -505,13 +527,26 @@ template <typename T> int tb_reduce_run_t(tb_ctx_t *ctx)
   cudaStream_t stream = tb_gpu_stream(ctx);
   const T *x = (const T *)ctx->buf[r->x];
   T *sum = (T *)ctx->buf[r->sum], *scratch = (T *)st->scratch;
-  if (st->kind == TB_KCUB) {
+  if (st->kind == TB_KCUB || st->kind == TB_KMPI) {
     size_t bytes = st->cub_bytes;
+    const int64_t m = st->hi - st->lo;
     if (st->cub_wide)
-      TB_CUDA(cub::DeviceReduce::Sum(st->cub_tmp, bytes, x, sum, (int64_t)ctx->p->n, stream));
+      TB_CUDA(cub::DeviceReduce::Sum(st->cub_tmp, bytes, x + st->lo, sum, m, stream));
     else
-      TB_CUDA(cub::DeviceReduce::Sum(st->cub_tmp, bytes, x, sum, (int)ctx->p->n, stream));
-    return TB_OK;
+      TB_CUDA(cub::DeviceReduce::Sum(st->cub_tmp, bytes, x + st->lo, sum, (int)m, stream));
+    if (st->kind == TB_KCUB)
+      return TB_OK;
+    const tb_kind_t kind = tb_prec_kind(ctx->p->prec);
+    if (st->aware) {
+      TB_CUDA(cudaStreamSynchronize(stream));
+      return tb_mpi_allreduce_sum(sum, 1, kind);
+    }
+    TB_CUDA(cudaMemcpyAsync(st->host, sum, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    TB_CUDA(cudaStreamSynchronize(stream));
+    int rc = tb_mpi_allreduce_sum(st->host, 1, kind);
+    if (!rc)
+      TB_CUDA(cudaMemcpyAsync(sum, st->host, sizeof(T), cudaMemcpyHostToDevice, stream));
+    return rc;
   }
   if (st->kind == TB_KONEPASS) {
     tb_k_onepass<T><<<st->pass[0].grid, tb_gpu_block(ctx), 0, stream>>>(x, sum, ctx->p->n,
@@ -558,6 +593,7 @@ void tb_reduce_release(tb_ctx_t *ctx)
     cudaFree(st->scratch);
     cudaFree(st->done);
     cudaFree(st->cub_tmp);
+    cudaFreeHost(st->host);
   }
   free(st);
   ctx->state = NULL;
@@ -597,10 +633,14 @@ TB_REDUCE_GPU_VARIANT(onepass, TB_KONEPASS, TB_STRIDE,
 TB_VARIANT(tb_reduce_gpu_cub, "cub", &tb_algo_reduce, tb_all, 0, NULL, 0,
            tb_reduce_prepare<TB_KCUB>, tb_reduce_run, NULL, tb_reduce_release,
            "11: cub::DeviceReduce::Sum (vendor baseline)");
+TB_VARIANT(tb_reduce_gpu_mpi, "mpi", &tb_algo_reduce, tb_all, TB_V_MPI, NULL, 0,
+           tb_reduce_prepare<TB_KMPI>, tb_reduce_run, NULL, tb_reduce_release,
+           "MPI ranks: cub::DeviceReduce::Sum of each rank's share, then MPI_Allreduce "
+           "(device buffers where MPI is CUDA-aware, else a pinned host copy)");
 
 } /* namespace */
 
 TB_VARIANT_LIST(reduce, gpu, &tb_reduce_gpu_reduce0, &tb_reduce_gpu_reduce1, &tb_reduce_gpu_reduce2,
                 &tb_reduce_gpu_reduce3, &tb_reduce_gpu_reduce4, &tb_reduce_gpu_reduce5,
                 &tb_reduce_gpu_reduce6, &tb_reduce_gpu_shfl, &tb_reduce_gpu_vec16,
-                &tb_reduce_gpu_onepass, &tb_reduce_gpu_cub);
+                &tb_reduce_gpu_onepass, &tb_reduce_gpu_cub, &tb_reduce_gpu_mpi);

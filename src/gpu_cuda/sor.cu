@@ -19,12 +19,24 @@
  * The residual's square sum is reduced inside the sweep kernels: a double
  * per block (warp shuffles, then across the warps), and in the iterations
  * the stopping rule reads it, one block sums the partials and the host reads
- * that one number. */
+ * that one number.
+ *
+ * The distributed twins (MPI runs, tbmpi.h), as the CPU's (cpu_omp/sor.c):
+ * the interior planes split in z over the ranks, each colour swept over the
+ * rank's planes with published's kernel (launched on a run of planes
+ * through shifted pointers, so every point is published's arithmetic), the
+ * slab's edge planes exchanged with the ranks below and above after each
+ * colour: device buffers where the library is CUDA-aware, else through
+ * pinned host planes. mpi exchanges after the colour's sweep; mpi-overlap
+ * sweeps the two edge planes, posts the exchange and launches the interior,
+ * which runs on the GPU while the halos travel. The residual is reduced over
+ * the ranks where the solver reads it. */
 #include <config.h>
 
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
+#include "../common/tbmpi.h"
 #include "../families/sor.h"
 #include "cuda_util.h"
 
@@ -485,6 +497,216 @@ TB_SOR_VARIANT(tb_sor_fused, "fused", TB_SOR_FUSED,
                "red on plane k + 1 and black on plane k in one pass up the planes, two arrays");
 TB_SOR_VARIANT(tb_sor_jacobi, "jacobi", TB_SOR_JACOBI, "Jacobi (two arrays), the baseline");
 
+/* ---- The distributed twins ---------------------------------------------- */
+
+struct tb_sor_mpi {
+  tb_sor_gpu base;    /* partial, sum and host as the single-device twins use them */
+  int64_t k0, k1;     /* the rank's planes */
+  int64_t pblocks;    /* the blocks of one plane's launch */
+  int aware;          /* MPI reads and writes device memory */
+  void *stage[4];     /* not aware: pinned send_lo, send_hi, recv_lo, recv_hi planes */
+  int overlap;
+};
+
+/* Colour col over planes ka..kb with published's kernel, its partials from
+ * partial[*np] on (*np advanced): the kernel's plane 1 is plane ka, through
+ * pointers shifted by ka - 1 planes, and its colour test is on the shifted
+ * index, so the colour passed is flipped where ka - 1 is odd. */
+template <typename T, bool RES>
+int tb_sor_mpi_sweep(tb_ctx_t *ctx, tb_sor_mpi *st, int col, int64_t ka, int64_t kb, int64_t *np)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  if (kb < ka)
+    return TB_OK;
+  tb_sor_k<T> q = tb_sor_args<T>(ctx);
+  const int64_t off = (ka - 1) * s->sxy;
+  T *v = (T *)ctx->buf[s->v] + off;
+  q.f += off;
+  q.mat += off;
+  q.rx[4] += ka - 1;
+  q.rx[5] += ka - 1;
+  q.nz = kb - ka + 1;
+  dim3 g = tb_sor_grid(s, TB_SOR_PUBLISHED);
+  g.z = (unsigned)(kb - ka + 1);
+  tb_k_sor_nat<T, RES, false><<<g, 256, 0, tb_gpu_stream(ctx)>>>(
+      q, v, v, col ^ (int)((ka - 1) & 1), st->base.partial + *np);
+  TB_CUDA_LAUNCH("sor mpi");
+  *np += (int64_t)g.x * g.y * g.z;
+  return TB_OK;
+}
+
+/* Post the exchange of the slab's edge planes (staged: after copying them to
+ * the pinned send planes). The stream is synchronised first: the edge
+ * planes must be final before they travel. */
+template <typename T> int tb_sor_halo_post(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  const int64_t n = s->sxy, bytes = n * (int64_t)sizeof(T);
+  T *v = (T *)ctx->buf[s->v];
+  if (st->aware) {
+    TB_CUDA(cudaStreamSynchronize(stream));
+    return tb_mpi_halo_start(h, v + st->k0 * n, v + st->k1 * n, v + (st->k0 - 1) * n,
+                             v + (st->k1 + 1) * n, bytes);
+  }
+  TB_CUDA(cudaMemcpyAsync(st->stage[0], v + st->k0 * n, (size_t)bytes, cudaMemcpyDeviceToHost,
+                          stream));
+  TB_CUDA(cudaMemcpyAsync(st->stage[1], v + st->k1 * n, (size_t)bytes, cudaMemcpyDeviceToHost,
+                          stream));
+  TB_CUDA(cudaStreamSynchronize(stream));
+  return tb_mpi_halo_start(h, st->stage[0], st->stage[1], st->stage[2], st->stage[3], bytes);
+}
+
+/* Complete the exchange; staged, queue the received planes' copies to the
+ * device (only from ranks that exist: the grid's boundary planes stay). */
+template <typename T> int tb_sor_halo_finish(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  const int64_t n = s->sxy;
+  const size_t bytes = (size_t)n * sizeof(T);
+  T *v = (T *)ctx->buf[s->v];
+  int rc = tb_mpi_halo_wait(h);
+  if (rc || st->aware)
+    return rc;
+  if (tb_mpi_rank() > 0)
+    TB_CUDA(cudaMemcpyAsync(v + (st->k0 - 1) * n, st->stage[2], bytes, cudaMemcpyHostToDevice,
+                            stream));
+  if (tb_mpi_rank() < tb_mpi_size() - 1)
+    TB_CUDA(cudaMemcpyAsync(v + (st->k1 + 1) * n, st->stage[3], bytes, cudaMemcpyHostToDevice,
+                            stream));
+  return TB_OK;
+}
+
+/* One colour on the rank's slab with its exchange. */
+template <typename T, bool RES>
+int tb_sor_mpi_colour(tb_ctx_t *ctx, tb_sor_mpi *st, int col, int64_t *np)
+{
+  tb_mpi_halo_t h;
+  const int64_t k0 = st->k0, k1 = st->k1;
+  int rc;
+  if (!st->overlap) {
+    if ((rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, k0, k1, np)) ||
+        (rc = tb_sor_halo_post<T>(ctx, st, &h)))
+      return rc;
+    return tb_sor_halo_finish<T>(ctx, st, &h);
+  }
+  if ((rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, k0, k0, np)) ||
+      (k1 > k0 && (rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, k1, k1, np))) ||
+      (rc = tb_sor_halo_post<T>(ctx, st, &h)) ||
+      (rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, k0 + 1, k1 - 1, np)))
+    return rc;
+  return tb_sor_halo_finish<T>(ctx, st, &h);
+}
+
+template <typename T> int tb_sor_mpi_run_t(tb_ctx_t *ctx)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  tb_sor_mpi *st = (tb_sor_mpi *)ctx->state;
+  double r0 = 0.0, rel = 1.0;
+  int64_t it = 1;
+  for (;; it++) {
+    int64_t np = 0;
+    double r2 = 0.0;
+    const bool want = tb_sor_wants(s, it);
+    int rc = TB_OK;
+    for (int col = 0; col < 2 && !rc; col++)
+      rc = want ? tb_sor_mpi_colour<T, true>(ctx, st, col, &np)
+                : tb_sor_mpi_colour<T, false>(ctx, st, col, &np);
+    if (!rc && want && !(rc = tb_sor_read(ctx, &st->base, np, &r2)))
+      rc = tb_mpi_allreduce_sum(&r2, 1, TB_KIND_F64);
+    if (rc)
+      return rc;
+    if (tb_sor_stop(s, it, r2, &r0, &rel))
+      break;
+  }
+  tb_sor_finish(ctx, it, r0, rel);
+  return TB_OK;
+}
+
+int tb_sor_mpi_run(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_sor_mpi_run_t<float>(ctx) : tb_sor_mpi_run_t<double>(ctx);
+}
+
+/* The rank's planes, the partials of its launches (at most three a colour:
+ * the two edge planes and the interior) and, where MPI is not CUDA-aware,
+ * the four pinned halo planes. */
+template <int OVERLAP> int tb_sor_mpi_prepare(tb_ctx_t *ctx)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  const size_t plane = (size_t)s->sxy * tb_kind_size(tb_prec_kind(ctx->p->prec));
+  tb_sor_mpi *st = (tb_sor_mpi *)calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  if (s->nz > 65535 || s->ny > 65535 * 6)
+    return tb_fail(TB_EUNSUP, "the launch grid takes at most 65535 planes");
+  if (s->nz < tb_mpi_size())
+    return tb_fail(TB_EUNSUP, "%lld planes in z are fewer than the %d MPI ranks",
+                   (long long)s->nz, tb_mpi_size());
+  int64_t lo, hi;
+  tb_mpi_share(s->nz, tb_mpi_rank(), &lo, &hi);
+  st->k0 = lo + 1;
+  st->k1 = hi;
+  st->overlap = OVERLAP;
+  const dim3 g = tb_sor_grid(s, TB_SOR_PUBLISHED);
+  st->pblocks = (int64_t)g.x * g.y;
+  st->base.nblocks = st->pblocks * (st->k1 - st->k0 + 1);
+  TB_CUDA(cudaMalloc(&st->base.partial, (size_t)(2 * (st->base.nblocks + 2 * st->pblocks)) *
+                                            sizeof(double)));
+  TB_CUDA(cudaMalloc(&st->base.sum, sizeof(double)));
+  TB_CUDA(cudaMallocHost(&st->base.host, sizeof(double)));
+  st->aware = tb_mpi_cuda_aware();
+  for (int b = 0; b < 4 && !st->aware; b++)
+    TB_CUDA(cudaMallocHost(&st->stage[b], plane));
+  return TB_OK;
+}
+
+/* Every rank's planes into every rank's device grid, through the host
+ * (untimed: for the verifier). */
+int tb_sor_mpi_collect(tb_ctx_t *ctx)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  const int64_t plane = s->sxy * (int64_t)tb_kind_size(tb_prec_kind(ctx->p->prec));
+  char *v = (char *)ctx->buf[s->v];
+  char *host = (char *)malloc((size_t)(plane * s->nz));
+  if (!host)
+    return tb_fail(TB_ENOMEM, "out of memory for the gathered grid");
+  cudaError_t e = cudaMemcpy(host, v + plane, (size_t)(plane * s->nz), cudaMemcpyDeviceToHost);
+  int rc = e != cudaSuccess ? tb_cuda_status(e, "reading the grid", __FILE__, __LINE__) : TB_OK;
+  if (!rc && !(rc = tb_mpi_allgather_bytes(host, s->nz, plane)) &&
+      (e = cudaMemcpy(v + plane, host, (size_t)(plane * s->nz), cudaMemcpyHostToDevice)) !=
+          cudaSuccess)
+    rc = tb_cuda_status(e, "writing the gathered grid", __FILE__, __LINE__);
+  free(host);
+  return rc;
+}
+
+void tb_sor_mpi_release(tb_ctx_t *ctx)
+{
+  tb_sor_mpi *st = (tb_sor_mpi *)ctx->state;
+  if (st) {
+    cudaFree(st->base.partial);
+    cudaFree(st->base.sum);
+    cudaFreeHost(st->base.host);
+    for (int b = 0; b < 4; b++)
+      cudaFreeHost(st->stage[b]);
+  }
+  free(st);
+  ctx->state = NULL;
+}
+
+TB_VARIANT(tb_sor_gpu_mpi, "mpi", &tb_algo_sor, tb_sor_precs, TB_V_MPI, NULL, 0,
+           tb_sor_mpi_prepare<0>, tb_sor_mpi_run, tb_sor_mpi_collect, tb_sor_mpi_release,
+           "MPI ranks: slabs of z planes, published's kernel, edge planes exchanged after each "
+           "colour (CUDA-aware, or through pinned host planes)");
+TB_VARIANT(tb_sor_gpu_mpi_overlap, "mpi-overlap", &tb_algo_sor, tb_sor_precs, TB_V_MPI, NULL, 0,
+           tb_sor_mpi_prepare<1>, tb_sor_mpi_run, tb_sor_mpi_collect, tb_sor_mpi_release,
+           "MPI ranks: slabs of z planes, edge planes first, their exchange while the interior "
+           "runs on the GPU");
+
 } /* namespace */
 
-TB_VARIANT_LIST(sor, gpu, &tb_sor_published, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi);
+TB_VARIANT_LIST(sor, gpu, &tb_sor_published, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi,
+                &tb_sor_gpu_mpi, &tb_sor_gpu_mpi_overlap);

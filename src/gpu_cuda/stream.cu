@@ -210,8 +210,10 @@ const tb_param_def_t tb_stream_gpu_tuning[] = {
                 "most 32 waves of resident blocks"),
 };
 
+/* In an MPI run every rank runs STREAM on its own device arrays (weak
+ * scaling): the row's bandwidth is the ranks' together. */
 #define TB_STREAM_VARIANT(ID, NAME, VEC, SUMMARY)                                            \
-  TB_VARIANT(ID, NAME, &tb_algo_stream, tb_stream_precs, 0, tb_stream_gpu_tuning,                 \
+  TB_VARIANT(ID, NAME, &tb_algo_stream, tb_stream_precs, TB_V_MPI_WEAK, tb_stream_gpu_tuning,     \
              TB_COUNT(tb_stream_gpu_tuning), tb_stream_prepare<VEC>, tb_stream_run<VEC>, NULL, \
              tb_stream_release, SUMMARY)
 

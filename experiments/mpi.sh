@@ -1,0 +1,134 @@
+#!/bin/bash
+# Issue 19's benchmark: MPI ranks on one node (doc/mpi.md), on the GPU
+# machine (16 cores, one GPU, Open MPI). The ranks are started unbound
+# (--bind-to none): each rank's team then takes its share of the cores
+# (twinbench splits a mask that several ranks of a node share), with
+# CORES / R threads, so that every run uses the whole CPU.
+#  1. SOR strong scaling: 256^3 in float, 1, 2, 4, 8 ranks, the blocking
+#     and the overlapped halo exchange; time per iteration, speedup and
+#     efficiency over one rank, and the communication share (comm_ms over
+#     the mean time of a run, both means over the repeats).
+#  2. SOR weak scaling: 256 x 256 x 64 R points on R ranks (64 planes a rank);
+#     efficiency = one rank's time per iteration over R ranks'.
+#  3. Ranks against threads on the 16 cores: R ranks of 16 / R threads.
+#  4. reduce and Monte Carlo strong scaling (1, 2, 4, 8 ranks) and STREAM
+#     weak scaling (each rank its own arrays); the all-reduce's time per run
+#     and its bus bandwidth in nccl-tests' convention,
+#     busbw = (bytes / comm_ms) 2 (R - 1) / R.
+#  5. Two ranks sharing the GPU: reduce (CUDA-aware where the library is,
+#     and host-staged), Monte Carlo, SOR (blocking and overlapped) and
+#     STREAM, beside one process.
+# Run from the build folder (where ./twinbench is). Full results go to $OUT.
+set -uo pipefail
+OUT=${OUT:-.}
+. "$(dirname "$0")/lib.sh"
+
+CORES=$(nproc)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+RANKS="1 2 4 8"
+
+# mpibench NAME R ARGS...: bench's run on R ranks, each of CORES / R threads.
+mpibench() {
+  name=$1 r=$2
+  shift 2
+  echo "== $name: mpirun -np $r twinbench $*" >&2
+  timeout 3000 mpirun --oversubscribe --bind-to none -np "$r" "$TB" "$@" \
+    --threads $((CORES / r)) --output "$OUT/$name.csv" >"$OUT/$name.txt" 2>"$OUT/$name.log" ||
+    { echo "twinbench on $r ranks exited $? for $name (see $OUT/$name.log)" >&2; status=1; }
+}
+
+for r in $RANKS; do
+  mpibench "mpi-sor-strong-$r" "$r" run sor --backend cpu --variant mpi,mpi-overlap \
+    --precision float --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+  mpibench "mpi-sor-weak-$r" "$r" run sor --backend cpu --variant mpi,mpi-overlap \
+    --precision float --size 256 -P nz=$((64 * r)) -P tol=1e-3 --repeat 3 --warmup 1
+  mpibench "mpi-reduce-$r" "$r" run reduce --backend cpu --variant mpi --precision int32,double \
+    --size 2^28 --repeat 10
+  mpibench "mpi-mc-$r" "$r" run montecarlo --backend cpu --variant mpi --precision float,double \
+    --size 128 -P paths=2^20 --repeat 5
+  mpibench "mpi-stream-$r" "$r" run stream --backend cpu -P op=triad --precision double \
+    --size 2^26 --repeat 10
+done
+r=16
+mpibench "mpi-sor-strong-$r" "$r" run sor --backend cpu --variant mpi,mpi-overlap \
+  --precision float --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+bench mpi-sor-natural run sor --backend cpu --threads "$CORES" --variant natural --precision float \
+  --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+bench mpi-gpu-one run reduce --backend gpu --variant cub --precision int32,double --size 2^28
+for aware in 1 0; do
+  TB_MPI_CUDA_AWARE=$aware mpibench "mpi-gpu-reduce-aware$aware" 2 run reduce --backend gpu \
+    --variant mpi --precision int32,double --size 2^28
+done
+mpibench mpi-gpu-stream 2 run stream --backend gpu -P op=triad --precision double --size 2^27
+bench mpi-gpu-sor-one run sor --backend gpu --variant published --precision float --size 256 \
+  -P tol=1e-3 --repeat 3 --warmup 1
+mpibench mpi-gpu-sor 2 run sor --backend gpu --variant mpi,mpi-overlap --precision float \
+  --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+bench mpi-gpu-mc-one run montecarlo --backend gpu --variant fused --precision float,double \
+  --size 128 -P paths=2^20
+mpibench mpi-gpu-mc 2 run montecarlo --backend gpu --variant mpi --precision float,double \
+  --size 128 -P paths=2^20
+
+python3 - "$OUT" <<'PY'
+import csv, math, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+
+def rows(name):
+    """The rows of $OUT/NAME.csv (none when the run wrote no file)."""
+    p = out / f"{name}.csv"
+    return list(csv.DictReader(x for x in p.open() if x[0] != "#")) if p.exists() else []
+
+def f(r, k):
+    """Column k of row r as a number, NaN when empty or absent."""
+    try:
+        return float(r.get(k) or "nan")
+    except ValueError:
+        return math.nan
+
+def scaling(title, prefix, per, weak):
+    print(f"# {title}")
+    print(f"{'ranks':>5} {'variant':12} {'prec':6} {'iters':>6} {'ms/run':>10} {'ms/iter':>9} "
+          f"{'speedup':>8} {'eff':>6} {'comm %':>7} {'GB/s':>8} {'verified':>9}")
+    base = {}
+    for r_ in (1, 2, 4, 8, 16):
+        for r in rows(f"{prefix}-{r_}"):
+            key = (r["variant"], r["precision"])
+            t = f(r, per) if per else f(r, "median_ms")
+            base.setdefault(key, (r_, t))
+            b_r, b_t = base[key]
+            speed = b_t / t  # weak: the time ratio, which is the efficiency
+            eff = speed if weak else speed / (r_ / b_r)
+            share = 100 * f(r, "comm_ms") / f(r, "mean_ms")
+            print(f"{r_:5d} {r['variant']:12} {r['precision']:6} {f(r, 'iterations'):6.0f} "
+                  f"{f(r, 'median_ms'):10.3f} {f(r, 'ms_sweep'):9.4f} {speed:8.2f} {eff:6.2f} "
+                  f"{share:7.1f} {f(r, 'gbs'):8.1f} {r['verified']:>9}")
+    print()
+
+scaling("1. SOR strong scaling, 256^3 float (time per iteration; efficiency = speedup / ranks)",
+        "mpi-sor-strong", "ms_sweep", False)
+for r in rows("mpi-sor-natural"):
+    print(f"  one process, natural, {r['threads']} threads: {f(r, 'ms_sweep'):.4f} ms/iter, "
+          f"{f(r, 'iterations'):.0f} iterations\n")
+scaling("2. SOR weak scaling, 256 x 256 x 64 R (efficiency = one rank's time / R ranks')",
+        "mpi-sor-weak", "ms_sweep", True)
+scaling("4a. reduce strong scaling, 2^28 elements", "mpi-reduce", None, False)
+print("# 4b. the all-reduce of the reduction: one element, so latency-bound")
+print(f"{'ranks':>5} {'prec':6} {'comm_ms':>9} {'busbw GB/s':>11}")
+for r_ in (2, 4, 8):
+    for r in rows(f"mpi-reduce-{r_}"):
+        size = 4 if r["precision"] == "int32" else 8
+        c = f(r, "comm_ms")
+        print(f"{r_:5d} {r['precision']:6} {c:9.4f} {size / (c * 1e6) * 2 * (r_ - 1) / r_:11.6f}")
+print()
+scaling("4c. Monte Carlo strong scaling, 128 options x 2^20 paths", "mpi-mc", None, False)
+scaling("4d. STREAM triad weak scaling, 2^26 doubles a rank (GB/s is the ranks' together)",
+        "mpi-stream", None, True)
+print("# 5. two ranks sharing the GPU")
+for name in ("mpi-gpu-one", "mpi-gpu-reduce-aware1", "mpi-gpu-reduce-aware0", "mpi-gpu-stream",
+             "mpi-gpu-sor-one", "mpi-gpu-sor", "mpi-gpu-mc-one", "mpi-gpu-mc"):
+    for r in rows(name):
+        print(f"  {name:24} {r['variant']:8} {r['precision']:6} {f(r, 'median_ms'):9.4f} ms "
+              f"{f(r, 'gbs'):8.1f} GB/s comm {f(r, 'comm_ms'):8.4f} ms result {r.get('result', '')} "
+              f"{r['verified']}")
+PY
+exit $status

@@ -1,0 +1,110 @@
+/* twinbench: the MPI layer. Everything outside src/common/tbmpi.c knows MPI
+ * only through these functions, so that a build without MPI links the stub
+ * (tbmpi_stub.c) and CUDA files never include <mpi.h>.
+ *
+ * MPI is initialised only when the process was started by a launcher
+ * (mpirun, mpiexec, srun: tb_mpi_launched), so that a plain run takes
+ * exactly the single-process path it takes without MPI. A run under a
+ * launcher, with any number of ranks including one, is an MPI run: its rows
+ * get the ranks, nodes and comm_ms columns.
+ *
+ * Errors: MPI's own errors keep MPI_ERRORS_ARE_FATAL, the default handler
+ * on MPI_COMM_WORLD (a failed call ends the whole job with the library's
+ * message); an error of twinbench's own on one rank ends the job through
+ * tb_mpi_abort, since the other ranks may be waiting for it in a
+ * collective and would otherwise wait for ever. */
+#ifndef TB_TBMPI_H
+#define TB_TBMPI_H
+
+#include <stdint.h>
+
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether MPI support is built in. */
+int tb_mpi_built(void);
+
+/* Whether a launcher started this process (its environment says so). */
+int tb_mpi_launched(void);
+
+/* Initialise MPI when launched (else nothing): the ranks, the node-local
+ * ranks (MPI_Comm_split_type SHARED) and the nodes. TB_EUNSUP with a
+ * message when launched by a launcher but MPI is not built in with more
+ * than one rank. */
+int tb_mpi_init(void);
+void tb_mpi_finalize(void);
+
+/* Whether this is an MPI run (initialised), and its shape; without MPI
+ * rank 0 of 1 on 1 node. */
+int tb_mpi_active(void);
+int tb_mpi_rank(void);
+int tb_mpi_size(void);
+int tb_mpi_local_rank(void);
+int tb_mpi_local_size(void);
+int tb_mpi_nodes(void);
+
+/* Among the ranks of this node, those whose key equals this rank's (the
+ * affinity masks the launcher gave them): how many (*count) and this
+ * rank's place among them (*index); 0 of 1 without MPI. */
+void tb_mpi_local_peers(uint64_t key, int *index, int *count);
+
+/* End every rank of the job with this exit status (after this rank's
+ * message); returns only when MPI is not active. */
+void tb_mpi_abort(int status);
+
+/* Collectives on every rank (no-ops, or the value itself, without MPI). */
+void tb_mpi_barrier(void);
+double tb_mpi_max(double x);
+double tb_mpi_min(double x);
+double tb_mpi_sum(double x);
+
+/* ---- What the distributed twins use ------------------------------------ */
+
+/* Rank r's share [lo, hi) of n items split as evenly as possible over the
+ * ranks (the first n % size ranks get one more). */
+void tb_mpi_share(int64_t n, int rank, int64_t *lo, int64_t *hi);
+
+/* The communication clock: every call below adds the wall time it spends in
+ * MPI to it. The runner resets it before a row's timed runs and reads the
+ * total after them. */
+void tb_mpi_comm_reset(void);
+double tb_mpi_comm_ms(void);
+
+/* Sum count elements of kind (I32, F32, F64) over the ranks, in place. */
+int tb_mpi_allreduce_sum(void *buf, int64_t count, tb_kind_t kind);
+
+/* Gather every rank's share of n items of `bytes` each (tb_mpi_share) into
+ * every rank's buf, in place. */
+int tb_mpi_allgather_bytes(void *buf, int64_t n, int64_t bytes);
+
+/* A halo exchange with the ranks below and above (rank - 1 and rank + 1,
+ * where they exist): send send_lo to the rank below and send_hi to the rank
+ * above, receive recv_lo from below and recv_hi from above, `bytes` each.
+ * tb_mpi_halo_start posts the four transfers, tb_mpi_halo_wait completes
+ * them; the time between is not counted as communication (the overlapped
+ * variants compute then). The buffers may be device pointers only when
+ * tb_mpi_cuda_aware says so. */
+typedef struct tb_mpi_halo {
+  uint64_t req[4][2]; /* the library's requests (an MPI_Request fits in each) */
+  int n;
+} tb_mpi_halo_t;
+int tb_mpi_halo_start(tb_mpi_halo_t *h, const void *send_lo, const void *send_hi, void *recv_lo,
+                      void *recv_hi, int64_t bytes);
+int tb_mpi_halo_wait(tb_mpi_halo_t *h);
+
+/* Whether the library passes device pointers (CUDA-aware), asked at run
+ * time (Open MPI's MPIX_Query_cuda_support); 0 without MPI. */
+int tb_mpi_cuda_aware(void);
+
+/* Fault injection for the tests (TB_MPI_FAULT=RANK:error or RANK:die): on
+ * that rank, the first call fails with an error (error) or kills the
+ * process with SIGKILL (die). The runner calls it before each timed run. */
+int tb_mpi_fault_point(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,135 @@
+#!/bin/sh
+# MPI runs (doc/mpi.md), on the CPU: under mpirun -np 1, 2 and 4 every
+# distributed twin gives the answer of one process (reduce: the exact int32
+# sum; Monte Carlo: the same prices bit for bit; SOR: the same iterations
+# and the same solution, the residual's norm to its summation order); rank 0
+# alone reports; the rows gain ranks, nodes and comm_ms, and the JSON report
+# keeps to the schema; a rank that fails or dies ends the whole run with a
+# non-zero exit inside the timeout; a run without mpirun is the same as
+# before. Skips without MPI.
+. "${srcdir:-.}/tests/lib.sh"
+
+grep -q '^#define TB_HAVE_MPI 1' config.h 2>/dev/null || { echo "built without MPI: skipped"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
+# CI runs as root, which Open MPI refuses unless told. Open MPI's own
+# allocations are still held at exit, which LeakSanitizer (CI's sanitizer
+# build) would report as a failure of every rank: leak checks are off for
+# the ranks, the other checks on.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+# The ranks share the test machine's cores (CI has two).
+OPTS="--backend cpu --threads 1 --repeat 2 --warmup 1 $LIMIT"
+
+# mpi NP FILE ARGS...: `twinbench run ARGS` on NP ranks into the CSV report
+# FILE, under a timeout; a failed run fails the test with its message.
+mpi() {
+  np=$1 out=$2
+  shift 2
+  timeout 300 mpirun --oversubscribe -np "$np" "$TB" run "$@" $OPTS --format csv \
+    --output "$out" >"$TMP/mpi.out" 2>"$TMP/mpi.err" ||
+    fail "mpirun -np $np twinbench run $*: $(cat "$TMP/mpi.err")"
+}
+
+# Without mpirun nothing changes: no MPI columns, no distributed variant.
+"$TB" run reduce --variant pairwise --precision int32 --size 1000003 $OPTS --format csv \
+  --output "$TMP/one.csv" 2>"$TMP/err" || fail "plain run: $(cat "$TMP/err")"
+csv_header "$TMP/one.csv" | grep -q 'ranks\|nodes\|comm_ms' && fail "a plain run has MPI columns"
+expect_error 2 "runs distributed over MPI ranks: start it with mpirun" run reduce --variant mpi
+"$TB" run reduce --size 1000 $OPTS --format csv --output "$TMP/all.csv" 2>"$TMP/err" ||
+  fail "plain run of every variant: $(cat "$TMP/err")"
+grep -q '^reduce,pairwise,' "$TMP/all.csv" || fail "the plain run's report has no rows"
+grep -q '^reduce,mpi,' "$TMP/all.csv" && fail "a plain run ran the mpi variant"
+
+# reduce: n = 1000003 is no multiple of 2 or 4, so the ranks' shares differ;
+# the int32 sum is exact in any order, so every rank count gives the one
+# process's sum; float and double pass their bound (depth: the largest
+# share's, plus size - 1 for the all-reduce).
+want=$(csv_select "$TMP/one.csv" result)
+for np in 1 2 4; do
+  mpi $np "$TMP/r$np.csv" reduce --variant mpi --precision int32,float,double --size 1000003
+  expect_rows "$TMP/r$np.csv" 3
+  expect_sum_verdicts "$TMP/r$np.csv"
+  got=$(csv_select "$TMP/r$np.csv" precision result | awk -F, '$1 == "int32" { print $2 }')
+  [ "$got" = "$want" ] || fail "reduce int32 on $np ranks: $got, one process: $want"
+  [ "$(csv_select "$TMP/r$np.csv" ranks nodes | sort -u)" = "$np,1" ] ||
+    fail "reduce on $np ranks: ranks,nodes $(csv_select "$TMP/r$np.csv" ranks nodes | sort -u)"
+  csv_select "$TMP/r$np.csv" comm_ms | awk '!($1 >= 0) { bad++ } END { exit bad > 0 }' ||
+    fail "reduce on $np ranks: comm_ms $(csv_select "$TMP/r$np.csv" comm_ms)"
+done
+# Rank 0 alone reports: on stdout, one header and one row from 4 ranks.
+timeout 300 mpirun --oversubscribe -np 4 "$TB" run reduce --variant mpi --precision int32 \
+  --size 1000 $OPTS --format csv >"$TMP/out4" 2>"$TMP/err" || fail "csv: $(cat "$TMP/err")"
+[ "$(grep -c '^algo,' "$TMP/out4"),$(grep -c '^reduce,mpi,' "$TMP/out4")" = 1,1 ] ||
+  fail "4 ranks wrote $(grep -c '^algo,' "$TMP/out4") headers, $(grep -c '^reduce,' "$TMP/out4") rows"
+
+# Monte Carlo: the ranks make shares of the same Philox work items and add
+# each option's in the same order, so the dumped prices (printed to round
+# trip in their precision) are the one process's bit for bit.
+for prec in float double; do
+  "$TB" run montecarlo --variant omp --precision $prec --size 37 -P paths=20000 $OPTS -q \
+    --dump "$TMP/mc1-$prec.csv" >/dev/null 2>"$TMP/err" || fail "montecarlo: $(cat "$TMP/err")"
+  for np in 1 2 4; do
+    timeout 300 mpirun --oversubscribe -np $np "$TB" run montecarlo --variant mpi \
+      --precision $prec --size 37 -P paths=20000 $OPTS -q --dump "$TMP/mc$np-$prec.x.csv" \
+      >/dev/null 2>"$TMP/err" || fail "montecarlo on $np ranks: $(cat "$TMP/err")"
+    cmp -s "$TMP/mc1-$prec.csv" "$TMP/mc$np-$prec.x.csv" ||
+      fail "montecarlo $prec on $np ranks: the prices differ from one process's"
+  done
+done
+
+# SOR: red-black updates read only the other colour, so the ranks' slabs
+# update every point from the same values as natural does: the same
+# iterations and err_max (the solution) bit for bit. The residual's square
+# sum is added in another order: a sum of N >= 0 terms is off by at most
+# (N - 1) u in any order, its square root by half that, so two orders'
+# relative residuals differ by at most N u = 20 * 20 * 23 * 1.1e-16 < 1e-12.
+run_csv "$TMP/sor1.csv" sor --variant natural --precision float,double --size 20 -P nz=23 $OPTS
+for np in 1 2 4; do
+  mpi $np "$TMP/sor$np.x.csv" sor --variant mpi,mpi-overlap --precision float,double --size 20 \
+    -P nz=23
+  expect_rows "$TMP/sor$np.x.csv" 4
+  expect_all_pass "$TMP/sor$np.x.csv"
+  csv_select "$TMP/sor1.csv" precision iterations err_max residual >"$TMP/want"
+  csv_select "$TMP/sor$np.x.csv" precision iterations err_max residual >"$TMP/got"
+  awk -F, 'NR == FNR { it[$1] = $2; err[$1] = $3; res[$1] = $4; next }
+           $2 != it[$1] || $3 != err[$1] || ($4 - res[$1]) > 1e-12 * res[$1] ||
+           (res[$1] - $4) > 1e-12 * res[$1] { bad++ }
+           END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got" ||
+    fail "sor on $np ranks: $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
+done
+
+# STREAM is weak-scaled: every rank its own arrays, the row's bytes the
+# ranks' together.
+run_csv "$TMP/st1.csv" stream -P op=triad --size 1M $OPTS
+mpi 2 "$TMP/st2.csv" stream -P op=triad --size 1M
+expect_all_pass "$TMP/st2.csv"
+b1=$(csv_select "$TMP/st1.csv" bytes) b2=$(csv_select "$TMP/st2.csv" bytes)
+[ "$(awk -v a="$b1" -v b="$b2" 'BEGIN { print (b == 2 * a) }')" = 1 ] ||
+  fail "stream on 2 ranks moved $b2 bytes, one process $b1"
+
+# The JSON report of an MPI run keeps to the schema, with its columns.
+timeout 300 mpirun --oversubscribe -np 2 "$TB" run reduce --variant mpi --size 1000 $OPTS \
+  --format json --output "$TMP/r.json" >/dev/null 2>"$TMP/err" || fail "json: $(cat "$TMP/err")"
+python3 "${srcdir:-.}/tests/check_json.py" "${srcdir:-.}/doc/report.schema.json" "$TMP/r.json" ||
+  fail "the MPI run's JSON report breaks the schema"
+grep -q '"ranks": 2' "$TMP/r.json" || fail "the JSON report has no ranks"
+
+# A variant that does not run distributed is refused in one line.
+timeout 120 mpirun --oversubscribe -np 2 "$TB" run reduce --variant omp $OPTS >/dev/null \
+  2>"$TMP/err" && fail "a variant that is not distributed ran on 2 ranks"
+[ "$(grep -c '^twinbench:' "$TMP/err")" = 1 ] && grep -q "does not run distributed" "$TMP/err" ||
+  fail "refusing omp on 2 ranks: $(cat "$TMP/err")"
+
+# A rank that fails (an error on rank 1 alone) or dies (SIGKILL) ends the
+# whole run with a non-zero exit, well inside the timeout (124).
+for fault in error die; do
+  TB_MPI_FAULT=1:$fault timeout 120 mpirun --oversubscribe -np 2 "$TB" run reduce --variant mpi \
+    --size 1M $OPTS >/dev/null 2>"$TMP/err"
+  rc=$?
+  { [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; } || fail "rank 1 ($fault) ended with $rc: $(cat "$TMP/err")"
+done
+TB_MPI_FAULT=1:error timeout 120 mpirun --oversubscribe -np 2 "$TB" run reduce --variant mpi \
+  --size 1M $OPTS >/dev/null 2>"$TMP/err"
+grep -q "^twinbench: MPI rank 1 of 2: TB_MPI_FAULT" "$TMP/err" ||
+  fail "the failing rank did not say so: $(cat "$TMP/err")"
+finish

@@ -1,0 +1,70 @@
+#!/bin/sh
+# MPI runs on the GPU (doc/mpi.md): two ranks share the one GPU (the device
+# is the node-local rank modulo the devices), through the CUDA-aware path
+# where the library has one and through host staging (TB_MPI_CUDA_AWARE=0).
+# reduce's mpi twin gives the exact int32 sum of one process at n = 2^22+5
+# and passes its bound in float and double; Monte Carlo's gives fused's
+# prices bit for bit; SOR's (blocking and overlapped) take published's
+# iterations to published's solution bit for bit (err_max), the residual to
+# its summation order (N u for N = 40 x 40 x 45 cells: 1e-11, as derived in
+# tests/mpi.sh); STREAM runs on each rank's own device arrays and moves twice
+# the bytes. Skips without MPI or a GPU.
+. "${srcdir:-.}/tests/lib.sh"
+
+grep -q '^#define TB_HAVE_MPI 1' config.h 2>/dev/null || { echo "built without MPI: skipped"; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
+gpu_present || { echo "no usable GPU: skipped"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+OPTS="--threads 1 --repeat 3 --warmup 1 $LIMIT"
+
+"$TB" run reduce --backend cpu --variant pairwise --precision int32 --size 2^22+5 $OPTS \
+  --format csv --output "$TMP/one.csv" 2>"$TMP/err" || fail "one process: $(cat "$TMP/err")"
+want=$(csv_select "$TMP/one.csv" result)
+for prec in float double; do
+  "$TB" run montecarlo --backend gpu --variant fused --precision $prec --size 37 -P paths=2^16 \
+    $OPTS -q --dump "$TMP/mc-$prec.csv" >/dev/null 2>"$TMP/err" || fail "fused: $(cat "$TMP/err")"
+done
+"$TB" run sor --backend gpu --variant published --precision float,double --size 40 -P nz=45 \
+  $OPTS --format csv --output "$TMP/sor1.csv" 2>"$TMP/err" || fail "published: $(cat "$TMP/err")"
+csv_select "$TMP/sor1.csv" precision iterations err_max residual >"$TMP/want"
+for aware in 1 0; do
+  for prec in float double; do
+    TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run montecarlo \
+      --backend gpu --variant mpi --precision $prec --size 37 -P paths=2^16 $OPTS -q \
+      --dump "$TMP/mc2-$prec.csv" >/dev/null 2>"$TMP/err" ||
+      fail "montecarlo on 2 ranks (aware=$aware): $(cat "$TMP/err")"
+    cmp -s "$TMP/mc-$prec.csv" "$TMP/mc2-$prec.csv" ||
+      fail "montecarlo $prec on 2 ranks (aware=$aware): not fused's prices"
+  done
+  TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run sor --backend gpu \
+    --variant mpi,mpi-overlap --precision float,double --size 40 -P nz=45 $OPTS --format csv \
+    --output "$TMP/sor2.csv" >/dev/null 2>"$TMP/err" ||
+    fail "sor on 2 ranks (aware=$aware): $(cat "$TMP/err")"
+  expect_rows "$TMP/sor2.csv" 4
+  expect_all_pass "$TMP/sor2.csv"
+  csv_select "$TMP/sor2.csv" precision iterations err_max residual >"$TMP/got"
+  awk -F, 'NR == FNR { it[$1] = $2; err[$1] = $3; res[$1] = $4; next }
+           $2 != it[$1] || $3 != err[$1] || ($4 - res[$1]) > 1e-11 * res[$1] ||
+           (res[$1] - $4) > 1e-11 * res[$1] { bad++ }
+           END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got" ||
+    fail "sor on 2 ranks (aware=$aware): $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
+  TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run reduce \
+    --backend gpu --variant mpi --precision int32,float,double --size 2^22+5 $OPTS --format csv \
+    --output "$TMP/g$aware.csv" >/dev/null 2>"$TMP/err" ||
+    fail "reduce on 2 ranks (aware=$aware): $(cat "$TMP/err")"
+  expect_rows "$TMP/g$aware.csv" 3
+  expect_sum_verdicts "$TMP/g$aware.csv"
+  got=$(csv_select "$TMP/g$aware.csv" precision result | awk -F, '$1 == "int32" { print $2 }')
+  [ "$got" = "$want" ] || fail "GPU reduce int32 on 2 ranks (aware=$aware): $got, want $want"
+done
+
+"$TB" run stream --backend gpu --variant vec16 -P op=triad --size 16M $OPTS --format csv \
+  --output "$TMP/s1.csv" 2>"$TMP/err" || fail "stream: $(cat "$TMP/err")"
+timeout 300 mpirun --oversubscribe -np 2 "$TB" run stream --backend gpu --variant vec16 \
+  -P op=triad --size 16M $OPTS --format csv --output "$TMP/s2.csv" >/dev/null 2>"$TMP/err" ||
+  fail "stream on 2 ranks: $(cat "$TMP/err")"
+expect_all_pass "$TMP/s2.csv"
+b1=$(csv_select "$TMP/s1.csv" bytes) b2=$(csv_select "$TMP/s2.csv" bytes)
+[ "$(awk -v a="$b1" -v b="$b2" 'BEGIN { print (b == 2 * a) }')" = 1 ] ||
+  fail "stream on 2 ranks moved $b2 bytes, one process $b1"
+finish
