@@ -610,48 +610,27 @@ static int tb_cmd_run(int argc, char **argv)
   }
   /* In an MPI run rank 0 alone speaks: notes, progress, reports, dump. */
   const int root = tb_mpi_rank() == 0;
-  if (tb_mpi_size() > 1) {
-    rc = tb_grammar_parse(argc, argv, &o, &exit_now);
-    if (!rc && !exit_now && (rc = tb_topo_open(&topo)) == TB_OK)
-      rc = tb_sweep_check(&o.s, topo, &st);
-    if (!rc && !exit_now) {
-      o.s.progress &= root;
-      tb_note_quiet(o.quiet || !root);
+  rc = tb_grammar_parse(argc, argv, &o, &exit_now);
+  if (!rc && !exit_now) {
+    o.s.progress &= root;
+    tb_note_quiet(o.quiet || !root);
+    if (!(rc = tb_topo_open(&topo)) && !(rc = tb_sweep_check(&o.s, topo, &st))) {
       tb_sweep_columns(&o.s, &st, cols);
+      /* Claim the output file before any work, so an unwritable path costs
+       * nothing; rank 0 alone writes. */
       if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) ||
           (o.columns && (rc = tb_columns_parse(cols, o.columns, &columns, &ncolumns))) ||
           (root && (rc = tb_run_claim(&o, &out, &dump))))
         tb_note_release(0);
     }
-    if ((status = tb_mpi_agree(rc)) != TB_EXIT_OK || exit_now) {
-      if (!status && root)
-        status = tb_stdout_done(TB_EXIT_OK);
-      goto done;
-    }
-    tb_note_release(1);
-    goto sweep;
   }
-  if ((rc = tb_grammar_parse(argc, argv, &o, &exit_now)) || exit_now) {
-    status = rc ? tb_error(rc) : tb_stdout_done(TB_EXIT_OK);
-    goto done;
-  }
-  tb_note_quiet(o.quiet);
-  if ((rc = tb_topo_open(&topo)) || (rc = tb_sweep_check(&o.s, topo, &st))) {
-    status = tb_error(rc);
-    goto done;
-  }
-  tb_sweep_columns(&o.s, &st, cols);
-  /* Claim the output file before any work, so an unwritable path costs nothing. */
-  if ((o.pivot && (rc = tb_pivot_check(cols, o.pivot))) ||
-      (o.columns && (rc = tb_columns_parse(cols, o.columns, &columns, &ncolumns))) ||
-      (rc = tb_run_claim(&o, &out, &dump))) {
-    tb_note_release(0);
-    status = tb_error(rc);
+  if ((status = tb_mpi_agree(rc)) != TB_EXIT_OK || exit_now) {
+    if (!status && root)
+      status = tb_stdout_done(TB_EXIT_OK);
     goto done;
   }
   tb_note_release(1);
 
-sweep:
   if ((rc = tb_sweep_run(&o.s, &st, &res)))
     status = tb_sweep_error(rc);
   if (!root) {
