@@ -103,9 +103,12 @@ def read_csv(path, text):
 
 def json_reports(doc):
     """The report objects of a JSON document: one, a list of them, or an
-    object holding them under reports or runs."""
+    object holding them under reports or runs; bare rows (objects with algo
+    and median_ms, as a results file of rows may hold) each make one."""
     if isinstance(doc, dict) and "results" in doc:
         return [doc]
+    if isinstance(doc, dict) and "algo" in doc and "median_ms" in doc:
+        return [{"results": [doc]}]
     if isinstance(doc, dict):
         for key in ("reports", "runs"):
             if isinstance(doc.get(key), list):
@@ -586,7 +589,8 @@ class Report:
         gp = best([r for r in rows if r.get("backend") == "gpu"], prob, "e2e_ms")
         gg = best([r for r in rows if r.get("backend") == "gpu"], prob, "e2e_pageable_ms")
         body, bars = [], []
-        for k, c in cpu.items():
+        for k, c in sorted(cpu.items(), key=lambda kv: tuple(str(x) for x in kv[0][:3]) +
+                           (kv[0][3] or 0,)):
             g = gk.get(k)
             if not g:
                 continue
@@ -642,7 +646,11 @@ class Report:
         groups = OrderedDict.fromkeys((r["machine"], r.get("precision"), pstr(r, names),
                                        r.get("size")) for r in gpu)
         groups = [g for g in groups if len(distinct([r for r in gpu if (r["machine"],
-                  r.get("precision"), pstr(r, names), r.get("size")) == g], "block")) >= 2][:8]
+                  r.get("precision"), pstr(r, names), r.get("size")) == g], "block")) >= 2]
+        sizes = defaultdict(list)
+        for g in groups:
+            sizes[g[:3]].append(g[3] or 0)
+        groups = [g for g in groups if (g[3] or 0) in sorted(sizes[g[:3]])[-2:]][:8]
         if not groups:
             return
         self.w(f"### {algo}: GPU threads a block\n")
@@ -762,7 +770,7 @@ class Report:
         backends += sorted({r.get("backend") for r in rows} - set(backends) - {None})
         fig, axes = subplots(self.plt, len(backends), len(self.machines), w=5.5, h=4.2)
         self.w(f"### {algo}: roofline\n")
-        self.w("Each variant's best row (largest size; the widest CPU team) at its arithmetic "
+        self.w("Each variant's best row (largest size; its widest CPU team) at its arithmetic "
                "intensity, its height the bandwidth it reached; the roofs are the measured "
                "memory ceilings (flat) and the FMA ceilings over intensity (falling): a row on a "
                "roof is at its machine's limit. Rows with no flops sit at the left edge.\n")
@@ -776,8 +784,12 @@ class Report:
                     continue
                 big = max(r.get("size") or 0 for r in br)
                 br = [r for r in br if (r.get("size") or 0) == big]
-                top_t = max((r.get("threads") or 0 for r in br), default=0)
-                br = [r for r in br if (r.get("threads") or 0) == top_t]
+                widest = {}
+                for r in br:
+                    widest[r.get("variant")] = max(widest.get(r.get("variant"), 0),
+                                                   r.get("threads") or 0)
+                br = [r for r in br if (r.get("threads") or 0) == widest[r.get("variant")]]
+                top_t = max(widest.values())
                 pts = best(br, lambda r: (r.get("variant"), r.get("precision"), pstr(r, names)))
                 ints = [r["intensity"] for r in pts.values() if num(r, "intensity")]
                 lo = min(ints) / 8 if ints else 1e-3
@@ -806,9 +818,14 @@ class Report:
                                (f" ({r['roofline']:.2f})" if num(r, "roofline") else ""))
                 ax.set_xscale("log")
                 ax.set_yscale("log")
+                heights = [as_gbs(r, r["median_ms"]) for r in pts.values()] + \
+                    [r["ceiling_gbs"] for r in br if num(r, "ceiling_gbs")]
+                heights = [h for h in heights if h > 0]
+                if heights:
+                    ax.set_ylim(min(heights) / 3, max(heights) * 3)
                 ax.set_xlabel("arithmetic intensity (flop/byte)")
                 ax.set_ylabel("bandwidth reached (GB/s, 10^9 B/s)")
-                ax.set_title(f"{m}: {algo} {b}" + (f", {top_t} threads" if top_t else "") +
+                ax.set_title(f"{m}: {algo} {b}" + (f", up to {top_t} threads" if top_t else "") +
                              f", size {fsize(big)}", fontsize=9)
                 ax.grid(True, alpha=0.3, which="both")
                 ax.legend(fontsize=6, title="(roofline)", title_fontsize=6)
@@ -827,19 +844,24 @@ class Report:
                 out[r["machine"]].append(r)
         return out
 
-    def why(self, pub, r, ratio):
-        """A measured reason for a ratio of published over today's time."""
+    def why(self, pub, r, ratio, pub_ms=None):
+        """A measured reason for a ratio of published over today's time: the
+        bandwidth ratio (today's measured ceiling over the published machine's
+        peak) times the efficiency ratio (today's fraction of its roofline over
+        the published fraction of peak, for the same bytes)."""
         parts = []
-        peak, gbs = pub.get("peak_gbs"), num(r, "gbs")
-        ceil = num(r, "ceiling_gbs")
-        if peak and ceil:
+        peak, ceil, b = pub.get("peak_gbs"), num(r, "ceiling_gbs"), num(r, "bytes")
+        if peak and ceil and ratio:
             bw = ceil / peak
-            parts.append(f"memory: today's measured {MIX_KIND.get(r.get('mix'), '')} ceiling "
-                         f"{fmt(ceil, 4)} GB/s is {bw:.1f}x the published machine's "
-                         f"{fmt(peak, 4)} GB/s peak")
-            if ratio:
-                parts.append(f"the time ratio is {ratio / bw:.2f} of that bandwidth ratio")
-        if num(r, "roofline"):
+            text = (f"{ratio:.1f}x = bandwidth {bw:.1f}x (today's measured "
+                    f"{MIX_KIND.get(r.get('mix'), 'memory')} ceiling {fmt(ceil)} GB/s over the "
+                    f"published {fmt(peak)} GB/s peak) x efficiency {ratio / bw:.2f}")
+            if b and pub_ms and num(r, "roofline") and r.get("bound") != "compute":
+                frac = b / (pub_ms * 1e6) / peak
+                text += (f" (today at {r['roofline']:.2f} of its roofline, the published run at "
+                         f"{fmt(frac, 2)} of its peak for the same bytes)")
+            parts.append(text)
+        elif num(r, "roofline"):
             parts.append(f"today's row is at {r['roofline']:.2f} of its roofline "
                          f"({r.get('bound') or 'memory'}-bound)")
         if r["median_ms"] < 0.05:
@@ -877,7 +899,7 @@ class Report:
     def pub_rows(self, t):
         body, reasons = [], []
         for pr in t["rows"]:
-            cells = [pr["label"], fmt(pr.get("ms")), fmt(pr.get("gbs"))]
+            cells = [pr["label"]] + [f"{pr[k]:g}" if k in pr else "" for k in ("ms", "gbs")]
             found = False
             for m in self.machines:
                 rs = self.matching(t["match"], pr).get(m, [])
@@ -896,7 +918,7 @@ class Report:
                 cells += [fmt(r[col]) + (f" ({r['variant']})" if "variant" not in pr else ""),
                           f"{ratio:.1f}x" if ratio else ""]
                 if col in ("median_ms", "e2e_ms"):
-                    reasons.append(f"- {pr['label']}, {m}: {self.why(t, r, ratio)}.")
+                    reasons.append(f"- {pr['label']}, {m}: {self.why(t, r, ratio, pr.get('ms'))}.")
                 else:
                     b = num(r, "bytes")
                     if b:
@@ -930,13 +952,13 @@ class Report:
                 if not cell:
                     continue
                 body.append([pr["label"], m] + [
-                    f"{fmt(p)} / {fmt(cell[b]['median_ms'])}" if b in cell else fmt(p)
+                    f"{p:g} / {fmt(cell[b]['median_ms'])}" if b in cell else f"{p:g}"
                     for b, p in zip(blocks, pr["ms"])])
                 bb = min(cell.values(), key=lambda r: r["median_ms"])
                 pb = min(pr["ms"])
                 reasons.append(f"- {pr['label']}, {m}: best today {fmt(bb['median_ms'])} ms at "
                                f"block {bb.get('block')}, published {fmt(pb)} ms: "
-                               f"{pb / bb['median_ms']:.1f}x; {self.why(t, bb, pb / bb['median_ms'])}.")
+                               f"{self.why(t, bb, pb / bb['median_ms'], pb)}.")
         if not body:
             return 0
         self.w(f"Published machine: {t.get('machine', '')}. Cells: published ms / today's ms "
@@ -960,17 +982,17 @@ class Report:
                 fastest = min(r["median_ms"] for r in cell.values()) if cell else None
                 body.append([pr["label"], f"today: {m}"] +
                             [fmt(cell[x]["median_ms"]) if x in cell else "" for x in threads] +
-                            [f"{fastest / g['median_ms']:.1f}x" if g and fastest else ""])
+                            ["", f"{fastest / g['median_ms']:.1f}x" if g and fastest else ""])
             for pm in t["machines"]:
-                series = ", ".join(f"{x}: {fmt(v)}" for x, v in zip(pm["threads"], pm["ms"][i]))
-                body.append([pr["label"], f"published: {pm['machine']}", series] +
-                            [""] * (len(threads) - 1) + [f"{pm['gpu_speedup']}x"])
+                series = ", ".join(f"{x}: {v:g}" for x, v in zip(pm["threads"], pm["ms"][i]))
+                body.append([pr["label"], f"published: {pm['machine']}"] + [""] * len(threads) +
+                            [series, f"{pm['gpu_speedup'][i]}x"])
         if not any(b[1].startswith("today") for b in body):
             return 0
         self.w("Median ms by CPU threads (published rows: threads: ms) and the GPU speedup over "
                "the fastest CPU team; the published speedups are over a Tesla C2050.\n")
         self.w(md_table(["generator", "machine"] + [f"{x} thr" for x in threads] +
-                        ["GPU speedup"], body))
+                        ["published (threads: ms)", "GPU speedup"], body))
         ceil = {}
         for r in self.rows:
             if r.get("algo") == t["match"]["algo"] and r.get("backend") in ("cpu", "gpu") \
