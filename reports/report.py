@@ -75,9 +75,10 @@ def read_csv(path, text):
             m = re.match(r"# twinbench (\S+) \((\S+)\), (\S+), on (.*?): ", line)
             if m:
                 meta["revision"], meta["date"], meta["host"] = m.group(2), m.group(3), m.group(4)
-            m = re.match(r"# cpu: ([^;]*);", line)
+            m = re.match(r"# cpu: ([^;]*); (\d+) packages, (\d+) cores, (\d+) PUs", line)
             if m:
                 meta["cpu_model"] = m.group(1)
+                meta["environment"] = {"cores": int(m.group(3)), "pus": int(m.group(4))}
             m = re.match(r"# (\w+): size = ([^;]*);", line)
             if m:
                 meta["size_meaning"][m.group(1)] = m.group(2)
@@ -433,8 +434,9 @@ class Report:
             self.w("Hardware ratios from these ceilings:\n\n" + "\n".join(lines) + "\n")
 
     def ceilings(self):
-        """(machine, backend, configuration) -> {kind: value}, from the JSON
-        ceilings, else rebuilt from the rows' ceiling columns."""
+        """(machine, backend, configuration) -> {kind: value}: the JSON
+        reports' ceilings and the rows' ceiling columns (by traffic mix and
+        precision), the best of each."""
         out = OrderedDict()
         for x in self.metas:
             m = x["rows"][0]["machine"]
@@ -444,10 +446,8 @@ class Report:
                 if isinstance(v, (int, float)):
                     d[k] = max(d.get(k) or 0, v)
         for r in self.rows:
-            cfg = f"threads={r['threads']}" if r.get("threads") is not None else "device 0"
-            if any(k[0] == r["machine"] and k[1] == r.get("backend") for k in out) and \
-                    any(x["ceilings"] for x in self.metas if x["rows"][0]["machine"] == r["machine"]):
-                continue
+            cfg = " ".join(f"{k}={r[k]}" for k in ("threads", "placement")
+                           if r.get(k) is not None) or "device 0"
             d = out.setdefault((r["machine"], r.get("backend"), cfg), {})
             kind = MIX_KIND.get(r.get("mix"))
             if kind and num(r, "ceiling_gbs"):
@@ -654,7 +654,11 @@ class Report:
         if not groups:
             return
         self.w(f"### {algo}: GPU threads a block\n")
-        fig, axes = subplots(self.plt, 1, len(groups), w=5.5, h=0.4 * 12 + 1)
+        ncols = min(2, len(groups))
+        nrows = (len(groups) + ncols - 1) // ncols
+        fig, axes = subplots(self.plt, nrows, ncols, w=6, h=0.45 * 12 + 1)
+        for ax in axes.flat[len(groups):]:
+            ax.set_visible(False)
         for j, g in enumerate(groups):
             rs = [r for r in gpu if (r["machine"], r.get("precision"), pstr(r, names),
                                      r.get("size")) == g]
@@ -672,8 +676,10 @@ class Report:
             self.w(f"{g[0]}, {g[1] or ''} {g[2]} size {fsize(g[3])}: median ms (best over the "
                    "other tunings) by threads a block:\n")
             self.w(md_table(["variant"] + [str(b) for b in blocks], body))
-            ax = axes[0][j]
+            ax = axes.flat[j]
             im = ax.imshow(data, aspect="auto", cmap="viridis")
+            vals = [v for rowv in data for v in rowv if v == v]
+            mid = (min(vals) + max(vals)) / 2 if vals else 0
             ax.set_xticks(range(len(blocks)))
             ax.set_xticklabels([str(b) for b in blocks])
             ax.set_yticks(range(len(variants)))
@@ -681,8 +687,8 @@ class Report:
             for y, rowv in enumerate(data):
                 for x, v in enumerate(rowv):
                     if v == v:
-                        ax.text(x, y, fmt(v, 3), ha="center", va="center", fontsize=6,
-                                color="white")
+                        ax.text(x, y, fmt(v, 3), ha="center", va="center", fontsize=7,
+                                color="black" if v > mid else "white")
             ax.set_xlabel("threads a block")
             ax.set_title(f"{g[0]} {g[1] or ''} {fsize(g[3])}", fontsize=9)
             fig.colorbar(im, ax=ax, label="GB/s (10^9 B/s)" if use_gbs else "time (ms)")
@@ -920,16 +926,12 @@ class Report:
                 if col in ("median_ms", "e2e_ms"):
                     reasons.append(f"- {pr['label']}, {m}: {self.why(t, r, ratio, pr.get('ms'))}.")
                 else:
-                    b = num(r, "bytes")
-                    if b:
-                        moved = r.get("bytes_read") if col.startswith("h2d") else \
-                            r.get("bytes_written")
-                        moved = moved or b
+                    # The inputs go down, the outputs come back.
+                    moved = num(r, "bytes_read" if col.startswith("h2d") else "bytes_written")
+                    if moved:
                         reasons.append(f"- {pr['label']}, {m}: {moved / (r[col] * 1e6):.2f} GB/s "
-                                       "over the bus today (PCIe of 2008: 1-1.5 GB/s pageable, "
-                                       "over 3 GB/s pinned)" +
-                                       (f"; part of the bytes: the cost model's" if moved == b
-                                        else "") + ".")
+                                       f"over the bus today ({fmt(moved)} bytes; PCIe of 2008: "
+                                       "1-1.5 GB/s pageable, over 3 GB/s pinned).")
             if found:
                 body.append(cells)
         if not body:
