@@ -1051,6 +1051,9 @@ def main(argv):
     ap.add_argument("files", nargs="*", metavar="FILE", help="results files (.csv or .json)")
     ap.add_argument("--name", help="the report's name (default: the study, else the algorithm)")
     ap.add_argument("--outdir", default="reports", help="where NAME/ goes (default reports)")
+    ap.add_argument("-m", "--machine", action="append", default=[],
+                    help="the machine of the rows of the n-th FILE, for the n-th use (repeatable; "
+                    "default: the machine column, an experiment's file name, or the host)")
     ap.add_argument("--published", help="the published figures (default: published.json beside "
                     "this program, or share/twinbench/published.json)")
     try:
@@ -1059,6 +1062,8 @@ def main(argv):
         return EXIT_USAGE if e.code else 0
     if not a.files:
         raise ReportError("no results files given (usage: twinbench report [--name NAME] FILE...)")
+    if len(a.machine) > len(a.files):
+        raise ReportError(f"{len(a.machine)} --machine names for {len(a.files)} files")
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -1070,8 +1075,10 @@ def main(argv):
               file=sys.stderr)
         return EXIT_UNAVAILABLE
     rows, metas, seen = [], [], set()
-    for path in a.files:
+    for i, path in enumerate(a.files):
         r, m = load(path)
+        for x in r[:len(r) if i < len(a.machine) else 0]:
+            x["machine"] = a.machine[i]
         m["rows"] = r
         metas.append(m)
         # A run's CSV and JSON hold the same rows: each is counted once.

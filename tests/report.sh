@@ -92,6 +92,12 @@ for m in h100 h200; do
   grep -q "^| $m | omp | double | op=copy | 2^14 |" "$md" || fail "no threads row for $m"
 done
 
+# Two plain runs of hosts of the same name, told apart with -m.
+"$TB" report --outdir "$TMP/m" -m H100 -m H200 "$TMP/s.csv" "$TMP/s.csv" >"$TMP/out" 2>"$TMP/err" ||
+  fail "-m: $(cat "$TMP/err")"
+grep -q "rows, 2 machines)" "$TMP/m/stream/report.md" || fail "-m: not two machines"
+grep -q "^| H200 | s.csv |" "$TMP/m/stream/report.md" || fail "-m: no machine H200"
+
 # The published table: today's one-core row beside the 2008 figure.
 (cd "$TMP" && "$tb" report --name bs bs.csv) >"$TMP/out" 2>"$TMP/err" || fail "bs: $(cat "$TMP/err")"
 md=$TMP/reports/bs/report.md
