@@ -102,21 +102,21 @@ def read_csv(path, text):
     return rows, meta
 
 
-def json_reports(doc):
-    """The report objects of a JSON document: one, a list of them, or an
-    object holding them under reports or runs; bare rows (objects with algo
-    and median_ms, as a results file of rows may hold) each make one."""
-    if isinstance(doc, dict) and "results" in doc:
-        return [doc]
-    if isinstance(doc, dict) and "algo" in doc and "median_ms" in doc:
-        return [{"results": [doc]}]
+def json_reports(doc, ctx=None):
+    """The report objects of a JSON document, each with the study, run and
+    machine its enclosing objects name: a report, or reports at any depth of
+    lists and objects (an experiment's file may wrap them); bare rows
+    (objects with algo and median_ms) each make one."""
+    ctx = dict(ctx or {})
     if isinstance(doc, dict):
-        for key in ("reports", "runs"):
-            if isinstance(doc.get(key), list):
-                return [r for d in doc[key] for r in json_reports(d)]
-        return []
+        ctx.update({k: doc[k] for k in ("study", "run", "machine") if isinstance(doc.get(k), str)})
+        if "results" in doc:
+            return [(doc, ctx)]
+        if "algo" in doc and "median_ms" in doc:
+            return [({"results": [doc]}, ctx)]
+        doc = list(doc.values())
     if isinstance(doc, list):
-        return [r for d in doc for r in json_reports(d)]
+        return [r for d in doc for r in json_reports(d, ctx)]
     return []
 
 
@@ -135,7 +135,7 @@ def read_json(path, text):
     meta = {"format": "json", "host": None, "date": None, "cpu_model": None, "revision": None,
             "size_meaning": {}, "environment": None, "ceilings": [], "speedups": []}
     rows = []
-    for rep in reports:
+    for rep, ctx in reports:
         env = rep.get("environment") or {}
         meta["environment"] = meta["environment"] or env
         meta["host"] = meta["host"] or env.get("host")
@@ -159,9 +159,8 @@ def read_json(path, text):
                     row[k] = " ".join(str(x) for x in v)
                 else:
                     row[k] = v
-            for k in ("study", "run"):
-                if k not in row and isinstance(rep.get(k), (str, int)):
-                    row[k] = rep[k]
+            for k, v in ctx.items():
+                row.setdefault(k, v)
             rows.append(row)
     return rows, meta
 
