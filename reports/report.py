@@ -14,12 +14,14 @@ the same name only once it is complete. See doc/report.md.
 import argparse
 import csv
 import json
+import logging
 import math
 import os
 import re
 import shutil
 import sys
 import tempfile
+import warnings
 from collections import OrderedDict, defaultdict
 
 PROG = "twinbench report"
@@ -470,6 +472,9 @@ class Report:
                f"verification) from {', '.join(distinct(rows, 'machine'))}; size = {meaning}"
                + (f"; parameters that vary: {', '.join(names)}" if names else "")
                + (f"; fixed: {' '.join(fixed)}" if fixed else "") + ".\n")
+        if not any(ok(r) for r in rows):
+            self.w("No row of this family verified: no views.\n")
+            return
         self.best_rows(algo, rows, names)
         if any(len(distinct([r for r in rows if r.get("backend") == "cpu"
                              and r["machine"] == m], "threads")) >= 2 for m in self.machines):
@@ -1068,6 +1073,9 @@ def main(argv):
         matplotlib.use("Agg")
         # SVG text stays text: searchable, and smaller than glyph outlines.
         matplotlib.rcParams["svg.fonttype"] = "none"
+        # An empty panel (a machine without rows of a view) is no news.
+        logging.getLogger("matplotlib").setLevel(logging.ERROR)
+        warnings.filterwarnings("ignore", module="matplotlib")
         import matplotlib.pyplot as plt
     except ImportError:
         print(f"{PROG}: matplotlib is not installed (Debian: apt-get install python3-matplotlib)",
