@@ -503,7 +503,7 @@ class Report:
             body.append([m, b, v, p or "", ps, fsize(r.get("size")), how, fmt(r["median_ms"]),
                          fmt(num(r, "gbs")), fmt(num(r, "roofline"), 3), r.get("bound") or "",
                          r.get("verified") or "", r.get("flags") or ""])
-        self.w(f"Best row of each variant at the largest size (median ms; GB/s over it; roofline = "
+        self.w("Best row of each variant at the largest size (median ms; GB/s over it; roofline = "
                "the least time the measured ceilings allow over the median):\n")
         self.w(md_table(["machine", "backend", "variant", "precision", "problem", "size",
                          "configuration", "ms", "GB/s", "roofline", "bound", "verified", "flags"],
