@@ -115,6 +115,8 @@ static const char tb_usage_main[] =
     "  list [ALGO]    the algorithms, or one algorithm's parameters and variants\n"
     "  run ALGO ...   run, verify and report an algorithm over sweeps\n"
     "  experiment FILE  run a study's run lines into resumable results files\n"
+    "  report FILE... a Markdown report with figures from results files (needs\n"
+    "                 python3 with matplotlib)\n"
     "  help [COMMAND] this text, or a command's\n"
     "\n"
     "Each command takes --help. 'man twinbench' has the details.\n";
@@ -713,6 +715,50 @@ static int tb_cmd_experiment(int argc, char **argv)
   return tb_stdout_done(TB_EXIT_OK);
 }
 
+/* ---- report ------------------------------------------------------------ */
+
+/* twinbench report: the report tool is a Python program (matplotlib draws
+ * the figures), twinbench-report beside this program: in the build folder
+ * and in the installed bin folder alike. argv[0] is "report"; the rest goes
+ * to the tool unchanged. */
+static int tb_cmd_report(int argc, char **argv)
+{
+  char dir[4096], tool[4200];
+  ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+  if (n > 0)
+    dir[n] = '\0';
+  char *slash = n > 0 ? strrchr(dir, '/') : NULL;
+  if (!slash) {
+    fprintf(stderr, "twinbench report: cannot find this program's folder (%s)\n",
+            n > 0 ? "no folder in /proc/self/exe" : strerror(errno));
+    return TB_EXIT_ERROR;
+  }
+  *slash = '\0';
+  snprintf(tool, sizeof tool, "%s/twinbench-report", dir);
+  if (access(tool, R_OK)) {
+    fprintf(stderr, "twinbench report: the report tool %s is missing (%s)\n", tool,
+            strerror(errno));
+    return TB_EXIT_UNAVAILABLE;
+  }
+  char **args = calloc((size_t)argc + 2, sizeof *args);
+  if (!args) {
+    fprintf(stderr, "twinbench report: out of memory\n");
+    return TB_EXIT_ERROR;
+  }
+  static char python[] = "python3";
+  args[0] = python;
+  args[1] = tool;
+  for (int i = 1; i < argc; i++)
+    args[i + 1] = argv[i];
+  fflush(NULL);
+  execvp(args[0], args);
+  fprintf(stderr, "twinbench report: cannot run python3 (%s); the report tool needs python3 with "
+                  "matplotlib\n",
+          strerror(errno));
+  free(args);
+  return TB_EXIT_UNAVAILABLE;
+}
+
 /* ---- help -------------------------------------------------------------- */
 
 static int tb_cmd_help(int argc, char **argv)
@@ -727,12 +773,17 @@ static int tb_cmd_help(int argc, char **argv)
     tb_grammar_usage(stdout);
   else if (!strcmp(t, "experiment"))
     fputs(tb_usage_experiment, stdout);
+  else if (!strcmp(t, "report")) {
+    static char report[] = "report", help[] = "--help";
+    char *args[] = {report, help, NULL};
+    return tb_cmd_report(2, args);
+  }
   else if (!strcmp(t, "list") || !strcmp(t, "info") || !*t)
     fputs(!strcmp(t, "list") ? tb_usage_list : !strcmp(t, "info") ? tb_usage_info : tb_usage_main,
           stdout);
   else {
     fprintf(stderr,
-            "twinbench help: unknown command '%s' (commands: info, list, run, experiment, help)\n",
+            "twinbench help: unknown command '%s' (commands: info, list, run, experiment, report, help)\n",
             tb_printable(t, shown, sizeof shown));
     return TB_EXIT_USAGE;
   }
@@ -768,8 +819,11 @@ int main(int argc, char **argv)
     return tb_cmd_run(argc - 1, argv + 1);
   if (!strcmp(cmd, "experiment"))
     return tb_cmd_experiment(argc - 1, argv + 1);
+  if (!strcmp(cmd, "report"))
+    return tb_cmd_report(argc - 1, argv + 1);
   char shown[64];
-  fprintf(stderr, "twinbench: unknown command '%s' (commands: info, list, run, experiment, help)\n",
+  fprintf(stderr, "twinbench: unknown command '%s' (commands: info, list, run, experiment, report, "
+                  "help)\n",
           tb_printable(cmd, shown, sizeof shown));
   return TB_EXIT_USAGE;
 }

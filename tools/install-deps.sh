@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install what twinbench needs to build on Debian or Ubuntu, only where it is
-# missing (idempotent): autotools, make, gcc, pkg-config, hwloc, FFTW3, Open MPI.
+# missing (idempotent): autotools, make, gcc, pkg-config, hwloc, FFTW3, Open MPI, and
+# python3 with matplotlib for 'twinbench report' (its test skips without it).
 # The CUDA toolkit is optional and not installed here: configure finds nvcc
 # on PATH or in /usr/local/cuda.
 set -e
@@ -14,6 +15,7 @@ have_header fftw3.h || missing="$missing libfftw3-dev"
 # Open MPI: optional for the build, but CI runs the MPI tests (tests/mpi.sh).
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
+python3 -c 'import matplotlib' >/dev/null 2>&1 || missing="$missing python3-matplotlib"
 [ -z "$missing" ] && exit 0
 echo "install-deps: installing:$missing"
 if [ "$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else
