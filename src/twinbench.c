@@ -783,7 +783,8 @@ static int tb_cmd_help(int argc, char **argv)
           stdout);
   else {
     fprintf(stderr,
-            "twinbench help: unknown command '%s' (commands: info, list, run, experiment, report, help)\n",
+            "twinbench help: unknown command '%s' (commands: info, list, run, experiment, report, "
+            "help)\n",
             tb_printable(t, shown, sizeof shown));
     return TB_EXIT_USAGE;
   }
