@@ -740,20 +740,18 @@ static int tb_cmd_report(int argc, char **argv)
             strerror(errno));
     return TB_EXIT_UNAVAILABLE;
   }
-  char **args = calloc((size_t)argc + 2, sizeof *args);
+  /* The tool's first line names the python3 with matplotlib that configure found. */
+  char **args = calloc((size_t)argc + 1, sizeof *args);
   if (!args) {
     fprintf(stderr, "twinbench report: out of memory\n");
     return TB_EXIT_ERROR;
   }
-  static char python[] = "python3";
-  args[0] = python;
-  args[1] = tool;
+  args[0] = tool;
   for (int i = 1; i < argc; i++)
-    args[i + 1] = argv[i];
+    args[i] = argv[i];
   fflush(NULL);
-  execvp(args[0], args);
-  fprintf(stderr, "twinbench report: cannot run python3 (%s); the report tool needs python3 with "
-                  "matplotlib\n",
+  execv(tool, args);
+  fprintf(stderr, "twinbench report: cannot run %s (%s); it needs python3 with matplotlib\n", tool,
           strerror(errno));
   free(args);
   return TB_EXIT_UNAVAILABLE;

@@ -5,7 +5,9 @@
 # tables; bad input gives one line, a non-zero exit and no report. Skips
 # where python3 or matplotlib is missing.
 . "${srcdir:-.}/tests/lib.sh"
-python3 -c 'import matplotlib' 2>/dev/null || { echo "python3 with matplotlib is missing"; exit 77; }
+# The python3 with matplotlib that configure found (make check passes it).
+PY=${PYTHON:-python3}
+"$PY" -c 'import matplotlib' 2>/dev/null || { echo "python3 with matplotlib is missing"; exit 77; }
 
 SMALL="--backend cpu -t 1,2 --repeat 3 --warmup 1 $LIMIT --quiet"
 "$TB" run stream $SMALL -n 2^12,2^13,2^14 -P op=copy,triad -o "$TMP/s.csv" -o "$TMP/s.json" ||
@@ -21,7 +23,7 @@ SMALL="--backend cpu -t 1,2 --repeat 3 --warmup 1 $LIMIT --quiet"
 # whose text has units on its axes), and nothing else lies beside it.
 check_report() {
   [ -s "$1/report.md" ] || { fail "no $1/report.md"; return; }
-  python3 - "$1" <<'PY' || fail "figures of $1"
+  "$PY" - "$1" <<'PY' || fail "figures of $1"
 import os, re, sys
 import xml.etree.ElementTree as ET
 import matplotlib.image as mpimg
@@ -60,7 +62,7 @@ grep -q "wrote $out/one/report.md" "$TMP/out" || fail "report said '$(cat "$TMP/
 check_report "$out/one"
 md=$out/one/report.md
 rows=$(($(csv_rows "$TMP/s.csv" | wc -l) + $(csv_rows "$TMP/r.csv" | wc -l) +
-  $(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$TMP/b.json")))
+  $("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$TMP/b.json")))
 grep -q "($rows rows, 1 machine)" "$md" || fail "report.md does not count $rows rows: $(sed -n 3p "$md")"
 for h in "## Machines and their measured ceilings" "## stream" "### stream: thread scaling" \
   "### stream: time by size" "### stream: roofline" "## reduce" "### reduce: roofline" "## bridge"; do
@@ -112,7 +114,7 @@ grep -q "^- CPU, one core, .*roofline" "$md" ||
 # with transfers), so that the speedups, the heat map, the break-even and a
 # roofline per backend are drawn. Their figures mean nothing; their presence
 # and shape are what is checked.
-python3 - "$TMP/s.csv" "$TMP/g.csv" <<'PY' || fail "making the two-backend file"
+"$PY" - "$TMP/s.csv" "$TMP/g.csv" <<'PY' || fail "making the two-backend file"
 import csv, sys
 lines = open(sys.argv[1]).read().splitlines()
 rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
