@@ -104,9 +104,10 @@ expect_error 2 "--max-noise takes a number in \[0, 100\], not 'much'" run stream
 # info --ceilings: one row per configuration, every kind a positive number.
 "$TB" info --ceilings -b cpu -t 1 $LIMIT >"$TMP/info" 2>"$TMP/err" ||
   fail "info --ceilings: $(cat "$TMP/err")"
-grep -q "^backend  configuration  *read  *copy  *triad  *fp32  *fp64  *balance$" "$TMP/info" &&
+grep -q "^backend  configuration  *read  *copy  *triad  *fp32  *fp64  *gather  *Mgather/s  *balance$" \
+  "$TMP/info" &&
   awk '$1 == "cpu" && $2 == "threads=1" {
-         for (i = 4; i <= 9; i++) if (!($i + 0 > 0)) exit 1; found = 1 }
+         for (i = 4; i <= 11; i++) if (!($i + 0 > 0)) exit 1; found = 1 }
        END { exit !found }' "$TMP/info" || fail "info --ceilings: $(cat "$TMP/info")"
 expect_error 2 "'--nosuch' is no backend option" info --ceilings --nosuch 1
 finish

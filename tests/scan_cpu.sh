@@ -9,7 +9,8 @@
 # rounds) too. Compaction: exact and stable at every keep fraction, counts
 # that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
 # one splitter to half the nodes as splitters; a random tree's depths exact
-# for the walk and Wyllie (Helman-JaJa skips trees). The series of 1/i^2
+# for the walk and Wyllie (Helman-JaJa skips trees), every row held against
+# the team's gather ceiling. The series of 1/i^2
 # within its bound of pi^2/6 minus the tail. The Irwin-Hall CDF's counts
 # exact by both methods. Bad parameters: one line.
 . "${srcdir:-.}/tests/lib.sh"
@@ -29,14 +30,14 @@ awk -F, '$2 == "int32" && $6 != 0 { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
 awk -F, '$2 == "float" && $4 <= 31 && $5 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
   fail "a short float scan did not pass"
 # Depths: n for the running sum, ceil(log2 n) for pointer jumping (23 at
-# 2^22+5), blocks + 2 tile + 2 for the blocked scan (at 1000003 and tiles
-# of 65536: 16 blocks).
+# 2^22+5), 2 blocks + 2 tile + 2 for the blocked scan chained by look-back,
+# its default (at 1000003 and tiles of 65536: 16 blocks).
 awk -F, '$1 == "serial" && $7 != $4 { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
   fail "serial depth is not n"
 d=$(awk -F, '$1 == "jump" && $2 == "double" && $4 == 4194309 { print $7; exit }' "$TMP/rows")
 [ "$d" = 23 ] || fail "jump depth at 2^22+5 is '$d', expected 23"
 d=$(awk -F, '$1 == "twopass" && $2 == "double" && $4 == 1000003 { print $7; exit }' "$TMP/rows")
-[ "$d" = 131090 ] || fail "twopass depth at 1000003 is '$d', expected 131090"
+[ "$d" = 131106 ] || fail "twopass depth at 1000003 is '$d', expected 131106"
 # Pointer jumping's float error stays far below the running sum's.
 s=$(awk -F, '$1 == "serial" && $2 == "float" && $3 == "inclusive" && $4 == 4194309 { print $6 }' "$TMP/rows")
 j=$(awk -F, '$1 == "jump" && $2 == "float" && $3 == "inclusive" && $4 == 4194309 { print $6 }' "$TMP/rows")
@@ -45,13 +46,21 @@ awk -v s="$s" -v j="$j" 'BEGIN { exit !(s > 10 * j) }' ||
 
 # int32 sums past 2^32 (about 8.6 million elements in 1..1000): the wrap.
 run_csv "$TMP/wrap.csv" scan --variant serial,twopass,jump --precision int32 \
-  --kind inclusive,exclusive --size 2^24+3 --threads 2 --seed 21
-all_pass "$TMP/wrap.csv" 6
+  --kind inclusive,exclusive --size 2^24+3 --threads 2 --seed 21 --sync barrier,lookback
+all_pass "$TMP/wrap.csv" 8
 
-# Many rounds of small tiles on two threads, and an exclusive scan of one.
+# Many rounds of small tiles on two threads (long look-back chains over
+# 15626 blocks), both ways of finding an offset, and an exclusive scan of
+# one; the barrier's depth is blocks + 2 tile + 2 (at 1000003 and tiles of
+# 1000: 1001 blocks). Three threads, which do not divide the blocks, run the
+# look-back above; here they would share two cores, where 15626 barriers
+# take minutes.
 run_csv "$TMP/tile.csv" scan --variant twopass --precision int32,double --kind inclusive,exclusive \
-  --size 1,65,1000003 --tile 64,1000 --threads 2 --seed 3
-all_pass "$TMP/tile.csv" 24
+  --size 1,65,1000003 --tile 64,1000 --threads 2 --sync barrier,lookback --seed 3
+all_pass "$TMP/tile.csv" 48
+d=$(csv_select "$TMP/tile.csv" variant precision size tile sync depth |
+  awk -F, '$3 == 1000003 && $4 == 1000 && $5 == "barrier" { print $6; exit }')
+[ "$d" = 3003 ] || fail "twopass depth with barriers at 1000003, tile 1000 is '$d', expected 3003"
 
 # ---- compact ---------------------------------------------------------------
 run_csv "$TMP/compact.csv" compact --precision int32,float,double --size 1,31,1000003 \
@@ -74,6 +83,15 @@ grep -q "hj skipped (spacing=2): Helman-JaJa ranks lists" "$TMP/err" ||
 s=$(csv_select "$TMP/list.csv" variant size spacing splitters |
   awk -F, '$1 == "hj" && $2 == 1000003 && $3 == 2 { print $4 }')
 [ "$s" = 500001 ] || fail "hj at spacing 2 has '$s' splitters, expected 500001"
+# Every row is held against the gather ceiling of its team, the same for
+# every row of a team, with its roofline the row's 2 n random accesses at
+# 32 bytes over that ceiling, over its median.
+csv_select "$TMP/list.csv" threads size mix ceiling_gbs roofline median_ms |
+  awk -F, '$3 != "random" || !($4 > 0) { bad++ }
+    { if ($1 in c && c[$1] != $4) bad++; c[$1] = $4
+      want = 64 * $2 / ($4 * 1e6) / $6
+      if ($5 < 0.999 * want || $5 > 1.001 * want) bad++ }
+    END { exit bad > 0 }' || fail "a listrank row is not on its gather ceiling: $(cat "$TMP/list.csv")"
 
 # ---- series ----------------------------------------------------------------
 # The sum of 1/i^2 against pi^2/6 minus the tail: within the bound at every

@@ -5,11 +5,14 @@
 # n = 1, 31, 1000003 and 2^22+5, over block sizes, items per thread (tiles of
 # 128 elements make 32769 tiles to look back over) and grids: int32 exact
 # (mod 2^32), double within its bound, float within it or honestly
-# unverifiable; launches as designed. Compaction: mark-scan-scatter, one
-# pass and CUB exact and stable at every keep fraction, counts equal to the
-# CPU's. List ranking: Wyllie and Helman-JaJa exact; a random tree's depths
-# by Wyllie exact. The series of 1/i^2 within its bound; the Irwin-Hall
-# CDF's counts exact. Skips without a GPU.
+# unverifiable; launches as designed; the look-back scan at every access
+# (element-wide, 16-byte) and backoff (spin, sleep) over items and blocks.
+# Compaction: mark-scan-scatter, one pass and CUB exact and stable at every
+# keep fraction, counts equal to the CPU's; the one pass at every access,
+# backoff and items. List ranking: Wyllie and Helman-JaJa exact, held
+# against the GPU's gather ceiling; a random tree's depths by Wyllie exact.
+# The series of 1/i^2 within its bound; the Irwin-Hall CDF's counts exact.
+# Skips without a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 RUN_OPTS="--backend cpu,gpu --repeat 2 --warmup 1"
 
@@ -42,6 +45,19 @@ all_pass_or_float() {
 expect_rows "$TMP/big.csv" 12
 all_pass_or_float "$TMP/big.csv"
 
+# The look-back's tuning: 16-byte and element-wide accesses (whole warps'
+# parts in vectors, the tail element-wise), spinning and sleeping between
+# polls, over items and blocks. Per precision, kind and size: 2 blocks x 3
+# items x 2 accesses x 2 backoffs = 24, times 24.
+run_csv "$TMP/tune.csv" scan --variant lookback --precision int32,float,double \
+  --kind inclusive,exclusive --size 1,31,1000003,2^22+5 --block 32,256 --items 4,12,24 \
+  --access scalar,vec16 --backoff 0,64 --seed 31
+expect_rows "$TMP/tune.csv" 576
+all_pass_or_float "$TMP/tune.csv"
+csv_select "$TMP/tune.csv" precision size verified >"$TMP/rows"
+awk -F, '$1 == "float" && $2 <= 31 && $3 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "a short float look-back scan did not pass"
+
 # int32 sums past 2^32: every variant wraps as the exact sums mod 2^32.
 run_csv "$TMP/wrap.csv" scan --variant serial,hillis,rts,lookback,cub --precision int32 \
   --kind inclusive,exclusive --size 2^24+3 --seed 29
@@ -56,6 +72,15 @@ all_pass "$TMP/compact.csv" 288
 csv_select "$TMP/compact.csv" variant precision size keep result >"$TMP/rows"
 awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
   END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts differ between variants or backends"
+# The one pass's tuning, beside the CPU's serial count. Per precision, size
+# and keep: serial 1, onepass 2 blocks x 3 items x 2 accesses x 2 backoffs.
+run_csv "$TMP/ctune.csv" compact --variant serial,onepass --precision int32,float,double \
+  --size 31,1000003,2^22+5 --keep 0.3,1 --block 32,256 --items 4,12,24 --access scalar,vec16 \
+  --backoff 0,64 --seed 37
+all_pass "$TMP/ctune.csv" 450
+csv_select "$TMP/ctune.csv" variant precision size keep result >"$TMP/rows"
+awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
+  END { exit bad > 0 }' "$TMP/rows" || fail "tuned compaction counts differ from the CPU's"
 
 # ---- listrank --------------------------------------------------------------
 run_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \
@@ -64,6 +89,9 @@ run_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \
 # wyllie 2 grids and hj 2 spacings x 2 grids; a tree: the CPU's walk and
 # wyllie, the GPU's wyllie 2 grids (hj skips trees): 14, times 5 sizes.
 all_pass "$TMP/list.csv" 70
+# Every list ranking row is held against its backend's gather ceiling.
+csv_select "$TMP/list.csv" mix ceiling_gbs roofline | awk -F, '$1 != "random" || !($2 > 0) ||
+  !($3 > 0) { bad++ } END { exit bad > 0 }' || fail "a listrank row is not on the gather ceiling"
 # ---- series ----------------------------------------------------------------
 run_csv "$TMP/series.csv" series --variant serial,direct --precision float,double \
   --size 1,31,1000,1000003,2^26 --block 32,256 --grid auto,3

@@ -148,14 +148,17 @@ typedef struct tb_check {
 /* ---- Algorithms -------------------------------------------------------- */
 
 /* The ceilings a backend measures in each of its configurations: three
- * memory ceilings by read:write mix, in GB/s (10^9 bytes), and two compute
- * ceilings, FMA throughput in GFLOP/s (an FMA counts two flops). */
+ * memory ceilings by read:write mix, in GB/s (10^9 bytes), two compute
+ * ceilings, FMA throughput in GFLOP/s (an FMA counts two flops), and the
+ * rate of random accesses, a gather out[i] = in[idx[i]] at random indices,
+ * in GB/s at 32 bytes (a GPU memory sector) an access. */
 typedef enum tb_ceiling_kind {
   TB_CEIL_READ = 0, /* read-only traffic (a sum) */
   TB_CEIL_COPY,     /* 1:1 read:write (a copy) */
   TB_CEIL_TRIAD,    /* 2:1 read:write (a triad) */
   TB_CEIL_FP32,     /* FP32 FMA throughput */
   TB_CEIL_FP64,     /* FP64 FMA throughput */
+  TB_CEIL_GATHER,   /* random 4-byte reads, counted as 32 bytes each */
   TB_NCEIL
 } tb_ceiling_kind_t;
 
@@ -163,9 +166,12 @@ typedef enum tb_ceiling_kind {
  * bytes read and written (STREAM-style: each array element once, no
  * write-allocate) and the floating-point operations (an FMA counts two;
  * integer work counts none). The read:write mix picks the memory ceiling a
- * row is held against, the precision its compute ceiling. */
+ * row is held against, the precision its compute ceiling; a cost whose
+ * bytes are random accesses counted at 32 bytes each (random = 1) is held
+ * against the gather ceiling instead. */
 typedef struct tb_cost {
   double read, written, flops;
+  int random;
 } tb_cost_t;
 
 enum tb_algo_flags {

@@ -52,9 +52,11 @@ static int tb_ceilings_row(tb_grid_t *g, const tb_backend_t *be, void *cfg)
   tb_grid_set(g, row, c++, be->name);
   tb_grid_set(g, row, c++, text);
   for (int k = 0; k < TB_NCEIL; k++) {
-    snprintf(text, sizeof text, k < TB_CEIL_FP32 ? "%.1f" : "%.0f", value[k]);
+    snprintf(text, sizeof text, tb_ceiling_is_memory(k) ? "%.1f" : "%.0f", value[k]);
     tb_grid_set(g, row, c++, text);
   }
+  snprintf(text, sizeof text, "%.0f", value[TB_CEIL_GATHER] / 32.0 * 1e3);
+  tb_grid_set(g, row, c++, text);
   snprintf(text, sizeof text, "%.1f", value[TB_CEIL_FP32] / value[TB_CEIL_TRIAD]);
   tb_grid_set(g, row, c, text);
   return TB_OK;
@@ -63,15 +65,16 @@ static int tb_ceilings_row(tb_grid_t *g, const tb_backend_t *be, void *cfg)
 int tb_ceilings_print(FILE *f, tb_topo_t *topo, const int *use,
                       const char *const (*option)[TB_MAX_OPTIONS])
 {
-  static const char *const heads[] = {"read", "copy", "triad", "fp32", "fp64"};
+  static const char *const heads[] = {"read", "copy", "triad", "fp32", "fp64", "gather"};
   tb_grid_t g;
   int rc = TB_OK;
-  tb_grid_init(&g, TB_NCEIL + 3);
+  tb_grid_init(&g, TB_NCEIL + 4);
   tb_grid_head(&g, 0, "backend", 1);
   tb_grid_head(&g, 1, "configuration", 1);
   for (int k = 0; k < TB_NCEIL; k++)
     tb_grid_head(&g, 2 + k, heads[k], 0);
-  tb_grid_head(&g, TB_NCEIL + 2, "balance", 0);
+  tb_grid_head(&g, TB_NCEIL + 2, "Mgather/s", 0);
+  tb_grid_head(&g, TB_NCEIL + 3, "balance", 0);
   for (int b = 0; b < tb_backend_count() && !rc; b++) {
     const tb_backend_t *be = tb_backend_at(b);
     const char *text[TB_MAX_OPTIONS];
@@ -90,8 +93,11 @@ int tb_ceilings_print(FILE *f, tb_topo_t *topo, const int *use,
     tb_comment(f, 0, "ceilings, measured now in each configuration: memory in GB/s (GB = 10^9 "
                      "bytes, counted STREAM-style: no write-allocate), read-only, 1:1 (copy) and "
                      "2:1 (triad) read:write; compute in GFLOP/s of FMA (an FMA is 2 flops); "
-                     "balance = fp32 / triad, the flops per byte where a float kernel turns "
-                     "compute-bound");
+                     "gather: random reads out[i] = in[idx[i]] of 4-byte elements, in GB/s at "
+                     "32 bytes (a GPU memory sector) a read, the index read and the output "
+                     "written (8 streamed bytes a gather) not counted, and as millions of "
+                     "gathers a second (Mgather/s); balance = fp32 / triad, the flops per byte "
+                     "where a float kernel turns compute-bound");
     tb_grid_print(f, &g, 0);
     for (int b = 0; b < tb_backend_count(); b++)
       for (int k = 0; use[b] && k < TB_NCEIL; k++) {

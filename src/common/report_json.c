@@ -122,7 +122,7 @@ static void tb_json_ceiling(FILE *f, const tb_result_t *r, int kind, double valu
   tb_json_string(f, r->backend->ceiling_names[kind]);
   fprintf(f, ", \"value\": ");
   tb_json_number(f, value);
-  fprintf(f, ", \"unit\": \"%s\"}", kind < TB_CEIL_FP32 ? "GB/s" : "GFLOP/s");
+  fprintf(f, ", \"unit\": \"%s\"}", tb_ceiling_is_memory(kind) ? "GB/s" : "GFLOP/s");
 }
 
 /* The measured ceilings the rows are held against: each row's two (its

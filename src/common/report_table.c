@@ -247,8 +247,9 @@ void tb_report_heading(FILE *f, const tb_report_t *rep, int md, int brief)
   if (k < sizeof text)
     k += (size_t)snprintf(text + k, sizeof text - k,
                           "; roofline = the least time the ceilings measured in this run "
-                          "allow, max(bytes / ceiling_gbs of the row's read:write mix, flops / "
-                          "the FMA ceiling of its precision), over the median");
+                          "allow, max(bytes / ceiling_gbs of the row's read:write mix (random "
+                          "accesses: the gather's), flops / the FMA ceiling of its precision), "
+                          "over the median");
   if (k < sizeof text && !brief)
     snprintf(text + k, sizeof text - k, "; error = %s", a->error_meaning);
   tb_comment(f, md, text);

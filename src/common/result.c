@@ -114,6 +114,8 @@ double tb_result_roofline(const tb_result_t *r)
 
 int tb_cost_mem_ceiling(const tb_cost_t *c)
 {
+  if (c->random)
+    return TB_CEIL_GATHER;
   /* The written fraction of the traffic: 0 read-only, 1/3 triad, 1/2 copy. */
   double total = c->read + c->written, w = total > 0 ? c->written / total : 0.0;
   return w < 1.0 / 6 ? TB_CEIL_READ : w < 5.0 / 12 ? TB_CEIL_TRIAD : TB_CEIL_COPY;
@@ -121,13 +123,21 @@ int tb_cost_mem_ceiling(const tb_cost_t *c)
 
 const char *tb_ceiling_mix_name(int kind)
 {
-  return kind == TB_CEIL_READ ? "read-only" : kind == TB_CEIL_COPY ? "1:1" : "2:1";
+  return kind == TB_CEIL_READ     ? "read-only"
+         : kind == TB_CEIL_COPY   ? "1:1"
+         : kind == TB_CEIL_GATHER ? "random"
+                                  : "2:1";
 }
 
 const char *tb_ceiling_name(int kind)
 {
-  static const char *const names[TB_NCEIL] = {"read", "copy", "triad", "fp32", "fp64"};
+  static const char *const names[TB_NCEIL] = {"read", "copy", "triad", "fp32", "fp64", "gather"};
   return kind >= 0 && kind < TB_NCEIL ? names[kind] : "?";
+}
+
+int tb_ceiling_is_memory(int kind)
+{
+  return kind != TB_CEIL_FP32 && kind != TB_CEIL_FP64;
 }
 
 int tb_cost_compute_ceiling(const tb_cost_t *c, tb_prec_t prec)

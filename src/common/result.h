@@ -80,13 +80,15 @@ double tb_result_roofline(const tb_result_t *r);
 
 /* The memory ceiling of a cost's read:write mix, the nearest by the
  * written fraction of its bytes: read-only (0; a sum's one result), 2:1
- * (1/3) or 1:1 (1/2). */
+ * (1/3) or 1:1 (1/2); the gather ceiling for a cost of random accesses. */
 int tb_cost_mem_ceiling(const tb_cost_t *c);
 
-/* A memory ceiling's read:write mix ("read-only", "1:1", "2:1") and a
- * ceiling's short name ("read", "copy", "triad", "fp32", "fp64"). */
+/* A memory ceiling's read:write mix ("read-only", "1:1", "2:1", "random")
+ * and a ceiling's short name ("read", "copy", "triad", "fp32", "fp64",
+ * "gather"); whether a kind is of memory (GB/s) or of compute (GFLOP/s). */
 const char *tb_ceiling_mix_name(int kind);
 const char *tb_ceiling_name(int kind);
+int tb_ceiling_is_memory(int kind);
 
 /* The compute ceiling of a cost in a precision: FP32 or FP64, or -1 when
  * it counts no flops (integers count none). */

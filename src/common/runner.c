@@ -431,7 +431,7 @@ static int tb_ceiling_get(tb_run_state_t *st, int b, int c, int kind, double *va
  * flops (else -1). */
 static void tb_problem_ceilings(const tb_problem_t *p, int *mem, int *comp)
 {
-  tb_cost_t c = {0, 0, 0};
+  tb_cost_t c = {0, 0, 0, 0};
   p->algo->cost(p, &c);
   *mem = tb_cost_mem_ceiling(&c);
   *comp = tb_cost_compute_ceiling(&c, p->prec);
@@ -769,6 +769,7 @@ static int tb_row_measure(const tb_stage_t *g, tb_ctx_t *ctx, void *const *view,
   row->max_ms = st.max;
   row->mean_ms = st.mean;
   row->stddev_ms = st.stddev;
+  memset(&row->cost, 0, sizeof row->cost);
   a->cost(g->p, &row->cost);
   row->mem_ceiling = tb_cost_mem_ceiling(&row->cost);
   row->comp_ceiling = tb_cost_compute_ceiling(&row->cost, row->prec);

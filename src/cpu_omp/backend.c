@@ -366,7 +366,10 @@ const tb_backend_t tb_backend_cpu = {
                       "better)",
                       "FP32 FMA chains on the build's vector registers, every thread of the team",
                       "FP64 FMA chains on the build's vector registers, every thread of the "
-                      "team"},
+                      "team",
+                      "gather out[i] = in[idx[i]] of 4-byte elements at random indices over a "
+                      "table of --ceiling-size doubles' bytes, by the same bound team: 32 bytes "
+                      "a read (the CPU moves a 64-byte line)"},
     .variants = tb_cpu_variants,
     .options = tb_cpu_options,
     .noptions = TB_CPU_NOPT,

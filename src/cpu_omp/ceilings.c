@@ -9,6 +9,13 @@
  * wins on most servers but loses where the output would have stayed in a
  * cache, and a twin may use either.
  *
+ * Gather: out[i] = in[idx[i]] over 4-byte elements at random indices
+ * (uniform, with repeats) into a table of as many bytes as one memory
+ * array, so that nearly every read misses the caches and fetches a line of
+ * its own; counted at 32 bytes a read (the GPU's sector, which list
+ * ranking's cost model counts on both backends), the streamed index and
+ * output not counted.
+ *
  * Compute: every thread runs independent chains of multiply-adds on vector
  * registers of the build's width. A chain waits for its previous result, so
  * the FMA units are only kept busy with at least latency x ports chains in
@@ -232,6 +239,91 @@ static int tb_ceil_memory(int kind, int threads, int64_t n, double *gbs, const c
   return TB_OK;
 }
 
+/* ---- Gather ------------------------------------------------------------ */
+
+/* The most table elements of the gather: 4 GiB, which int32 indices name. */
+#define TB_CEIL_GATHER_MAX ((int64_t)1 << 30)
+
+/* The gather's table entry j and the random index of output i into a table
+ * of m entries: a 64-bit finaliser (splitmix64's) of i, scaled to [0, m)
+ * by its high half (m <= 2^32). */
+static inline uint32_t tb_ceil_table(int64_t j)
+{
+  return (uint32_t)j * 2654435761u + 0x5bd1e995u;
+}
+
+static inline uint32_t tb_ceil_index(int64_t i, int64_t m)
+{
+  uint64_t z = (uint64_t)i + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return (uint32_t)(((z >> 32) * (uint64_t)m) >> 32);
+}
+
+static void tb_ceil_gather_run(const uint32_t *restrict in, const uint32_t *restrict idx,
+                               uint32_t *restrict out, int64_t m, int threads)
+{
+#pragma omp parallel num_threads(threads)
+  {
+    int64_t lo, hi;
+    tb_cpu_share(m, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);
+    for (int64_t i = lo; i < hi; i++)
+      out[i] = in[idx[i]];
+  }
+}
+
+/* The gather's rate over a table of m = 2 elems 4-byte entries (as many
+ * bytes as one array of the memory ceilings, at most TB_CEIL_GATHER_MAX),
+ * first-touched by the team in the kernel's split; every output is checked
+ * after the runs. GB/s at 32 bytes a read. */
+static int tb_ceil_gather(int threads, int64_t elems, double *gbs, const char **how)
+{
+  const int64_t m = elems > TB_CEIL_GATHER_MAX / 2 ? TB_CEIL_GATHER_MAX : 2 * elems;
+  if (elems < 1)
+    return tb_fail(TB_EINVAL, "the gather ceiling needs at least one element (got %lld)",
+                   (long long)elems);
+  uint32_t *in = tb_alloc(m * 4), *idx = tb_alloc(m * 4), *out = tb_alloc(m * 4);
+  int rc = TB_OK;
+  if (!in || !idx || !out) {
+    rc = tb_fail(TB_ENOMEM, "cannot allocate the gather ceiling's 3 arrays of %lld int32",
+                 (long long)m);
+    goto done;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    int64_t lo, hi;
+    tb_cpu_share(m, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);
+    for (int64_t i = lo; i < hi; i++) {
+      in[i] = tb_ceil_table(i);
+      idx[i] = tb_ceil_index(i, m);
+      out[i] = 0;
+    }
+  }
+  double best;
+  TB_CEIL_BEST(best, tb_ceil_gather_run(in, idx, out, m, threads));
+  int64_t bad = 0, first = INT64_MAX;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : bad)               \
+    reduction(min : first)
+  for (int64_t i = 0; i < m; i++)
+    if (out[i] != tb_ceil_table(tb_ceil_index(i, m))) {
+      bad++;
+      first = i < first ? i : first;
+    }
+  if (bad)
+    rc = tb_fail(TB_EINVAL, "the gather ceiling's kernel left %lld wrong outputs (out[%lld] = "
+                 "%lu)", (long long)bad, (long long)first, (unsigned long)out[first]);
+  else {
+    *gbs = 32.0 * (double)m / best * 1e-9;
+    *how = "gather at random indices, 32 bytes a read";
+  }
+done:
+  tb_free(in);
+  tb_free(idx);
+  tb_free(out);
+  return rc;
+}
+
 /* ---- Compute ----------------------------------------------------------- */
 
 /* What each thread's chains multiply by and add: x just below 1 and y small,
@@ -339,6 +431,9 @@ int tb_cpu_ceiling(int kind, int threads, int64_t elems, double *value, const ch
   case TB_CEIL_FP32:
   case TB_CEIL_FP64:
     rc = tb_ceil_compute(kind, threads, value, &h);
+    break;
+  case TB_CEIL_GATHER:
+    rc = tb_ceil_gather(threads, elems, value, &h);
     break;
   default:
     return tb_fail(TB_EINVAL, "no ceiling of kind %d", kind);

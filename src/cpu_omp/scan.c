@@ -10,7 +10,14 @@
  *          shifts). The block is still in the thread's cache for pass 2,
  *          so memory sees x read once and y written once; y is written
  *          through a small buffer with non-temporal stores where the CPU
- *          has them (no write-allocate read of y);
+ *          has them (no write-allocate read of y). With --sync lookback
+ *          the rounds' barriers go: each block publishes its total and
+ *          then its inclusive prefix in a flag word of its own, and a
+ *          thread looks back over the blocks before its own (at most the
+ *          team's size of them) for its offset, as the GPU's single-pass
+ *          scan does between tiles; threads then drift apart, so that some
+ *          read memory while others write it, instead of all reading and
+ *          then all writing between two barriers;
  * jump     pointer jumping (Hillis and Steele) on the CPU: ceil(log2 n)
  *          parallel passes y'_i = y_i + y_{i-d}, d = 1, 2, 4, ..., between
  *          y and a second buffer: O(n log n) work, to show its cost here too.
@@ -19,6 +26,8 @@
 #include <config.h>
 
 #include <omp.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,21 +39,56 @@
 /* The elements pass 2 scans into a thread's buffer before streaming them to y. */
 enum { TB_SCAN_CHUNK = 1024 };
 
+/* A value of any of the problem's element types. */
+typedef union tb_scan_val {
+  uint32_t i;
+  float f;
+  double d;
+} tb_scan_val_t;
+
 /* One thread's block total, alone on its cache line; two per thread, used
  * in alternate rounds, so that one barrier a round suffices. */
 typedef struct tb_scan_slot {
-  union {
-    uint32_t i;
-    float f;
-    double d;
-  } v;
+  tb_scan_val_t v;
   char pad[64 - sizeof(double)];
 } tb_scan_slot_t;
 
+/* A block's state in the look-back (sync lookback), alone on its cache
+ * line: its total (agg) and its inclusive prefix (incl), each written once
+ * before the flag that announces it is released, so that a reader who
+ * acquired the flag reads a finished value. */
+enum { TB_LINK_NONE, TB_LINK_AGG, TB_LINK_INCL };
+typedef struct tb_scan_link {
+  tb_scan_val_t agg, incl;
+  atomic_int flag;
+  char pad[64 - 2 * sizeof(tb_scan_val_t) - sizeof(atomic_int)];
+} tb_scan_link_t;
+
 typedef struct tb_scan_cpu {
-  tb_scan_slot_t *slot; /* 2 x threads */
+  tb_scan_slot_t *slot; /* twopass, sync barrier: 2 x threads */
+  tb_scan_link_t *link; /* twopass, sync lookback: one a block */
   void *tmp;            /* jump: the second buffer */
 } tb_scan_cpu_t;
+
+/* The flag of a block once it has left TB_LINK_NONE (acquired). The wait
+ * spins a while with x86's pause (the sibling thread gets the pipeline), then
+ * yields the core at every poll: a team larger than its cores, or a busy
+ * machine, would otherwise spin away the time slice of the very thread it
+ * waits for. */
+static inline int tb_scan_wait(atomic_int *flag)
+{
+  int f;
+  for (int spins = 0; (f = atomic_load_explicit(flag, memory_order_acquire)) == TB_LINK_NONE;
+       spins++) {
+    if (spins >= 1024)
+      sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+    else
+      __builtin_ia32_pause();
+#endif
+  }
+  return f;
+}
 
 /* Copy len elements of ELEM bytes from a thread's buffer to dst: streamed
  * (non-temporal) where the CPU has such stores, plainly otherwise. The
@@ -112,8 +156,8 @@ static inline void tb_scan_fence(void)
     }                                                                                            \
   }                                                                                              \
                                                                                                  \
-  static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
-                             int threads, int64_t tile, tb_scan_slot_t *slot)                    \
+  static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
+                            int threads, int64_t tile, tb_scan_slot_t *slot)                     \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
@@ -141,6 +185,57 @@ static inline void tb_scan_fence(void)
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
+  }                                                                                              \
+                                                                                                 \
+  /* The blocks of `tile` elements dealt round-robin to the threads, chained */                  \
+  /* by look-back: the flags reset (one barrier), then each block's total */                     \
+  /* published, its offset found from the blocks before it (the nearest */                       \
+  /* inclusive prefix plus the totals after it), its prefix published, and */                    \
+  /* the block scanned from its offset while it is still in cache. */                            \
+  static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
+                             int threads, int64_t tile, tb_scan_link_t *link)                    \
+  {                                                                                              \
+    const int64_t blocks = (n + tile - 1) / tile;                                                \
+    _Pragma("omp parallel num_threads(threads)")                                                 \
+    {                                                                                            \
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
+      for (int64_t b = t; b < blocks; b += nt)                                                   \
+        atomic_store_explicit(&link[b].flag, TB_LINK_NONE, memory_order_relaxed);                \
+      _Pragma("omp barrier")                                                                     \
+      for (int64_t b = t; b < blocks; b += nt) {                                                 \
+        const int64_t lo = b * tile, hi = lo + tile < n ? lo + tile : n;                         \
+        T part = 0;                                                                              \
+        _Pragma("omp simd reduction(+ : part)")                                                  \
+        for (int64_t i = lo; i < hi; i++)                                                        \
+          part += x[i];                                                                          \
+        link[b].agg.M = part;                                                                    \
+        atomic_store_explicit(&link[b].flag, TB_LINK_AGG, memory_order_release);                 \
+        T off = 0;                                                                               \
+        for (int64_t j = b - 1; j >= 0; j--) {                                                   \
+          if (tb_scan_wait(&link[j].flag) == TB_LINK_INCL) {                                     \
+            off += link[j].incl.M;                                                               \
+            break;                                                                               \
+          }                                                                                      \
+          off += link[j].agg.M;                                                                  \
+        }                                                                                        \
+        link[b].incl.M = off + part;                                                             \
+        atomic_store_explicit(&link[b].flag, TB_LINK_INCL, memory_order_release);                \
+        tb_block_scan_##M(x, y, lo, hi, off, excl, buf);                                         \
+      }                                                                                          \
+      tb_scan_fence();                                                                           \
+    }                                                                                            \
+  }                                                                                              \
+                                                                                                 \
+  /* twopass: chained by look-back where prepare made the blocks' states, */                     \
+  /* else in rounds between barriers. */                                                         \
+  static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
+                             int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
+  {                                                                                              \
+    if (st->link)                                                                                \
+      tb_chained_##M(x, y, n, excl, threads, tile, st->link);                                    \
+    else                                                                                         \
+      tb_rounds_##M(x, y, n, excl, threads, tile, st->slot);                                     \
   }                                                                                              \
                                                                                                  \
   /* One pass of pointer jumping: dst_i = src_i + src_{i-d} (0 below d); the */                  \
@@ -181,10 +276,17 @@ static int tb_scan_jump_steps(int64_t n)
   return s > 0 ? s : 1;
 }
 
+static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
+enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
+
 static const tb_param_def_t tb_scan_cpu_tuning[] = {
     {"tile", "elements a thread scans per round (twopass): its block stays in its core's "
              "cache between the two passes; larger tiles take fewer rounds (a barrier each)",
      TB_PARAM_INT, "65536", 64, 1 << 24, NULL, 0, "16384,32768,65536,131072,262144"},
+    {"sync", "how a block finds its offset (twopass): barrier, the team meets after each "
+             "round's totals; lookback, each block looks back over the blocks before it for "
+             "their published totals and prefixes, no barrier", TB_PARAM_CHOICE, "lookback", 0,
+     0, tb_scan_syncs, 0, "barrier,lookback"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
@@ -201,11 +303,23 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     ctx->extra[TB_SCAN_LAUNCHES] = 1;
     break;
   case TB_SV_TWOPASS: {
-    const int64_t tile = tb_tune(ctx, "tile")->i;
-    st->slot = aligned_alloc(sizeof(tb_scan_slot_t), 2 * (size_t)threads * sizeof(tb_scan_slot_t));
-    if (!st->slot)
-      return tb_fail(TB_ENOMEM, "out of memory");
-    ctx->extra[TB_SCAN_DEPTH] = (double)tb_scan_blocked_depth((p->n + tile - 1) / tile, tile);
+    const int64_t tile = tb_tune(ctx, "tile")->i, blocks = (p->n + tile - 1) / tile;
+    if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
+      st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
+      if (!st->link)
+        return tb_fail(TB_ENOMEM, "out of memory");
+      /* A block's prefix is a nearer block's prefix plus the totals in
+       * between and its own: along the chain back to block 0 each block's
+       * total is added at most once and each step adds one prefix, so at
+       * most 2 blocks additions carry an input's total to an offset. */
+      ctx->extra[TB_SCAN_DEPTH] = (double)tb_scan_blocked_depth(2 * blocks, tile);
+    } else {
+      st->slot = aligned_alloc(sizeof(tb_scan_slot_t),
+                               2 * (size_t)threads * sizeof(tb_scan_slot_t));
+      if (!st->slot)
+        return tb_fail(TB_ENOMEM, "out of memory");
+      ctx->extra[TB_SCAN_DEPTH] = (double)tb_scan_blocked_depth(blocks, tile);
+    }
     ctx->extra[TB_SCAN_LAUNCHES] = 2;
     break;
   }
@@ -246,11 +360,11 @@ static int tb_scan_cpu_run(tb_ctx_t *ctx, int kind)
   case TB_SV_TWOPASS: {
     const int64_t tile = tb_tune(ctx, "tile")->i;
     if (prec == TB_INT32)
-      tb_twopass_i(x, y, n, excl, threads, tile, st->slot);
+      tb_twopass_i(x, y, n, excl, threads, tile, st);
     else if (prec == TB_FLOAT)
-      tb_twopass_f(x, y, n, excl, threads, tile, st->slot);
+      tb_twopass_f(x, y, n, excl, threads, tile, st);
     else
-      tb_twopass_d(x, y, n, excl, threads, tile, st->slot);
+      tb_twopass_d(x, y, n, excl, threads, tile, st);
     break;
   }
   default: {
@@ -271,6 +385,7 @@ static void tb_scan_cpu_release(tb_ctx_t *ctx)
   tb_scan_cpu_t *st = ctx->state;
   if (st) {
     free(st->slot);
+    free(st->link);
     free(st->tmp);
   }
   free(st);

@@ -187,12 +187,17 @@ static int tb_listrank_verify(tb_problem_t *p, void *const *view, double *extra,
 /* A walk reads each successor once and writes each rank once, both at
  * random places: one 32-byte sector each (the memory's smallest transfer
  * on the GPU; the CPU moves 64-byte lines, so its rows understate its
- * traffic). No flops. */
+ * traffic). No flops. Random accesses: the row is held against the
+ * backend's gather ceiling, measured at 32 bytes a random read too, so its
+ * roofline is the fraction of that backend's random-read rate it reaches
+ * (two random accesses a node: a ranking whose every access, read or
+ * write, went at the gather's rate would score 1). */
 static void tb_listrank_cost(const tb_problem_t *p, tb_cost_t *c)
 {
   c->read = 32.0 * (double)p->n;
   c->written = 32.0 * (double)p->n;
   c->flops = 0.0;
+  c->random = 1;
 }
 
 static void tb_listrank_cleanup(tb_problem_t *p)

@@ -554,7 +554,9 @@ extern "C" const tb_backend_t tb_backend_gpu = {
      "device-to-device copy or a 16-byte copy kernel (the better)",
      "triad kernel a = b + q c, 16-byte accesses",
      "FP32 FMA chains (fmaf), every SM full",
-     "FP64 FMA chains (fma), every SM full"},
+     "FP64 FMA chains (fma), every SM full",
+     "gather kernel out[i] = in[idx[i]], 4-byte elements at random indices over a table "
+     "as large as the copy's buffers: 32 bytes (one sector) a read"},
     tb_gpu_variants,
     NULL,
     0,

@@ -5,7 +5,11 @@
  * with a non-zero byte pattern. read is a summing kernel of 16-byte loads,
  * copy the better of cudaMemcpyAsync and a 16-byte copy kernel, triad
  * a = b + q c in 16-byte accesses; each kernel is tried at a few block and
- * grid shapes and the best kept.
+ * grid shapes and the best kept. gather is out[i] = in[idx[i]] over three
+ * such buffers of 4-byte elements, the indices random (uniform, with
+ * repeats) over the whole table, so that nearly every read fetches a 32-byte
+ * sector of its own from memory: GB/s at 32 bytes a read, the streamed
+ * index and output not counted, as list ranking's cost model counts.
  * Compute (GFLOP/s): every thread runs independent FMA chains, enough of them
  * that the FMA latency is hidden, on blocks that fill every SM; the number of
  * steps is calibrated so that a launch takes a few milliseconds.
@@ -48,13 +52,19 @@ const double tb_ceil_q = 3.0;
  * devices, so both are timed. The texts are the memory kinds' *how. */
 struct tb_ceil_shape {
   int block, waves;
-  const char *how[3]; /* indexed by TB_CEIL_READ, TB_CEIL_COPY, TB_CEIL_TRIAD */
+  const char *how[4]; /* indexed by TB_CEIL_READ, TB_CEIL_COPY, TB_CEIL_TRIAD, and the gather */
 };
 
 #define TB_CEIL_SHAPE(BLOCK, WAVES, TEXT)                                                        \
   {BLOCK, WAVES,                                                                                 \
    {"read kernel, 16-byte loads, " TEXT, "copy kernel, 16-byte accesses, " TEXT,                \
-    "triad kernel, 16-byte accesses, " TEXT}}
+    "triad kernel, 16-byte accesses, " TEXT, "gather kernel, 4 reads in flight a thread, " TEXT}}
+
+/* The index of a memory kind's text in a shape's how[]. */
+int tb_ceil_how_slot(int kind)
+{
+  return kind == TB_CEIL_GATHER ? 3 : kind;
+}
 
 const tb_ceil_shape tb_ceil_shapes[] = {
     TB_CEIL_SHAPE(256, 1, "one wave of 256-thread blocks"),
@@ -88,6 +98,7 @@ struct tb_ceil_res {
   double *part;      /* device: the read kernel's per-block sums */
   double *host_part; /* host: the same, copied back to check them */
   void *out;         /* device: where the FMA kernels would write a sentinel hit */
+  unsigned long long *bad; /* device: the gather's wrong outputs */
   int sms;
 };
 
@@ -159,6 +170,70 @@ __global__ void tb_k_ceil_triad(double *__restrict__ a, const double *__restrict
   }
   for (int64_t i = 2 * nv + tid; i < n; i += stride)
     a[i] = b[i] + q * c[i];
+}
+
+/* The gather's table entry j, and the random index of output i into a
+ * table of m entries: a 64-bit finaliser (splitmix64's) of i scaled to
+ * [0, m) by its high half (m <= 2^32). */
+__device__ __forceinline__ unsigned tb_ceil_table_at(int64_t j)
+{
+  return (unsigned)j * 2654435761u + 0x5bd1e995u;
+}
+
+__device__ __forceinline__ unsigned tb_ceil_index_at(int64_t i, int64_t m)
+{
+  unsigned long long z = (unsigned long long)i + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return (unsigned)(((z >> 32) * (unsigned long long)m) >> 32);
+}
+
+/* The gather's table and indices. */
+__global__ void tb_k_ceil_gather_fill(unsigned *__restrict__ in, unsigned *__restrict__ idx,
+                                      int64_t m)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += stride) {
+    in[i] = tb_ceil_table_at(i);
+    idx[i] = tb_ceil_index_at(i, m);
+  }
+}
+
+/* out[i] = in[idx[i]] over m elements: a grid-stride loop with four
+ * gathers in flight a thread (the four indices loaded, then the four
+ * random reads issued before any is used), then the rest one at a time. */
+__global__ void tb_k_ceil_gather(const unsigned *__restrict__ in, const unsigned *__restrict__ idx,
+                                 unsigned *__restrict__ out, int64_t m)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < m; i += 4 * stride) {
+    unsigned j[4], v[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+      j[u] = idx[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+      v[u] = in[j[u]];
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+      out[i + u * stride] = v[u];
+  }
+  for (; i < m; i += stride)
+    out[i] = in[idx[i]];
+}
+
+/* The gather's wrong outputs, counted into *bad. */
+__global__ void tb_k_ceil_gather_check(const unsigned *__restrict__ out, int64_t m,
+                                       unsigned long long *bad)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  unsigned long long wrong = 0;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += stride)
+    wrong += out[i] != tb_ceil_table_at(tb_ceil_index_at(i, m));
+  if (wrong)
+    atomicAdd(bad, wrong);
 }
 
 __device__ __forceinline__ float tb_fma(float a, float x, float y)
@@ -303,7 +378,7 @@ int tb_ceil_best_shape(tb_ceil_res *r, int kind, double moved, G grid_of, L laun
     const double g = moved / (ms * 1e6);
     if (g > *best) {
       *best = g;
-      *how = tb_ceil_shapes[k].how[kind];
+      *how = tb_ceil_shapes[k].how[tb_ceil_how_slot(kind)];
     }
   }
   return TB_OK;
@@ -445,6 +520,63 @@ int tb_ceil_triad(tb_ceil_res *r, double *gbs, const char **how)
   return TB_OK;
 }
 
+/* Gather: the table and the indices filled on the device, then the gather
+ * kernel at every shape; after each shape's launches every output is
+ * checked on the device (a count of wrong ones, which must be 0), so that a
+ * kernel that skipped reads fails instead of reporting a ceiling. The
+ * output buffer holds the fill pattern before the first launch. */
+int tb_ceil_gather(tb_ceil_res *r, double *gbs, const char **how)
+{
+  int64_t bytes = 0, n = 0, work = 0;
+  int rc = tb_ceil_buffers(r, 3, &bytes, &n, &work);
+  if (rc)
+    return rc;
+  const int64_t m = bytes / (int64_t)sizeof(unsigned);
+  unsigned *in = (unsigned *)r->buf[0], *idx = (unsigned *)r->buf[1];
+  unsigned *out = (unsigned *)r->buf[2];
+  int fill_grid = 0;
+  if ((rc = tb_ceil_grid(r, tb_k_ceil_gather_fill, &tb_ceil_shapes[0], m, &fill_grid)))
+    return rc;
+  if (fill_grid < 1)
+    return tb_fail(TB_EUNSUP, "the gather ceiling's fill kernel cannot run blocks of %d threads",
+                   tb_ceil_shapes[0].block);
+  tb_k_ceil_gather_fill<<<fill_grid, tb_ceil_shapes[0].block, 0, r->stream>>>(in, idx, m);
+  TB_CUDA_LAUNCH("ceiling gather fill");
+  TB_CUDA(cudaMalloc(&r->bad, sizeof *r->bad));
+  double best = 0.0;
+  *how = NULL;
+  rc = tb_ceil_best_shape(
+      r, TB_CEIL_GATHER, 32.0 * (double)m,
+      [&](int k, int *grid) {
+        return tb_ceil_grid(r, tb_k_ceil_gather, &tb_ceil_shapes[k], m, grid);
+      },
+      [&](int grid, int block) {
+        tb_k_ceil_gather<<<grid, block, 0, r->stream>>>(in, idx, out, m);
+        TB_CUDA_LAUNCH("ceiling gather");
+        return (int)TB_OK;
+      },
+      [&](int k, int) {
+        unsigned long long wrong = 0;
+        TB_CUDA(cudaMemsetAsync(r->bad, 0, sizeof *r->bad, r->stream));
+        tb_k_ceil_gather_check<<<fill_grid, tb_ceil_shapes[0].block, 0, r->stream>>>(out, m,
+                                                                                    r->bad);
+        TB_CUDA_LAUNCH("ceiling gather check");
+        TB_CUDA(cudaMemcpyAsync(&wrong, r->bad, sizeof wrong, cudaMemcpyDeviceToHost, r->stream));
+        TB_CUDA(cudaStreamSynchronize(r->stream));
+        if (wrong)
+          return tb_fail(TB_EDEVICE, "the gather ceiling kernel left %llu of %lld outputs wrong "
+                         "(%s)", wrong, (long long)m, tb_ceil_shapes[k].how[3]);
+        return (int)TB_OK;
+      },
+      &best, how);
+  if (rc)
+    return rc;
+  if (!*how)
+    return tb_fail(TB_EUNSUP, "the gather ceiling kernel runs at none of its block sizes");
+  *gbs = best;
+  return TB_OK;
+}
+
 /* FMA throughput in T: blocks of tb_fma_block threads, as many as are
  * resident on the device at once. A first launch loads the kernel and wakes
  * the clocks; the best of two short launches sets the number of trips that
@@ -503,6 +635,8 @@ int tb_ceil_measure(tb_ceil_res *r, int kind, double *value, const char **how)
   case TB_CEIL_FP64:
     *how = "FMA kernel, 8 chains a thread, 256-thread blocks filling every SM";
     return tb_ceil_fma<double>(r, value);
+  case TB_CEIL_GATHER:
+    return tb_ceil_gather(r, value, how);
   }
   return tb_fail(TB_EINVAL, "unknown ceiling kind %d", kind);
 }
@@ -517,6 +651,7 @@ void tb_ceil_free(tb_ceil_res *r)
     cudaFree(r->buf[i]);
   cudaFree(r->part);
   cudaFree(r->out);
+  cudaFree(r->bad);
   free(r->host_part);
   for (int i = 0; i < 2; i++)
     if (r->ev[i])

@@ -15,8 +15,9 @@ extern "C" {
 #define TB_GPU_CEILING_BYTES ((int64_t)1 << 30)
 
 /* The ceiling of kind `kind` (tb_ceiling_kind_t in ../common/algo.h: TB_CEIL_READ,
- * TB_CEIL_COPY, TB_CEIL_TRIAD, TB_CEIL_FP32, TB_CEIL_FP64) on the current device:
- * memory kinds in GB/s (10^9 bytes/s), compute kinds in GFLOP/s (an FMA counts 2 flops).
+ * TB_CEIL_COPY, TB_CEIL_TRIAD, TB_CEIL_FP32, TB_CEIL_FP64, TB_CEIL_GATHER) on the current
+ * device: memory kinds in GB/s (10^9 bytes/s; the gather at 32 bytes a random read), compute
+ * kinds in GFLOP/s (an FMA counts 2 flops).
  * *how (may be NULL) gets a short static text of how the winning measurement was taken
  * ("device-to-device copy", "copy kernel, 16-byte accesses, ..."). The caller has
  * selected the device (cudaSetDevice). Everything it allocates is freed before it

@@ -7,7 +7,8 @@
  * onepass  one fused launch: each block flags its tile, scans the flags
  *          (look-back across tiles), stages its kept elements in shared
  *          memory in order and writes them as one contiguous, coalesced run
- *          from the tile's offset; the last tile writes the count;
+ *          from the tile's offset; the last tile writes the count; tuned
+ *          like the look-back scan (items, access, backoff);
  * cub      cub::DeviceSelect::If, the vendor baseline.
  * All are stable. The tile variants count in 32 bits (n < 2^32). */
 #include <config.h>
@@ -62,29 +63,31 @@ __global__ void k_scatter(const T *__restrict__ x, const unsigned *__restrict__ 
 }
 
 /* onepass: the fused kernel (tile numbers and prefixes as in k_lookback). */
-template <typename T, int IPT>
+template <typename T, int IPT, bool VEC>
 __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long *count,
                           int64_t n, T thr, tile_states<unsigned> st,
-                          unsigned long long *counter, int64_t tiles)
+                          unsigned long long *counter, int64_t tiles, unsigned backoff)
 {
   __shared__ unsigned prefix_s;
   const int64_t tile = next_tile(counter), base = tile * blockDim.x * IPT;
   T v[IPT];
   unsigned f[IPT], agg;
-  load_tile<T, IPT>(x, base, n, v);
+  load_tile<T, IPT, VEC>(x, base, n, v);
   const int64_t first = base + (int64_t)threadIdx.x * IPT;
 #pragma unroll
   for (int j = 0; j < IPT; j++)
     f[j] = first + j < n && v[j] < thr;
   unsigned pos = block_scan<unsigned, IPT>(f, &agg, (unsigned *)slots<T, IPT>());
-  tile_prefix<unsigned>(st, tile, agg, &prefix_s);
   /* The warps' regions are free since block_scan's barriers: stage the kept
-   * elements there in tile order, then write them out contiguously. */
+   * elements there in tile order (tile-local positions need no prefix, so
+   * the other warps stage while warp 0 looks back), then, once the prefix
+   * is known, write them out contiguously. */
   T *stage = smem<T>();
 #pragma unroll
   for (int j = 0; j < IPT; j++)
     if (f[j])
       stage[pos++] = v[j];
+  tile_prefix<unsigned>(st, tile, agg, &prefix_s, backoff);
   __syncthreads();
   const int64_t out = prefix_s;
   for (unsigned k = threadIdx.x; k < agg; k += blockDim.x)
@@ -96,11 +99,13 @@ __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long 
 enum { TB_CG_MSS, TB_CG_ONEPASS, TB_CG_CUB };
 
 struct tb_compact_gpu {
-  int kind, grid;
+  int kind, grid, ipt;
+  bool vec;         /* onepass: 16-byte loads */
+  unsigned backoff; /* onepass: the look-back's first sleep, ns */
+  const void *fn;   /* onepass: the kernel of the tuning */
   int64_t tiles;
   unsigned *flags, *idx; /* mss */
-  void *states;          /* the tile states (of the flags' scan) */
-  void *counter;
+  void *states;          /* the tile counter and states (of the flags' scan) */
   void *cub_tmp;
   size_t cub_bytes, clear_bytes;
   bool cub_wide;
@@ -112,10 +117,39 @@ template <> int tb_compact_thr<int>(double below) { return (int)ceil(below); }
 template <> float tb_compact_thr<float>(double below) { return (float)below; }
 template <> double tb_compact_thr<double>(double below) { return below; }
 
-/* The items of the fused kernel: 64 bytes a thread. */
-template <typename T> constexpr int tb_compact_ipt()
+/* The items the fused kernel may hold a thread, as template instances (by
+ * access: element-wide, 16-byte); auto is 64 bytes a thread. */
+const int tb_compact_ipts[] = {4, 8, 12, 16, 24};
+
+template <typename T> struct tb_compact_fns {
+  const void *fn[2];
+};
+
+template <typename T, int IPT> constexpr tb_compact_fns<T> tb_compact_fns_of()
 {
-  return sizeof(T) == 4 ? 16 : 8;
+  return {{(const void *)k_compact<T, IPT, false>, (const void *)k_compact<T, IPT, true>}};
+}
+
+template <typename T> const tb_compact_fns<T> tb_compact_table[] = {
+    tb_compact_fns_of<T, 4>(), tb_compact_fns_of<T, 8>(), tb_compact_fns_of<T, 12>(),
+    tb_compact_fns_of<T, 16>(), tb_compact_fns_of<T, 24>()};
+
+/* The fused kernel's items from the tuning (auto: 16 for 4-byte elements,
+ * 8 for 8-byte), its access and backoff, and the kernel they pick. */
+template <typename T> int tb_compact_tuned(tb_ctx_t *ctx, const tb_compact_t *c,
+                                           tb_compact_gpu *st)
+{
+  const tb_param_value_t *it = tb_tune(ctx, "items");
+  const int want = it->i > 0 ? (int)it->i : sizeof(T) == 4 ? 16 : 8;
+  for (int k = 0; k < TB_COUNT(tb_compact_ipts); k++)
+    if (tb_compact_ipts[k] == want) {
+      tb_tune_resolved(ctx, "items", want);
+      st->ipt = want;
+      int rc = tuned_access<T>(ctx, want, ctx->buf[c->x], ctx->buf[c->x], &st->vec, &st->backoff);
+      st->fn = tb_compact_table<T>[k].fn[st->vec];
+      return rc;
+    }
+  return tb_fail(TB_EUNSUP, "items %d is not one of 4, 8, 12, 16, 24", want);
 }
 
 template <typename T> int tb_compact_plan(tb_ctx_t *ctx, tb_compact_gpu *st)
@@ -140,21 +174,22 @@ template <typename T> int tb_compact_plan(tb_ctx_t *ctx, tb_compact_gpu *st)
                    (long long)n);
   if (block % 32 || block > 1024)
     return tb_fail(TB_EUNSUP, "a tile scan needs a multiple of 32 threads up to 1024");
-  const int ipt = st->kind == TB_CG_MSS ? tb_flag_ipt : tb_compact_ipt<T>();
+  int rc = st->kind == TB_CG_MSS ? (int)TB_OK : tb_compact_tuned<T>(ctx, c, st);
+  if (rc)
+    return rc;
+  const int ipt = st->kind == TB_CG_MSS ? tb_flag_ipt : st->ipt;
   const size_t smem = st->kind == TB_CG_MSS ? smem_bytes<unsigned>(block, ipt)
                                             : smem_bytes<T>(block, ipt);
   const void *fn = st->kind == TB_CG_MSS ? (const void *)k_lookback<unsigned, tb_flag_ipt>
-                                         : (const void *)k_compact<T, tb_compact_ipt<T>()>;
-  int rc = fit_smem(ctx, fn, smem);
-  if (rc)
+                                         : st->fn;
+  if ((rc = fit_smem(ctx, fn, smem)))
     return rc;
   const int64_t per = (int64_t)block * ipt;
   st->tiles = (n + per - 1) / per;
   if (st->tiles > INT_MAX)
     return tb_fail(TB_EUNSUP, "%lld tiles exceed the grid limit", (long long)st->tiles);
-  TB_CUDA(cudaMalloc(&st->states, tile_states<unsigned>::bytes(st->tiles)));
-  TB_CUDA(cudaMalloc(&st->counter, sizeof(unsigned long long)));
-  st->clear_bytes = states_clear_bytes<unsigned>(st->tiles);
+  TB_CUDA(cudaMalloc(&st->states, counter_bytes + tile_states<unsigned>::bytes(st->tiles)));
+  st->clear_bytes = counter_bytes + states_clear_bytes<unsigned>(st->tiles);
   if (st->kind == TB_CG_MSS) {
     if ((rc = tb_gpu_grid(ctx, k_mark<T>, n, 0, TB_GPU_WAVES, &st->grid)))
       return rc;
@@ -187,23 +222,24 @@ template <typename T> int tb_compact_run_t(tb_ctx_t *ctx)
     return TB_OK;
   }
   tile_states<unsigned> states;
-  states.bind(st->states, st->tiles);
+  states.bind((char *)st->states + counter_bytes, st->tiles);
   TB_CUDA(cudaMemsetAsync(st->states, 0, st->clear_bytes, stream));
-  TB_CUDA(cudaMemsetAsync(st->counter, 0, sizeof(unsigned long long), stream));
-  unsigned long long *counter = (unsigned long long *)st->counter;
+  unsigned long long *counter = (unsigned long long *)st->states;
   if (st->kind == TB_CG_MSS) {
     k_mark<T><<<st->grid, block, 0, stream>>>(x, st->flags, n, thr);
     TB_CUDA_LAUNCH("mark");
     k_lookback<unsigned, tb_flag_ipt><<<(int)st->tiles, block, smem_bytes<unsigned>(block, tb_flag_ipt),
-                                        stream>>>(st->flags, st->idx, n, 1, states, counter);
+                                        stream>>>(st->flags, st->idx, n, 1, states, counter, 0);
     TB_CUDA_LAUNCH("scan of the flags");
     k_scatter<T><<<st->grid, block, 0, stream>>>(x, st->flags, st->idx, y, count, n);
     TB_CUDA_LAUNCH("scatter");
     return TB_OK;
   }
-  constexpr int ipt = tb_compact_ipt<T>();
-  k_compact<T, ipt><<<(int)st->tiles, block, smem_bytes<T>(block, ipt), stream>>>(
-      x, y, count, n, thr, states, counter, st->tiles);
+  ((void (*)(const T *, T *, long long *, int64_t, T, tile_states<unsigned>,
+             unsigned long long *, int64_t, unsigned))st->fn)<<<(int)st->tiles, block,
+                                                               smem_bytes<T>(block, st->ipt),
+                                                               stream>>>(
+      x, y, count, n, thr, states, counter, st->tiles, st->backoff);
   TB_CUDA_LAUNCH("compact");
   return TB_OK;
 }
@@ -238,7 +274,6 @@ void tb_compact_release(tb_ctx_t *ctx)
     cudaFree(st->flags);
     cudaFree(st->idx);
     cudaFree(st->states);
-    cudaFree(st->counter);
     cudaFree(st->cub_tmp);
   }
   free(st);
@@ -247,7 +282,8 @@ void tb_compact_release(tb_ctx_t *ctx)
 
 const unsigned tb_all = TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
-const tb_param_def_t tb_compact_tuning_tile[] = {TB_GPU_BLOCK("256")};
+const tb_param_def_t tb_compact_tuning_tile[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS,
+                                                 TB_SCAN_ACCESS, TB_SCAN_BACKOFF};
 
 TB_VARIANT(tb_compact_gpu_mss, "mss", &tb_algo_compact, tb_all, 0, tb_gpu_gridstride_tuning,
            TB_COUNT(tb_gpu_gridstride_tuning), tb_compact_prepare<TB_CG_MSS>, tb_compact_run,

@@ -12,7 +12,9 @@
  *           publishes its inclusive prefix; x read once, y written once;
  * cub       cub::DeviceScan::InclusiveSum / ExclusiveSum, the vendor baseline.
  * rts and lookback hold `items` consecutive elements a thread (tile = block x
- * items), loaded and stored coalesced through shared memory (scan.cuh). */
+ * items), loaded and stored coalesced through shared memory (scan.cuh);
+ * lookback's tuning also picks element-wide or 16-byte accesses (access)
+ * and the look-back's sleep between polls (backoff). */
 #include <config.h>
 
 #include <climits>
@@ -103,9 +105,10 @@ const int tb_scan_ipts[] = {4, 8, 12, 16, 24};
 
 struct tb_scan_gpu {
   int kind, ipt_index, grid, steps;
+  bool vec;          /* lookback: 16-byte accesses */
+  unsigned backoff;  /* lookback: the first sleep between polls, ns */
   int64_t tiles;
-  void *tmp;     /* hillis: the second buffer; rts: the tile sums; lookback: the states */
-  void *counter; /* lookback: the tile counter */
+  void *tmp; /* hillis: the second buffer; rts: the tile sums; lookback: counter and states */
   void *cub_tmp;
   size_t cub_bytes, clear_bytes;
   bool cub_wide;
@@ -113,13 +116,14 @@ struct tb_scan_gpu {
 
 /* The kernels of one element type and items per thread, by ipt index. */
 template <typename T> struct tb_scan_fns {
-  const void *reduce, *spine, *scan, *lookback;
+  const void *reduce, *spine, *scan, *lookback, *lookback_vec;
 };
 
 template <typename T, int IPT> constexpr tb_scan_fns<T> tb_scan_fns_of()
 {
   return {(const void *)k_rts_reduce<T, IPT>, (const void *)k_rts_spine<T, IPT>,
-          (const void *)k_rts_scan<T, IPT>, (const void *)k_lookback<T, IPT>};
+          (const void *)k_rts_scan<T, IPT>, (const void *)k_lookback<T, IPT, false>,
+          (const void *)k_lookback<T, IPT, true>};
 }
 
 template <typename T> const tb_scan_fns<T> tb_scan_table[] = {
@@ -200,12 +204,11 @@ template <typename T> int tb_scan_plan(tb_ctx_t *ctx, tb_scan_gpu *st)
     ctx->extra[TB_SCAN_LAUNCHES] = 3;
     return TB_OK;
   }
-  int rc = fit_smem(ctx, fns.lookback, smem);
-  if (rc)
+  int rc = tuned_access<T>(ctx, ipt, ctx->buf[s->x], ctx->buf[s->y], &st->vec, &st->backoff);
+  if (rc || (rc = fit_smem(ctx, st->vec ? fns.lookback_vec : fns.lookback, smem)))
     return rc;
-  TB_CUDA(cudaMalloc(&st->tmp, tile_states<T>::bytes(st->tiles)));
-  TB_CUDA(cudaMalloc(&st->counter, sizeof(unsigned long long)));
-  st->clear_bytes = states_clear_bytes<T>(st->tiles);
+  TB_CUDA(cudaMalloc(&st->tmp, counter_bytes + tile_states<T>::bytes(st->tiles)));
+  st->clear_bytes = counter_bytes + states_clear_bytes<T>(st->tiles);
   /* Each look-back adds at most 5 shuffle levels and one window per 32
    * tiles to the prefix it found, and the tile's aggregate once: at most 8
    * additions a tile along the chain of prefixes (doc/scan.md). */
@@ -263,11 +266,11 @@ template <typename T> int tb_scan_run_t(tb_ctx_t *ctx)
     return TB_OK;
   }
   tile_states<T> states;
-  states.bind(st->tmp, st->tiles);
+  states.bind((char *)st->tmp + counter_bytes, st->tiles);
   TB_CUDA(cudaMemsetAsync(st->tmp, 0, st->clear_bytes, stream));
-  TB_CUDA(cudaMemsetAsync(st->counter, 0, sizeof(unsigned long long), stream));
-  ((void (*)(const T *, T *, int64_t, int, tile_states<T>, unsigned long long *))fns.lookback)
-      <<<grid, block, smem, stream>>>(x, y, n, excl, states, (unsigned long long *)st->counter);
+  ((void (*)(const T *, T *, int64_t, int, tile_states<T>, unsigned long long *,
+             unsigned))(st->vec ? fns.lookback_vec : fns.lookback))<<<grid, block, smem, stream>>>(
+      x, y, n, excl, states, (unsigned long long *)st->tmp, st->backoff);
   TB_CUDA_LAUNCH("lookback");
   return TB_OK;
 }
@@ -300,7 +303,6 @@ void tb_scan_release(tb_ctx_t *ctx)
   tb_scan_gpu *st = (tb_scan_gpu *)ctx->state;
   if (st) {
     cudaFree(st->tmp);
-    cudaFree(st->counter);
     cudaFree(st->cub_tmp);
   }
   free(st);
@@ -309,12 +311,9 @@ void tb_scan_release(tb_ctx_t *ctx)
 
 const unsigned tb_all = TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
-const tb_param_def_t tb_scan_tuning_tile[] = {
-    TB_GPU_BLOCK("256"),
-    {"items", "consecutive elements a thread holds (tile = block x items); auto: 16 for "
-              "4-byte elements, 8 for 8-byte", TB_PARAM_INT, "auto", 4, 24, NULL, TB_PARAM_AUTO,
-     "4,8,12,16,24"},
-};
+const tb_param_def_t tb_scan_tuning_tile[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS};
+const tb_param_def_t tb_scan_tuning_lookback[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS,
+                                                  TB_SCAN_ACCESS, TB_SCAN_BACKOFF};
 
 TB_VARIANT(tb_scan_gpu_hillis, "hillis", &tb_algo_scan, tb_all, 0, tb_gpu_gridstride_tuning,
            TB_COUNT(tb_gpu_gridstride_tuning), tb_scan_prepare<TB_SG_HILLIS>, tb_scan_run, NULL,
@@ -324,8 +323,8 @@ TB_VARIANT(tb_scan_gpu_rts, "rts", &tb_algo_scan, tb_all, 0, tb_scan_tuning_tile
            TB_COUNT(tb_scan_tuning_tile), tb_scan_prepare<TB_SG_RTS>, tb_scan_run, NULL,
            tb_scan_release,
            "reduce-then-scan: tile totals, one block's scan of them, tile scans (3 launches)");
-TB_VARIANT(tb_scan_gpu_lookback, "lookback", &tb_algo_scan, tb_all, 0, tb_scan_tuning_tile,
-           TB_COUNT(tb_scan_tuning_tile), tb_scan_prepare<TB_SG_LOOKBACK>, tb_scan_run, NULL,
+TB_VARIANT(tb_scan_gpu_lookback, "lookback", &tb_algo_scan, tb_all, 0, tb_scan_tuning_lookback,
+           TB_COUNT(tb_scan_tuning_lookback), tb_scan_prepare<TB_SG_LOOKBACK>, tb_scan_run, NULL,
            tb_scan_release, "single pass, decoupled look-back (Merrill-Garland 2016)");
 TB_VARIANT(tb_scan_gpu_cub, "cub", &tb_algo_scan, tb_all, 0, NULL, 0,
            tb_scan_prepare<TB_SG_CUB>, tb_scan_run, NULL, tb_scan_release,

@@ -2,19 +2,26 @@
  * shared by the prefix sum and the stream compaction:
  *   - a tile of B x IPT elements per block, loaded and stored coalesced
  *     through a warp-private transposition in shared memory, so that each
- *     thread then holds IPT consecutive elements;
+ *     thread then holds IPT consecutive elements; element-wide accesses, or
+ *     16-byte vector ones (VEC: a quarter or half the instructions, each
+ *     warp's access 512 contiguous bytes);
  *   - the block-wide scan of a tile (serial over a thread's elements, warp
  *     shuffles over the threads, one warp over the warps' totals);
  *   - the tile states of the single-pass scan with decoupled look-back
  *     (Merrill and Garland 2016): each tile publishes its aggregate (flag A)
  *     as soon as it knows it and its inclusive prefix (flag P) once it has
- *     looked back far enough; a warp looks back 32 tiles at a time.
+ *     looked back far enough; a warp looks back 32 tiles at a time,
+ *     spinning on the window or sleeping between polls (backoff, doubling
+ *     from the tuning's nanoseconds), which leaves the memory system and
+ *     the SM's issue slots to the tiles that are loading.
  * int32 problems run as unsigned int, whose sums wrap modulo 2^32. */
 #ifndef TB_SCAN_CUH
 #define TB_SCAN_CUH
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <string.h>
+#include <type_traits>
 
 #include "cuda_util.h"
 
@@ -54,16 +61,37 @@ template <typename T, int IPT> __device__ __forceinline__ T *slots()
   return smem<T>() + (blockDim.x >> 5) * (32 * IPT + IPT);
 }
 
+/* A 16-byte vector of 4-byte or 8-byte elements, and its elements. */
+template <typename T> struct vec16 {
+  typedef typename std::conditional<sizeof(T) == 4, uint4, ulonglong2>::type type;
+  static constexpr int n = 16 / (int)sizeof(T);
+};
+
 /* Load the tile at `base` (elements past n read as zero): coalesced
  * warp-striped reads into the warp's region, then each thread takes its IPT
- * consecutive elements v[] (tile position threadIdx.x * IPT + j). */
-template <typename T, int IPT>
+ * consecutive elements v[] (tile position threadIdx.x * IPT + j). With VEC,
+ * a whole warp's part is read in 16-byte vectors (IPT a multiple of the
+ * vector's elements and `in` 16-byte aligned: the plan checks both). */
+template <typename T, int IPT, bool VEC = false>
 __device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base, int64_t n, T *v)
 {
   T *w = warp_region<T, IPT>();
   const int lane = threadIdx.x & 31;
   const int64_t wbase = base + (int64_t)(threadIdx.x >> 5) * 32 * IPT;
-  if (wbase + 32 * IPT <= n) {
+  if (VEC && wbase + 32 * IPT <= n) {
+    typedef typename vec16<T>::type V;
+    constexpr int per = vec16<T>::n;
+    const V *src = reinterpret_cast<const V *>(in + wbase);
+#pragma unroll
+    for (int k = 0; k < IPT / per; k++) {
+      const V x = src[k * 32 + lane];
+      T e[per];
+      memcpy(e, &x, sizeof x);
+#pragma unroll
+      for (int c = 0; c < per; c++)
+        w[pad((k * 32 + lane) * per + c)] = e[c];
+    }
+  } else if (wbase + 32 * IPT <= n) {
 #pragma unroll
     for (int k = 0; k < IPT; k++)
       w[pad(k * 32 + lane)] = in[wbase + k * 32 + lane];
@@ -82,8 +110,9 @@ __device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base
 }
 
 /* Store a thread's IPT consecutive elements v[] back to the tile at base
- * (elements past n dropped), coalesced through the warp's region. */
-template <typename T, int IPT>
+ * (elements past n dropped), coalesced through the warp's region; with
+ * VEC in 16-byte vectors where the warp's part is whole, as load_tile. */
+template <typename T, int IPT, bool VEC = false>
 __device__ __forceinline__ void store_tile(T *__restrict__ out, int64_t base, int64_t n,
                                            const T *v)
 {
@@ -94,7 +123,21 @@ __device__ __forceinline__ void store_tile(T *__restrict__ out, int64_t base, in
   for (int j = 0; j < IPT; j++)
     w[pad(lane * IPT + j)] = v[j];
   __syncwarp();
-  if (wbase + 32 * IPT <= n) {
+  if (VEC && wbase + 32 * IPT <= n) {
+    typedef typename vec16<T>::type V;
+    constexpr int per = vec16<T>::n;
+    V *dst = reinterpret_cast<V *>(out + wbase);
+#pragma unroll
+    for (int k = 0; k < IPT / per; k++) {
+      T e[per];
+#pragma unroll
+      for (int c = 0; c < per; c++)
+        e[c] = w[pad((k * 32 + lane) * per + c)];
+      V x;
+      memcpy(&x, e, sizeof x);
+      dst[k * 32 + lane] = x;
+    }
+  } else if (wbase + 32 * IPT <= n) {
 #pragma unroll
     for (int k = 0; k < IPT; k++)
       out[wbase + k * 32 + lane] = w[pad(k * 32 + lane)];
@@ -230,6 +273,11 @@ template <typename T> struct tile_states<T, false> {
   /* Only the flags need zeroing. */
 };
 
+/* The tile counter (next_tile) sits in the first bytes of the states'
+ * allocation, 16 of them so that the states stay aligned, and one memset
+ * zeroes both before a scan (a launch fewer in the timed region). */
+const size_t counter_bytes = 16;
+
 /* The bytes of the states to zero before a scan: all the words, or the flags. */
 template <typename T> size_t states_clear_bytes(int64_t tiles)
 {
@@ -242,8 +290,11 @@ template <typename T> size_t states_clear_bytes(int64_t tiles)
  * one with an inclusive prefix (P), and stop there, or go 32 further back.
  * Tile 0 always publishes P, and every earlier tile has been started (tile
  * numbers come from a counter in the order blocks start), so the wait ends.
- * Every lane returns the sum. */
-template <typename T, typename S> __device__ __forceinline__ T look_back(const S &st, int64_t tile)
+ * Between polls of a window that is not ready the warp sleeps `backoff`
+ * nanoseconds, doubling to at most 1 us (0: it spins). Every lane returns
+ * the sum. */
+template <typename T, typename S>
+__device__ __forceinline__ T look_back(const S &st, int64_t tile, unsigned backoff)
 {
   const int lane = threadIdx.x & 31;
   T excl = T(0);
@@ -251,9 +302,13 @@ template <typename T, typename S> __device__ __forceinline__ T look_back(const S
     const int64_t j = base - lane;
     T v = T(0);
     int f;
-    do {
+    for (unsigned ns = backoff;; ns = ns < 512u ? 2u * ns : 1024u) {
       f = j >= 0 ? st.read(j, &v) : (int)FLAG_P;
-    } while (__any_sync(0xffffffffu, f == FLAG_X));
+      if (!__any_sync(0xffffffffu, f == FLAG_X))
+        break;
+      if (ns)
+        __nanosleep(ns);
+    }
     const unsigned pmask = __ballot_sync(0xffffffffu, f == FLAG_P);
     const int nearest = pmask ? __ffs(pmask) - 1 : 31;
     T part = lane <= nearest && j >= 0 ? v : T(0);
@@ -316,11 +371,13 @@ __device__ __forceinline__ int64_t next_tile(unsigned long long *counter)
 }
 
 /* Warp 0 of tile `tile`, whose total is agg: publish the aggregate, look
- * back for the sum of the tiles before (tile 0: none), publish the
- * inclusive prefix, and leave the exclusive one in *prefix (shared memory:
- * the caller's next barrier shows it to the block). */
+ * back for the sum of the tiles before (tile 0: none; backoff as in
+ * look_back), publish the inclusive prefix, and leave the exclusive one in
+ * *prefix (shared memory: the caller's next barrier shows it to the
+ * block). */
 template <typename T, typename S>
-__device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T *prefix)
+__device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T *prefix,
+                                            unsigned backoff)
 {
   if (threadIdx.x >= 32)
     return;
@@ -333,7 +390,7 @@ __device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T 
   }
   if (threadIdx.x == 0)
     st.publish(tile, FLAG_A, agg);
-  const T e = look_back<T>(st, tile);
+  const T e = look_back<T>(st, tile, backoff);
   if (threadIdx.x == 0) {
     st.publish(tile, FLAG_P, e + agg);
     *prefix = e;
@@ -341,19 +398,51 @@ __device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T 
 }
 
 /* lookback: the single pass over tiles of blockDim.x x IPT elements. */
-template <typename T, int IPT>
+template <typename T, int IPT, bool VEC = false>
 __global__ void k_lookback(const T *__restrict__ in, T *__restrict__ out, int64_t n, int excl,
-                           tile_states<T> st, unsigned long long *counter)
+                           tile_states<T> st, unsigned long long *counter, unsigned backoff)
 {
   __shared__ T prefix_s;
   const int64_t tile = next_tile(counter), base = tile * blockDim.x * IPT;
   T v[IPT], agg;
-  load_tile<T, IPT>(in, base, n, v);
+  load_tile<T, IPT, VEC>(in, base, n, v);
   const T local = block_scan<T, IPT>(v, &agg, slots<T, IPT>());
-  tile_prefix<T>(st, tile, agg, &prefix_s);
+  tile_prefix<T>(st, tile, agg, &prefix_s, backoff);
   __syncthreads();
   finish<T, IPT>(v, prefix_s + local, excl);
-  store_tile<T, IPT>(out, base, n, v);
+  store_tile<T, IPT, VEC>(out, base, n, v);
+}
+
+/* The tuning parameters of the tile kernels: the items a thread holds,
+ * 16-byte accesses or element-wide ones, and the look-back's sleep between
+ * polls. */
+#define TB_SCAN_ITEMS                                                                            \
+  {"items", "consecutive elements a thread holds (tile = block x items); auto: 16 for "         \
+            "4-byte elements, 8 for 8-byte", TB_PARAM_INT, "auto", 4, 24, NULL, TB_PARAM_AUTO,  \
+   "4,8,12,16,24"}
+const char *const access_choices[] = {"scalar", "vec16", NULL};
+#define TB_SCAN_ACCESS                                                                           \
+  {"access", "global loads and stores of a tile: scalar, one element an instruction; vec16, "    \
+             "16-byte vectors (the warp's 32 x 16 contiguous bytes an instruction)",             \
+   TB_PARAM_CHOICE, "vec16", 0, 0, tb_scan_dev::access_choices, 0, "scalar,vec16"}
+#define TB_SCAN_BACKOFF                                                                          \
+  {"backoff", "nanoseconds the look-back's warp first sleeps between polls of a window that is " \
+              "not ready, doubling to 1 us; 0 spins", TB_PARAM_INT, "0", 0, 1024, NULL, 0,       \
+   "0,32,128"}
+
+/* The tuning's access choice (1: vec16) and backoff, with the checks that
+ * vector accesses need: items a multiple of the vector's elements and every
+ * array given 16-byte aligned. */
+template <typename T>
+int tuned_access(const tb_ctx_t *ctx, int ipt, const void *a, const void *b, bool *vec,
+                 unsigned *backoff)
+{
+  *vec = tb_tune(ctx, "access")->i == 1;
+  *backoff = (unsigned)tb_tune(ctx, "backoff")->i;
+  if (*vec && (ipt % vec16<T>::n || ((uintptr_t)a | (uintptr_t)b) % 16))
+    return tb_fail(TB_EUNSUP, "16-byte accesses need items a multiple of %d and aligned arrays",
+                   vec16<T>::n);
+  return TB_OK;
 }
 
 } /* namespace tb_scan_dev */
