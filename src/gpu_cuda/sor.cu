@@ -368,22 +368,28 @@ __global__ void __launch_bounds__(1024) tb_k_sor_stream(tb_sor_k<T> q, tb_sor_sk
   T cur = tb_sor_sred<T, RES>(q, a, ih, j, k0, inside, inner && k0 == 1, &r2);
   buf[(int)(k0 % 3) * plane + threadIdx.x] = cur;
   for (int64_t k = k0; k <= k1; k++) {
+    /* Black's own loads go out before red's, so both are in flight together. */
+    const int p = (j + (int)(k & 1) + 1) & 1, i = 2 * ih + p;
+    const bool black = inner && i >= 1 && i <= q.nx;
+    const int64_t c = a.wz * k + ih + (int64_t)a.w * j;
+    unsigned m = TB_SOR_FIXED;
+    T vc = T(0), fc = T(0);
+    if (black) {
+      m = a.mb[c];
+      vc = a.sb[c];
+      fc = a.fb[c];
+    }
     const T next = tb_sor_sred<T, RES>(q, a, ih, j, k + 1, inside, inner, &r2);
     buf[(int)((k + 1) % 3) * plane + threadIdx.x] = next;
     __syncthreads();
-    const int p = (j + (int)(k & 1) + 1) & 1, i = 2 * ih + p;
-    if (inner && i >= 1 && i <= q.nx) {
-      const int64_t c = a.wz * k + ih + (int64_t)a.w * j;
-      const unsigned m = a.mb[c];
-      if (!(m & TB_SOR_FIXED)) {
-        const T *b = buf + (int)(k % 3) * plane + threadIdx.x;
-        T v;
-        const T r = tb_sor_spt(q, a.mr, c, p, a.w, a.wz, i, j, k, a.urow[j + (q.ny + 2) * k], m,
-                               a.sb[c], a.fb[c], b[p - 1], b[p], b[-bx], b[bx], prev, next, &v);
-        a.db[c] = v;
-        if (RES)
-          r2 = fma((double)r, (double)r, r2);
-      }
+    if (black && !(m & TB_SOR_FIXED)) {
+      const T *b = buf + (int)(k % 3) * plane + threadIdx.x;
+      T v;
+      const T r = tb_sor_spt(q, a.mr, c, p, a.w, a.wz, i, j, k, a.urow[j + (q.ny + 2) * k], m, vc,
+                             fc, b[p - 1], b[p], b[-bx], b[bx], prev, next, &v);
+      a.db[c] = v;
+      if (RES)
+        r2 = fma((double)r, (double)r, r2);
     }
     prev = cur;
     cur = next;
