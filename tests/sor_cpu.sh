@@ -3,8 +3,10 @@
 # discrete solution's (closed form) and falls about 4x per halving of h; the
 # quadratic Laplace problem is solved to the tolerance on uniform and
 # stretched meshes; the natural and colour-split layouts and the fused
-# one-pass sweep give the same bits and iteration counts in every problem and
-# precision; Jacobi needs more
+# one-pass sweeps (fused, wave) give the same bits and iteration counts in
+# every problem and precision, the uniform-row path (manufactured, laplace)
+# and the per-face one (the capacitor's rows by its plates and dielectric)
+# alike; Jacobi needs more
 # iterations than SOR; every row verified (held points bit for bit, the true
 # residual against the bound tol implies); bad parameters are one line.
 . "${srcdir:-.}/tests/lib.sh"
@@ -13,13 +15,13 @@ RUN_OPTS="--backend cpu --threads 2 --repeat 1 --warmup 0"
 # Convergence: h = 1/8, 1/16, 1/32 in double, solved far below the
 # discretisation error.
 run_csv "$TMP/conv.csv" sor --precision double --size 7,15,31 -P tol=1e-11 -P maxiter=100000
-all_pass "$TMP/conv.csv" 12
+all_pass "$TMP/conv.csv" 15
 csv_select "$TMP/conv.csv" variant size err_max err_discrete iterations check >"$TMP/conv"
 awk -F, '{ e[$1, $2] = $3
     # the error is the closed-form discrete solution error to 1e-6 of itself
     if ($3 - $4 > 1e-6 * $4 || $4 - $3 > 1e-6 * $4) { print "err " $0; bad++ } }
-  END { split("natural split fused jacobi", v, " ")
-    for (k = 1; k <= 4; k++) {
+  END { split("natural split fused wave jacobi", v, " ")
+    for (k = 1; k <= 5; k++) {
       r1 = e[v[k], 7] / e[v[k], 15]; r2 = e[v[k], 15] / e[v[k], 31]
       if (r1 < 3.8 || r1 > 4.2 || r2 < 3.9 || r2 > 4.1) { print v[k] " ratios " r1 " " r2; bad++ } }
     exit bad > 0 }' "$TMP/conv" || fail "manufactured error: not the discrete error, or not ~4x a halving"
@@ -31,7 +33,7 @@ awk -F, '$2 == 31 { it[$1] = $5 } END { exit !(it["jacobi"] > 10 * it["natural"]
 # error is the solver's alone, on both meshes.
 run_csv "$TMP/lap.csv" sor --precision double --size 12 -P problem=laplace -P mesh=uniform,stretched \
   -P tol=1e-12 -P maxiter=100000
-all_pass "$TMP/lap.csv" 8
+all_pass "$TMP/lap.csv" 10
 awk -F, -v e="$(csv_col "$TMP/lap.csv" err_max)" "$CSV_ROW"' { if (!($e < 1e-9)) bad++ }
   END { exit bad > 0 }' "$TMP/lap.csv" || fail "laplace: an error above 1e-9 at tol 1e-12"
 
@@ -41,7 +43,7 @@ awk -F, -v e="$(csv_col "$TMP/lap.csv" err_max)" "$CSV_ROW"' { if (!($e < 1e-9))
 run_csv "$TMP/lay.csv" sor --precision float,double --size 10 -P nx=13 -P ny=9 -P nz=11 -P check=3 \
   -P maxiter=100000 \
   -P problem=manufactured,laplace,capacitor -P mesh=uniform,stretched
-all_pass "$TMP/lay.csv" 48
+all_pass "$TMP/lay.csv" 60
 csv_select "$TMP/lay.csv" variant precision problem mesh iterations err_max true_res residual >"$TMP/lay"
 awk -F, '$1 != "jacobi" { key = $2 "," $3 "," $4; val = $5 "," $6 "," $7
     if (key in s && s[key] != val) { print key ": " s[key] " vs " val; bad++ }; s[key] = val }
@@ -65,21 +67,22 @@ grep -q '^37,[0-9.e-]*,stopped at maxiter 37 before tol' "$TMP/cap" || fail "max
 
 # Repeats start from the same state (v restored before each run): the same
 # iterations and bits after three runs as after one.
-run_csv "$TMP/rep1.csv" sor --precision float --size 11 --variant natural,split,fused
+run_csv "$TMP/rep1.csv" sor --precision float --size 11 --variant natural,split,fused,wave
 "$TB" run sor --backend cpu --threads 2 --repeat 3 --warmup 1 $LIMIT --format csv \
-  --output "$TMP/rep3.csv" --precision float --size 11 --variant natural,split,fused 2>"$TMP/err" ||
+  --output "$TMP/rep3.csv" --precision float --size 11 --variant natural,split,fused,wave 2>"$TMP/err" ||
   fail "repeats: $(cat "$TMP/err")"
 [ "$(csv_select "$TMP/rep1.csv" variant iterations err_max true_res)" = \
   "$(csv_select "$TMP/rep3.csv" variant iterations err_max true_res)" ] ||
   fail "three runs differ from one: the state was not restored"
 
-# The fused sweep's shares of planes: more threads than planes, one plane a
-# share, uneven shares; the same bits as the natural layout's two passes.
+# The one-pass sweeps' shares (fused: of planes; wave: of rows): more threads
+# than planes or rows, one a share, uneven shares; the same bits as the
+# natural layout's two passes.
 "$TB" run sor --backend cpu --threads 1,3 --repeat 1 --warmup 0 $LIMIT --format csv \
-  --output "$TMP/sh.csv" --precision double --size 4 -P nz=1,2,5 -P problem=capacitor \
-  --variant natural,fused 2>"$TMP/err" || fail "shares: $(cat "$TMP/err")"
-all_pass "$TMP/sh.csv" 12
-csv_select "$TMP/sh.csv" nz iterations err_max true_res | sort -u | cut -d, -f1 | uniq -d |
+  --output "$TMP/sh.csv" --precision double --size 4 -P nz=1,2,5 -P ny=1,2,5 \
+  -P problem=capacitor --variant natural,fused,wave 2>"$TMP/err" || fail "shares: $(cat "$TMP/err")"
+all_pass "$TMP/sh.csv" 54
+csv_select "$TMP/sh.csv" ny nz iterations err_max true_res | sort -u | cut -d, -f1,2 | uniq -d |
   grep -q . && fail "shares: the fused sweep differs from the natural layout"
 
 # omega is a parameter: another value still converges (slower) and verifies.

@@ -1,7 +1,9 @@
 /* The SOR verifier passes a right solve and catches wrong ones: a free point
  * moved (its true residual over the bound the solver's residual implies), a
  * wall point or an electrode changed, a residual claimed below the truth,
- * a stop before tol and before maxiter, and a result never written (poison). */
+ * a stop before tol and before maxiter, and a result never written (poison).
+ * The uniform rows are exactly those whose every interior point and its six
+ * neighbours share one material. */
 #include <config.h>
 
 #include <math.h>
@@ -120,8 +122,64 @@ static void check_problem(const char *which)
   tb_problem_destroy(&p);
 }
 
+/* tb_sor_uniform_rows against its meaning, point by point, on the capacitor
+ * (rows of both kinds) and on a uniform problem (every interior row). */
+static void check_rows(const char *which, int capacitor)
+{
+  tb_param_value_t params[TB_MAX_PARAMS];
+  memset(params, 0, sizeof params);
+  params[0].s = which;
+  params[0].i = capacitor ? TB_SOR_CAPACITOR : TB_SOR_LAPLACE;
+  params[1].s = "uniform";
+  params[1].i = TB_SOR_UNIFORM;
+  params[2].s = "auto";
+  params[3].r = 1e-9;
+  params[5].i = 10;
+  tb_problem_t p;
+  int rc = tb_problem_setup(&p, &tb_algo_sor, TB_DOUBLE, 14, 3, NULL, params);
+  if (!rc)
+    rc = tb_problem_fill(&p);
+  CHECK(rc == TB_OK, "%s: create: %s", which, tb_error_detail());
+  if (rc)
+    return;
+  const tb_sor_t *s = p.priv;
+  const uint8_t *mat = p.array[s->mat].host;
+  const int64_t ny2 = s->ny + 2;
+  int8_t *row = malloc((size_t)(ny2 * (s->nz + 2)));
+  CHECK(row != NULL, "out of memory");
+  if (!row)
+    return;
+  tb_sor_uniform_rows(s, mat, row);
+  int64_t uniform = 0, mixed = 0;
+  for (int64_t k = 0; k < s->nz + 2; k++)
+    for (int64_t j = 0; j < ny2; j++) {
+      int want = -1;
+      if (j >= 1 && j <= s->ny && k >= 1 && k <= s->nz) {
+        const int64_t c0 = 1 + s->sx * j + s->sxy * k;
+        want = (int)TB_SOR_MAT(mat[c0]);
+        for (int64_t i = 1; i <= s->nx; i++) {
+          const int64_t c = i + s->sx * j + s->sxy * k;
+          const int64_t nb[7] = {c, c - 1, c + 1, c - s->sx, c + s->sx, c - s->sxy, c + s->sxy};
+          for (int q = 0; q < 7; q++)
+            if ((int)TB_SOR_MAT(mat[nb[q]]) != want)
+              want = -1;
+        }
+        uniform += want >= 0;
+        mixed += want < 0;
+      }
+      CHECK(row[j + ny2 * k] == want, "%s: row (%lld, %lld) is %d, not %d", which, (long long)j,
+            (long long)k, row[j + ny2 * k], want);
+    }
+  CHECK(uniform > 0 && (mixed > 0) == capacitor, "%s: %lld uniform and %lld mixed rows", which,
+        (long long)uniform, (long long)mixed);
+  free(row);
+  tb_problem_destroy(&p);
+}
+
 int main(void)
 {
+  check_rows("capacitor", 1);
+  check_rows("laplace", 0);
   check_problem("manufactured");
   check_problem("laplace");
   check_problem("capacitor");

@@ -8,10 +8,22 @@
  *          once in prepare.
  * fused:   the natural layout in place, one pass an iteration: each thread
  *          marches up its planes, red on plane k + 1, then black on plane k.
+ * wave:    the colour-split layout in one pass an iteration: the team walks
+ *          up the planes together, each thread over its static share of the
+ *          rows of every plane, red on row (j, k + 1) then black on row
+ *          (j, k), a barrier a plane; the few planes in flight stay in the
+ *          caches, so v, f and the materials come from memory once an
+ *          iteration (the byte floor).
  * jacobi:  the baseline: every point from the previous iterate, two arrays.
- * One parallel region an iteration, static schedules over the planes (the
- * scratch arrays first-touched by the same planes), the residual's square
- * sum fused into the sweeps as an OpenMP reduction.
+ * One parallel region an iteration, static schedules (the scratch arrays
+ * first-touched by the threads that sweep them), the residual's square sum
+ * fused into the sweeps as an OpenMP reduction. The split layouts keep the
+ * spacing factors of x split by parity too (contiguous loads), and a row
+ * whose points and neighbours share one material (tb_sor_uniform_rows) takes
+ * one harmonic mean for every face, with no gathers. A held point's residual
+ * enters the sum times 0 (it is finite: its neighbours and f are), not
+ * through a select: gcc 12 does not vectorise a float loop whose double
+ * reduction takes a select on a byte's bit, and the product adds the same +0.
  *
  * The distributed twins (MPI runs, tbmpi.h) split the interior planes in z
  * over the ranks (tb_mpi_share: 1-D slabs), sweep each colour over the
@@ -44,8 +56,12 @@ typedef struct tb_sor_cpu {
   int64_t w, half; /* points of one colour a row, and in all */
   void *v[2], *f[2];
   uint8_t *mat[2];
-  void *v2; /* jacobi's second iterate */
+  void *rx[4];  /* rxm and rxp at the points i = 2 ih + p: p = 0, then p = 1 */
+  int8_t *urow; /* the uniform rows' materials (tb_sor_uniform_rows) */
+  void *v2;     /* jacobi's second iterate */
 } tb_sor_cpu_t;
+
+enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE };
 
 static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
 {
@@ -136,39 +152,90 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* One iteration in the colour-split layout. */                                                 \
+  /* Colour col of row (j, k) in the colour-split layout; returns the residual's square sum.     \
+   * i = 2 ih + p: the colour's points of the row; west at ih + p - 1, east at ih + p of the      \
+   * other colour's row. */                                                                       \
+  static double tb_sor_srow_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
+                                  const tb_sor_tab_##SFX *t, T omega, int col, int64_t j,         \
+                                  int64_t k)                                                      \
+  {                                                                                               \
+    const int64_t w = st->w, wz = w * (s->ny + 2), p = (j + k + col) & 1, row = w * j + wz * k;   \
+    T *v = (T *)st->v[col] + row;                                                                 \
+    const T *o = (const T *)st->v[col ^ 1] + row, *f = (const T *)st->f[col] + row;              \
+    const uint8_t *mat = st->mat[col] + row, *mo = st->mat[col ^ 1] + row;                        \
+    const T *rxm = (const T *)st->rx[2 * p], *rxp = (const T *)st->rx[2 * p + 1];                 \
+    const T rym = t->rym[j], ryp = t->ryp[j], rzm = t->rzm[k], rzp = t->rzp[k];                   \
+    const int um = st->urow[j + (s->ny + 2) * k];                                                 \
+    const int64_t lo = 1 - p, hi = (s->nx - p) >> 1;                                              \
+    double r2 = 0.0;                                                                              \
+    if (um >= 0) {                                                                                \
+      const T h = t->hm[um * (TB_SOR_NMAT + 1)];                                                  \
+      _Pragma("omp simd reduction(+ : r2)")                                                       \
+      for (int64_t ih = lo; ih <= hi; ih++) {                                                     \
+        T out;                                                                                    \
+        const T r = tb_sor_update_##SFX(v[ih], f[ih], o[ih + p - 1], o[ih + p], o[ih - w],        \
+                                        o[ih + w], o[ih - wz], o[ih + wz], h, h, h, h, h, h,      \
+                                        rxm[ih], rxp[ih], rym, ryp, rzm, rzp, omega, &out);       \
+        const T keep = (mat[ih] & TB_SOR_FIXED) ? (T)0 : (T)1;                                    \
+        v[ih] = keep == (T)0 ? v[ih] : out;                                                       \
+        const T rk = r * keep;                                                                    \
+        r2 += (double)rk * (double)rk;                                                            \
+      }                                                                                           \
+      return r2;                                                                                  \
+    }                                                                                             \
+    _Pragma("omp simd reduction(+ : r2)")                                                         \
+    for (int64_t ih = lo; ih <= hi; ih++) {                                                       \
+      const unsigned m = mat[ih];                                                                 \
+      T out;                                                                                      \
+      const T r = tb_sor_point_##SFX(                                                             \
+          v[ih], f[ih], o[ih + p - 1], o[ih + p], o[ih - w], o[ih + w], o[ih - wz], o[ih + wz],   \
+          t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mo[ih + p - 1], mo[ih + p], mo[ih - w],            \
+          mo[ih + w], mo[ih - wz], mo[ih + wz], rxm[ih], rxp[ih], rym, ryp, rzm, rzp, omega,      \
+          &out);                                                                                  \
+      const T keep = (m & TB_SOR_FIXED) ? (T)0 : (T)1;                                            \
+      v[ih] = keep == (T)0 ? v[ih] : out;                                                         \
+      const T rk = r * keep;                                                                      \
+      r2 += (double)rk * (double)rk;                                                              \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* One iteration in the colour-split layout: red, then black, over the planes. */              \
   static double tb_sor_iter_split_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                \
                                         const tb_sor_tab_##SFX *t, T omega, int threads)          \
   {                                                                                               \
-    const int64_t w = st->w, wz = w * (s->ny + 2), nx = s->nx;                                    \
     double r2 = 0.0;                                                                              \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
     for (int col = 0; col < 2; col++) {                                                           \
-      T *v = st->v[col];                                                                          \
-      const T *o = st->v[col ^ 1], *f = st->f[col];                                               \
-      const uint8_t *mat = st->mat[col], *mo = st->mat[col ^ 1];                                  \
       _Pragma("omp for schedule(static)")                                                         \
       for (int64_t k = 1; k <= s->nz; k++)                                                        \
-        for (int64_t j = 1; j <= s->ny; j++) {                                                    \
-          /* i = 2 ih + p: the colour's points of the row; west at ih + p - 1, east at ih + p. */ \
-          const int64_t p = (j + k + col) & 1, row = w * j + wz * k;                              \
-          const T rym = t->rym[j], ryp = t->ryp[j], rzm = t->rzm[k], rzp = t->rzp[k];             \
-          const T *ow = o + row + p - 1, *oe = o + row + p;                                       \
-          const uint8_t *mw = mo + row + p - 1, *me = mo + row + p;                               \
-          _Pragma("omp simd reduction(+ : r2)")                                                   \
-          for (int64_t ih = 1 - p; ih <= (nx - p) >> 1; ih++) {                                   \
-            const int64_t c = row + ih, i = 2 * ih + p;                                           \
-            const unsigned m = mat[c];                                                            \
-            T out;                                                                                \
-            const T r = tb_sor_point_##SFX(                                                       \
-                v[c], f[c], ow[ih], oe[ih], o[c - w], o[c + w], o[c - wz], o[c + wz],             \
-                t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mw[ih], me[ih], mo[c - w], mo[c + w],        \
-                mo[c - wz], mo[c + wz], t->rxm[i], t->rxp[i], rym, ryp, rzm, rzp, omega, &out);   \
-            const int held = (m & TB_SOR_FIXED) != 0;                                             \
-            v[c] = held ? v[c] : out;                                                             \
-            r2 += held ? 0.0 : (double)r * (double)r;                                             \
-          }                                                                                       \
+        for (int64_t j = 1; j <= s->ny; j++)                                                      \
+          r2 += tb_sor_srow_##SFX(s, st, t, omega, col, j, k);                                    \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* One iteration in the colour-split layout, one pass: in phase k every thread takes red on     \
+   * row (j, k + 1), then black on row (j, k), for the rows j of its share; a barrier ends the    \
+   * phase. Black (j, k) reads red on (j, k +- 1) and (j +- 1, k), all updated (the earlier      \
+   * phases, and (j, k + 1) just before by the same thread); red (j, k + 1) reads black on       \
+   * (j, k), (j +- 1, k + 1) and (j, k + 2), none updated yet ((j, k) comes after it in the       \
+   * same thread, the others in later phases). So every point sees the two-pass values. */       \
+  static double tb_sor_iter_wave_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                 \
+                                       const tb_sor_tab_##SFX *t, T omega, int threads)           \
+  {                                                                                               \
+    double r2 = 0.0;                                                                              \
+    _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
+    {                                                                                             \
+      int64_t lo, hi;                                                                             \
+      tb_cpu_share(s->ny, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                 \
+      for (int64_t k = 0; k <= s->nz; k++) {                                                      \
+        for (int64_t j = lo + 1; j <= hi; j++) {                                                  \
+          if (k < s->nz)                                                                          \
+            r2 += tb_sor_srow_##SFX(s, st, t, omega, 0, j, k + 1);                                \
+          if (k > 0)                                                                              \
+            r2 += tb_sor_srow_##SFX(s, st, t, omega, 1, j, k);                                    \
         }                                                                                         \
+        _Pragma("omp barrier")                                                                    \
+      }                                                                                           \
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
@@ -201,22 +268,36 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     const T omega = (T)s->omega;                                                                  \
     double r0 = 0.0, rel = 1.0;                                                                   \
     int64_t it = 1;                                                                               \
-    if (layout == 1)                                                                              \
+    const int split = layout == TB_SOR_SPLIT || layout == TB_SOR_WAVE;                            \
+    if (split)                                                                                    \
       tb_sor_split_##SFX(s, st->w, v, (T *const *)st->v, 1, threads);                             \
-    if (layout == 2)                                                                              \
+    if (layout == TB_SOR_JACOBI)                                                                  \
       memcpy(st->v2, v, (size_t)s->cells * sizeof(T));                                            \
     for (;; it++) {                                                                               \
-      double r2 = layout == 1   ? tb_sor_iter_split_##SFX(s, st, &t, omega, threads)              \
-                  : layout == 0 ? tb_sor_iter_nat_##SFX(s, v, v, f, mat, &t, omega, 0, threads)   \
-                  : layout == 3 ? tb_sor_iter_fused_##SFX(s, v, f, mat, &t, omega, threads)       \
-                                : tb_sor_iter_nat_##SFX(s, pair[(it - 1) & 1], pair[it & 1], f,   \
-                                                        mat, &t, (T)1, 1, threads);               \
+      double r2;                                                                                  \
+      switch (layout) {                                                                           \
+      case TB_SOR_SPLIT:                                                                          \
+        r2 = tb_sor_iter_split_##SFX(s, st, &t, omega, threads);                                  \
+        break;                                                                                    \
+      case TB_SOR_WAVE:                                                                           \
+        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads);                                   \
+        break;                                                                                    \
+      case TB_SOR_FUSED:                                                                          \
+        r2 = tb_sor_iter_fused_##SFX(s, v, f, mat, &t, omega, threads);                           \
+        break;                                                                                    \
+      case TB_SOR_NATURAL:                                                                        \
+        r2 = tb_sor_iter_nat_##SFX(s, v, v, f, mat, &t, omega, 0, threads);                       \
+        break;                                                                                    \
+      default:                                                                                    \
+        r2 = tb_sor_iter_nat_##SFX(s, pair[(it - 1) & 1], pair[it & 1], f, mat, &t, (T)1, 1,      \
+                                   threads);                                                      \
+      }                                                                                           \
       if (tb_sor_stop(s, it, r2, &r0, &rel))                                                      \
         break;                                                                                    \
     }                                                                                             \
-    if (layout == 1)                                                                              \
+    if (split)                                                                                    \
       tb_sor_split_##SFX(s, st->w, v, (T *const *)st->v, 0, threads);                             \
-    if (layout == 2 && (it & 1))                                                                  \
+    if (layout == TB_SOR_JACOBI && (it & 1))                                                      \
       memcpy(v, st->v2, (size_t)s->cells * sizeof(T));                                            \
     tb_sor_finish(ctx, it, r0, rel);                                                              \
     return TB_OK;                                                                                 \
@@ -305,15 +386,71 @@ static void tb_sor_cpu_release(tb_ctx_t *ctx)
       free(st->f[c]);
       free(st->mat[c]);
     }
+    for (int c = 0; c < 4; c++)
+      free(st->rx[c]);
+    free(st->urow);
     free(st->v2);
   }
   free(st);
   ctx->state = NULL;
 }
 
-/* Scratch for a layout (1 split, 2 jacobi; 0 natural and 3 fused have none),
- * first-touched by planes with the sweeps' static schedule; the split f and
- * materials filled here. */
+/* The split layouts' scratch: v, f and the materials of each colour,
+ * first-touched as the sweeps use them (split: the threads' shares of the
+ * planes; wave: their shares of the rows of every plane), f and the
+ * materials filled; the spacing factors of x by parity; the uniform rows. */
+static int tb_sor_cpu_split_prepare(tb_ctx_t *ctx, tb_sor_cpu_t *st, int layout)
+{
+  const tb_sor_t *s = ctx->p->priv;
+  const size_t e = tb_kind_size(tb_prec_kind(ctx->p->prec));
+  const int threads = tb_cpu_threads(ctx);
+  for (int c = 0; c < 2; c++)
+    if (!(st->v[c] = malloc((size_t)st->half * e)) || !(st->f[c] = malloc((size_t)st->half * e)) ||
+        !(st->mat[c] = malloc((size_t)st->half)))
+      return tb_fail(TB_ENOMEM, "out of memory for the colour-split arrays");
+  for (int c = 0; c < 4; c++)
+    if (!(st->rx[c] = calloc((size_t)st->w, e)))
+      return tb_fail(TB_ENOMEM, "out of memory");
+  if (!(st->urow = malloc((size_t)((s->ny + 2) * (s->nz + 2)))))
+    return tb_fail(TB_ENOMEM, "out of memory");
+  const int64_t w = st->w, ny2 = s->ny + 2, nz2 = s->nz + 2;
+#pragma omp parallel num_threads(threads)
+  {
+    const int nt = omp_get_num_threads(), tid = omp_get_thread_num();
+    int64_t lo = 0, hi = ny2, k0 = 0, k1 = nz2;
+    if (layout == TB_SOR_WAVE)
+      tb_cpu_share(ny2, nt, tid, &lo, &hi);
+    else
+      tb_cpu_share(nz2, nt, tid, &k0, &k1);
+    for (int64_t k = k0; k < k1; k++)
+      for (int c = 0; c < 2; c++) {
+        const size_t at = (size_t)(lo * w + k * w * ny2), n = (size_t)((hi - lo) * w);
+        memset((char *)st->v[c] + at * e, 0, n * e);
+        memset((char *)st->f[c] + at * e, 0, n * e);
+        memset(st->mat[c] + at, 0, n);
+      }
+  }
+  const uint8_t *mat = ctx->buf[s->mat];
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int64_t c = 0; c < s->cells; c++) {
+    const int64_t i = c % s->sx, j = c / s->sx % (s->ny + 2), k = c / s->sxy;
+    const int col = (int)((i + j + k) & 1);
+    const int64_t h = tb_sor_half_index(s, st->w, c);
+    st->mat[col][h] = mat[c];
+    memcpy((char *)st->f[col] + (size_t)h * e, (const char *)ctx->buf[s->f] + (size_t)c * e, e);
+  }
+  const char *cf = ctx->buf[s->coef];
+  for (int p = 0; p < 2; p++)
+    for (int64_t ih = 0; 2 * ih + p <= s->nx + 1; ih++)
+      for (int q = 0; q < 2; q++)
+        memcpy((char *)st->rx[2 * p + q] + (size_t)ih * e,
+               cf + (size_t)(s->ax[0] + q * (s->nx + 2) + 2 * ih + p) * e, e);
+  tb_sor_uniform_rows(s, mat, st->urow);
+  return TB_OK;
+}
+
+/* Scratch for a layout (natural and fused have none), first-touched with the
+ * sweeps' static schedule. */
 static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
 {
   const tb_sor_t *s = ctx->p->priv;
@@ -325,7 +462,7 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
   ctx->state = st;
   st->w = (s->nx + 3) / 2;
   st->half = st->w * (s->ny + 2) * (s->nz + 2);
-  if (layout == 2) {
+  if (layout == TB_SOR_JACOBI) {
     if (!(st->v2 = malloc((size_t)s->cells * e)))
       return tb_fail(TB_ENOMEM, "out of memory for jacobi's second iterate");
 #pragma omp parallel for schedule(static) num_threads(threads)
@@ -333,45 +470,27 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
       memset((char *)st->v2 + (size_t)(k * s->sxy) * e, 0, (size_t)s->sxy * e);
     return TB_OK;
   }
-  if (layout != 1)
-    return TB_OK;
-  for (int c = 0; c < 2; c++)
-    if (!(st->v[c] = malloc((size_t)st->half * e)) || !(st->f[c] = malloc((size_t)st->half * e)) ||
-        !(st->mat[c] = malloc((size_t)st->half)))
-      return tb_fail(TB_ENOMEM, "out of memory for the colour-split arrays");
-  const int64_t plane = st->w * (s->ny + 2);
-#pragma omp parallel for schedule(static) num_threads(threads)
-  for (int64_t k = 0; k < s->nz + 2; k++)
-    for (int c = 0; c < 2; c++) {
-      memset((char *)st->v[c] + (size_t)(k * plane) * e, 0, (size_t)plane * e);
-      memset(st->mat[c] + k * plane, 0, (size_t)plane);
-    }
-  const uint8_t *mat = ctx->buf[s->mat];
-#pragma omp parallel for schedule(static) num_threads(threads)
-  for (int64_t c = 0; c < s->cells; c++) {
-    const int64_t i = c % s->sx, j = c / s->sx % (s->ny + 2), k = c / s->sxy;
-    const int col = (int)((i + j + k) & 1);
-    const int64_t h = tb_sor_half_index(s, st->w, c);
-    st->mat[col][h] = mat[c];
-    memcpy((char *)st->f[col] + (size_t)h * e, (const char *)ctx->buf[s->f] + (size_t)c * e, e);
-  }
+  if (layout == TB_SOR_SPLIT || layout == TB_SOR_WAVE)
+    return tb_sor_cpu_split_prepare(ctx, st, layout);
   return TB_OK;
 }
 
-static int tb_sor_prep_nat(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 0); }
-static int tb_sor_prep_split(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 1); }
-static int tb_sor_prep_jacobi(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 2); }
-static int tb_sor_prep_fused(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, 3); }
+static int tb_sor_prep_nat(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_NATURAL); }
+static int tb_sor_prep_split(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_SPLIT); }
+static int tb_sor_prep_jacobi(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_JACOBI); }
+static int tb_sor_prep_fused(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_FUSED); }
+static int tb_sor_prep_wave(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_WAVE); }
 
 static int tb_sor_run_layout(tb_ctx_t *ctx, int layout)
 {
   return ctx->p->prec == TB_FLOAT ? tb_sor_run_f(ctx, layout) : tb_sor_run_d(ctx, layout);
 }
 
-static int tb_sor_run_nat(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 0); }
-static int tb_sor_run_split(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 1); }
-static int tb_sor_run_jacobi(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 2); }
-static int tb_sor_run_fused(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, 3); }
+static int tb_sor_run_nat(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_NATURAL); }
+static int tb_sor_run_split(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_SPLIT); }
+static int tb_sor_run_jacobi(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_JACOBI); }
+static int tb_sor_run_fused(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_FUSED); }
+static int tb_sor_run_wave(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_WAVE); }
 
 /* A slab needs a plane of its own on every rank. */
 static int tb_sor_mpi_prepare(tb_ctx_t *ctx)
@@ -411,6 +530,9 @@ TB_VARIANT(tb_sor_split, "split", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor
 TB_VARIANT(tb_sor_fused, "fused", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_fused,
            tb_sor_run_fused, NULL, tb_sor_cpu_release,
            "in place, each thread up its planes: red on k + 1, then black on k (one pass)");
+TB_VARIANT(tb_sor_wave, "wave", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_wave,
+           tb_sor_run_wave, NULL, tb_sor_cpu_release,
+           "split, one pass: the team up the planes, red on row (j, k + 1) then black on (j, k)");
 TB_VARIANT(tb_sor_jacobi, "jacobi", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_jacobi,
            tb_sor_run_jacobi, NULL, tb_sor_cpu_release,
            "Jacobi (two arrays), the baseline the red-black ordering is measured against");
@@ -423,5 +545,5 @@ TB_VARIANT(tb_sor_mpi_overlap, "mpi-overlap", &tb_algo_sor, TB_SOR_PRECS, TB_V_M
            "MPI ranks: slabs of z planes, edge planes first, their exchange under the interior's "
            "sweep");
 
-TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi,
-                &tb_sor_mpi, &tb_sor_mpi_overlap);
+TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_fused, &tb_sor_wave,
+                &tb_sor_jacobi, &tb_sor_mpi, &tb_sor_mpi_overlap);

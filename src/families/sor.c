@@ -140,12 +140,12 @@ static int tb_sor_setup(tb_problem_t *p)
   s->ax[2] = s->ax[1] + 2 * (s->ny + 2);
   s->hm = s->ax[2] + 2 * (s->nz + 2);
   s->coef = tb_problem_add_array(p, "coef", k, TB_IN, s->hm + TB_SOR_NMAT * TB_SOR_NMAT);
-  /* The variants' own copies: the colour-split arrays (v, f and the
-   * materials again, rows of nx + 3 points: at most 4/3 of the cells) or the
-   * second iterate; on the GPU also a double per block of 256 points for
-   * the residual's partials. */
+  /* The variants' own copies: the colour-split arrays (v twice for the GPU
+   * stream sweep's two iterates, f and the materials again, rows of nx + 3
+   * points: at most 4/3 of the cells) or the second iterate; on the GPU also
+   * a double per block of 256 points for the residual's partials. */
   const int64_t e = (int64_t)tb_kind_size(k);
-  const int64_t extra = tb_count_mul(p, s->cells / 3 + 1, 4 * (2 * e + 1));
+  const int64_t extra = tb_count_mul(p, s->cells / 3 + 1, 4 * (3 * e + 1));
   p->extra_host_bytes = extra;
   p->extra_device_bytes = tb_count_add(p, tb_count_add(p, extra, s->cells / 16), 1 << 20);
   return TB_OK;
@@ -524,6 +524,32 @@ void tb_sor_finish(tb_ctx_t *ctx, int64_t iters, double r0, double rel)
   ctx->extra[TB_SOR_RESIDUAL] = rel;
   ctx->extra[TB_SOR_R0] = r0;
   ctx->extra[TB_SOR_BYTES] = tb_sor_floor(ctx->p);
+}
+
+void tb_sor_uniform_rows(const tb_sor_t *s, const uint8_t *mat, int8_t *row)
+{
+  const int64_t ny2 = s->ny + 2;
+#pragma omp parallel for schedule(static)
+  for (int64_t k = 0; k < s->nz + 2; k++)
+    for (int64_t j = 0; j < ny2; j++) {
+      const int64_t c = s->sx * j + s->sxy * k;
+      int m = TB_SOR_MAT(mat[c]);
+      if (j < 1 || j > s->ny || k < 1 || k > s->nz)
+        m = -1;
+      /* The row itself, walls included (the x neighbours), then the four
+       * rows beside it over the interior points. */
+      for (int64_t i = 0; m >= 0 && i < s->nx + 2; i++)
+        if (TB_SOR_MAT(mat[c + i]) != (unsigned)m)
+          m = -1;
+      const int64_t nb[4] = {-s->sx, s->sx, -s->sxy, s->sxy};
+      for (int q = 0; m >= 0 && q < 4; q++)
+        for (int64_t i = 1; i <= s->nx; i++)
+          if (TB_SOR_MAT(mat[c + nb[q] + i]) != (unsigned)m) {
+            m = -1;
+            break;
+          }
+      row[j + ny2 * k] = (int8_t)m;
+    }
 }
 
 /* Every iteration updates every interior point once; a run costs the floor

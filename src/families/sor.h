@@ -108,6 +108,14 @@ static inline int tb_sor_stop(const tb_sor_t *s, int64_t it, double r2, double *
 /* Record a finished run: its columns and the iterations for the cost. */
 void tb_sor_finish(tb_ctx_t *ctx, int64_t iters, double r0, double rel);
 
+/* The uniform rows: row[j + (ny + 2) k] is the material index (TB_SOR_MAT)
+ * shared by every point of row (j, k) and every neighbour of its interior
+ * points, or -1 (also on the boundary rows, which no sweep updates). A
+ * sweep of such a row takes hm[m][m] for all six faces without reading the
+ * neighbours' materials; it still reads each point's own material byte (the
+ * electrode bit). Computed once per problem in a variant's prepare. */
+void tb_sor_uniform_rows(const tb_sor_t *s, const uint8_t *mat, int8_t *row);
+
 /* ---- The point update, shared by every variant ---------------------------
  * vc the point, vw ve vs vn vb vt its neighbours (-x +x -y +y -z +z), hm the
  * row of the harmonic-mean table of the point's material, mw..mt the
@@ -131,15 +139,16 @@ void tb_sor_finish(tb_ctx_t *ctx, int64_t iters, double r0, double rel);
 
 /* The diagonal is an FMA chain over the coefficients' factors, and each
  * coefficient is a lone product feeding an FMA, so no compiler can contract
- * a product into a sum differently on the two backends. */
+ * a product into a sum differently on the two backends. The update takes
+ * the six faces' harmonic means hw..ht; tb_sor_point_* looks them up from
+ * the materials, and a variant that knows them equal (a uniform row,
+ * tb_sor_uniform_rows) passes one value six times: the same operands, so
+ * the same bits. */
 #define TB_SOR_POINT(T, SFX, MUL, FMA, DIV)                                                      \
-  static TB_HD TB_INLINE T tb_sor_point_##SFX(                                                   \
-      T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt, const T *hm, unsigned mw, unsigned me,     \
-      unsigned ms, unsigned mn, unsigned mb, unsigned mt, T rxm, T rxp, T rym, T ryp, T rzm,     \
-      T rzp, T omega, T *out)                                                                    \
+  static TB_HD TB_INLINE T tb_sor_update_##SFX(                                                  \
+      T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt, T hw, T he, T hs, T hn, T hb, T ht, T rxm,  \
+      T rxp, T rym, T ryp, T rzm, T rzp, T omega, T *out)                                        \
   {                                                                                              \
-    const T hw = hm[TB_SOR_MAT(mw)], he = hm[TB_SOR_MAT(me)], hs = hm[TB_SOR_MAT(ms)],           \
-            hn = hm[TB_SOR_MAT(mn)], hb = hm[TB_SOR_MAT(mb)], ht = hm[TB_SOR_MAT(mt)];           \
     T s = FMA(MUL(hw, rxm), vw, fc);                                                             \
     s = FMA(MUL(he, rxp), ve, s);                                                                \
     s = FMA(MUL(hs, rym), vs, s);                                                                \
@@ -155,6 +164,16 @@ void tb_sor_finish(tb_ctx_t *ctx, int64_t iters, double r0, double rel);
     const T r = FMA(-d, vc, s);                                                                  \
     *out = FMA(omega, DIV(r, d), vc);                                                            \
     return r;                                                                                    \
+  }                                                                                              \
+  static TB_HD TB_INLINE T tb_sor_point_##SFX(                                                   \
+      T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt, const T *hm, unsigned mw, unsigned me,     \
+      unsigned ms, unsigned mn, unsigned mb, unsigned mt, T rxm, T rxp, T rym, T ryp, T rzm,     \
+      T rzp, T omega, T *out)                                                                    \
+  {                                                                                              \
+    return tb_sor_update_##SFX(vc, fc, vw, ve, vs, vn, vb, vt, hm[TB_SOR_MAT(mw)],               \
+                               hm[TB_SOR_MAT(me)], hm[TB_SOR_MAT(ms)], hm[TB_SOR_MAT(mn)],       \
+                               hm[TB_SOR_MAT(mb)], hm[TB_SOR_MAT(mt)], rxm, rxp, rym, ryp, rzm,  \
+                               rzp, omega, out);                                                 \
   }
 TB_SOR_POINT(float, f, TB_SOR_MULF, TB_SOR_FMAF, TB_SOR_DIVF)
 TB_SOR_POINT(double, d, TB_SOR_MULD, TB_SOR_FMAD, TB_SOR_DIVD)

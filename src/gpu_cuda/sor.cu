@@ -80,6 +80,27 @@ __device__ __forceinline__ double tb_sor_point(double vc, double fc, double vw, 
                         g, w, out);
 }
 
+__device__ __forceinline__ float tb_sor_update(float vc, float fc, float vw, float ve, float vs,
+                                               float vn, float vb, float vt, float hw, float he,
+                                               float hs, float hn, float hb, float ht, float a,
+                                               float b, float c, float d, float e, float g,
+                                               float w, float *out)
+{
+  return tb_sor_update_f(vc, fc, vw, ve, vs, vn, vb, vt, hw, he, hs, hn, hb, ht, a, b, c, d, e, g,
+                         w, out);
+}
+
+__device__ __forceinline__ double tb_sor_update(double vc, double fc, double vw, double ve,
+                                                double vs, double vn, double vb, double vt,
+                                                double hw, double he, double hs, double hn,
+                                                double hb, double ht, double a, double b,
+                                                double c, double d, double e, double g, double w,
+                                                double *out)
+{
+  return tb_sor_update_d(vc, fc, vw, ve, vs, vn, vb, vt, hw, he, hs, hn, hb, ht, a, b, c, d, e, g,
+                         w, out);
+}
+
 /* Point c = (i, j, k) of the natural layout updated from src with omega w:
  * the residual, and the new value in *out. */
 template <typename T>
@@ -260,6 +281,135 @@ __global__ void __launch_bounds__(256) tb_k_sor_fused(tb_sor_k<T> q, const T *sr
     tb_sor_partial(r2, partial);
 }
 
+/* stream: the colour-split arrays of both iterates, and the uniform rows. */
+template <typename T> struct tb_sor_sk {
+  const T *sr, *sb; /* the previous iterate: red, black */
+  T *dr, *db;       /* the next */
+  const T *fr, *fb;
+  const uint8_t *mr, *mb;
+  const int8_t *urow; /* tb_sor_uniform_rows, index j + (ny + 2) k */
+  int64_t wz;         /* points of a colour a plane: w (ny + 2) */
+  int w, bx, by, zchunk;
+};
+
+/* stream: a point of the split layout whose neighbours' values are given;
+ * c its index in its colour's arrays, p its row's parity (i = 2 ih + p), mo
+ * the other colour's materials, um its row's uniform material or -1. */
+template <typename T>
+__device__ __forceinline__ T tb_sor_spt(const tb_sor_k<T> &q, const uint8_t *mo, int64_t c, int p,
+                                        int w, int64_t wz, int i, int j, int64_t k, int um,
+                                        unsigned m, T vc, T fc, T vw, T ve, T vs, T vn, T vb,
+                                        T vt, T *out)
+{
+  const T rxm = q.cf[q.rx[0] + i], rxp = q.cf[q.rx[1] + i], rym = q.cf[q.rx[2] + j],
+          ryp = q.cf[q.rx[3] + j], rzm = q.cf[q.rx[4] + k], rzp = q.cf[q.rx[5] + k];
+  if (um >= 0) {
+    const T h = q.cf[q.hm + um * (TB_SOR_NMAT + 1)];
+    return tb_sor_update(vc, fc, vw, ve, vs, vn, vb, vt, h, h, h, h, h, h, rxm, rxp, rym, ryp,
+                         rzm, rzp, q.omega, out);
+  }
+  const T *hm = q.cf + q.hm + TB_SOR_MAT(m) * TB_SOR_NMAT;
+  return tb_sor_update(vc, fc, vw, ve, vs, vn, vb, vt, hm[TB_SOR_MAT(mo[c + p - 1])],
+                       hm[TB_SOR_MAT(mo[c + p])], hm[TB_SOR_MAT(mo[c - w])],
+                       hm[TB_SOR_MAT(mo[c + w])], hm[TB_SOR_MAT(mo[c - wz])],
+                       hm[TB_SOR_MAT(mo[c + wz])], rxm, rxp, rym, ryp, rzm, rzp, q.omega, out);
+}
+
+/* stream: red at slot (ih, j) of plane k of the next iterate, from the
+ * previous one: the new value where the point is interior and free, else
+ * the stored one (never read where !inside: a slot outside the arrays).
+ * With own, written to the next iterate and its residual counted. */
+template <typename T, bool RES>
+__device__ __forceinline__ T tb_sor_sred(const tb_sor_k<T> &q, const tb_sor_sk<T> &a, int ih,
+                                         int j, int64_t k, bool inside, bool own, double *r2)
+{
+  if (!inside)
+    return T(0);
+  const int64_t c = a.wz * k + ih + (int64_t)a.w * j;
+  const T vc = a.sr[c];
+  const int p = (j + (int)(k & 1)) & 1, i = 2 * ih + p;
+  if (i < 1 || i > q.nx || j < 1 || j > q.ny || k < 1 || k > q.nz)
+    return vc;
+  const unsigned m = a.mr[c];
+  if (m & TB_SOR_FIXED)
+    return vc;
+  const T *o = a.sb;
+  T out;
+  const T r = tb_sor_spt(q, a.mb, c, p, a.w, a.wz, i, j, k, a.urow[j + (q.ny + 2) * k], m, vc,
+                         a.fr[c], o[c + p - 1], o[c + p], o[c - a.w], o[c + a.w], o[c - a.wz],
+                         o[c + a.wz], &out);
+  if (own) {
+    a.dr[c] = out;
+    if (RES)
+      *r2 = fma((double)r, (double)r, *r2);
+  }
+  return out;
+}
+
+/* stream: one iteration in the colour-split layout, both colours in one
+ * pass. A block of bx x by threads covers slots ih (the colour's points of
+ * a row) and rows j, with a ring of one slot and one row (its inner
+ * (bx - 2) x (by - 2) threads are the tile's outputs), and marches up
+ * zchunk planes: at step k every thread computes red on plane k + 1 from
+ * the previous iterate (the ring's only for the tile's black, never
+ * written), then the inner threads black on plane k from red on planes
+ * k - 1 and k + 1 (their own, in registers) and on plane k (the x and y
+ * neighbours, from shared memory). Warps run along a row, so a row's
+ * uniform material is the same for the whole warp (bx a multiple of 32).
+ * Three shared planes make one barrier a step enough (the fused sweep's
+ * argument); a chunk starting at k0 recomputes red on k0 - 1 and k0 without
+ * writing them (the chunk below owns them), except the first, which owns
+ * plane 1. The arithmetic of every point is the two-pass one: the same bits. */
+template <typename T, bool RES>
+__global__ void __launch_bounds__(1024) tb_k_sor_stream(tb_sor_k<T> q, tb_sor_sk<T> a,
+                                                         double *partial)
+{
+  extern __shared__ double tb_sor_smem[];
+  T *buf = reinterpret_cast<T *>(tb_sor_smem);
+  const int bx = a.bx, by = a.by, plane = bx * by;
+  const int tx = (int)threadIdx.x % bx, ty = (int)threadIdx.x / bx;
+  const int ih = (int)blockIdx.x * (bx - 2) + tx - 1;
+  const int j = (int)blockIdx.y * (by - 2) + ty;
+  const int64_t k0 = 1 + (int64_t)blockIdx.z * a.zchunk;
+  const int64_t k1 = k0 + a.zchunk - 1 < q.nz ? k0 + a.zchunk - 1 : q.nz;
+  const bool inside = ih >= 0 && ih < a.w && j <= q.ny + 1;
+  const bool inner = inside && tx >= 1 && tx < bx - 1 && ty >= 1 && ty < by - 1 && j >= 1 &&
+                     j <= q.ny;
+  double r2 = 0.0;
+  T prev = tb_sor_sred<T, RES>(q, a, ih, j, k0 - 1, inside, false, &r2);
+  T cur = tb_sor_sred<T, RES>(q, a, ih, j, k0, inside, inner && k0 == 1, &r2);
+  buf[(int)(k0 % 3) * plane + threadIdx.x] = cur;
+  for (int64_t k = k0; k <= k1; k++) {
+    /* Black's own loads go out before red's, so both are in flight together. */
+    const int p = (j + (int)(k & 1) + 1) & 1, i = 2 * ih + p;
+    const bool black = inner && i >= 1 && i <= q.nx;
+    const int64_t c = a.wz * k + ih + (int64_t)a.w * j;
+    unsigned m = TB_SOR_FIXED;
+    T vc = T(0), fc = T(0);
+    if (black) {
+      m = a.mb[c];
+      vc = a.sb[c];
+      fc = a.fb[c];
+    }
+    const T next = tb_sor_sred<T, RES>(q, a, ih, j, k + 1, inside, inner, &r2);
+    buf[(int)((k + 1) % 3) * plane + threadIdx.x] = next;
+    __syncthreads();
+    if (black && !(m & TB_SOR_FIXED)) {
+      const T *b = buf + (int)(k % 3) * plane + threadIdx.x;
+      T v;
+      const T r = tb_sor_spt(q, a.mr, c, p, a.w, a.wz, i, j, k, a.urow[j + (q.ny + 2) * k], m, vc,
+                             fc, b[p - 1], b[p], b[-bx], b[bx], prev, next, &v);
+      a.db[c] = v;
+      if (RES)
+        r2 = fma((double)r, (double)r, r2);
+    }
+    prev = cur;
+    cur = next;
+  }
+  if (RES)
+    tb_sor_partial(r2, partial);
+}
+
 /* One block sums the n partials into *out. */
 __global__ void tb_k_sor_sum(const double *partial, int64_t n, double *out)
 {
@@ -271,15 +421,19 @@ __global__ void tb_k_sor_sum(const double *partial, int64_t n, double *out)
     *out = s;
 }
 
-enum { TB_SOR_PUBLISHED, TB_SOR_SPLIT, TB_SOR_FUSED, TB_SOR_JACOBI };
+enum { TB_SOR_PUBLISHED, TB_SOR_SPLIT, TB_SOR_FUSED, TB_SOR_JACOBI, TB_SOR_STREAM };
 
 struct tb_sor_gpu {
   double *partial, *sum; /* per block, and the final sum (device) */
   double *host;          /* the final sum (pinned) */
   int64_t nblocks;       /* the most partials a launch writes */
+  dim3 grid;             /* the sweep kernels' grid */
   void *v2;              /* fused and jacobi: the second iterate */
-  void *half[6];         /* split: v, f, mat of red, then of black */
+  void *half[6];         /* split and stream: v, f, mat of red, then of black */
+  void *half2[2];        /* stream: v of red and black, the second iterate */
+  int8_t *urow;          /* stream: the uniform rows */
   int64_t w, half_cells;
+  int bx, by, zchunk; /* stream: the block's shape and its planes */
 };
 
 template <typename T> tb_sor_k<T> tb_sor_args(const tb_ctx_t *ctx)
@@ -318,26 +472,74 @@ dim3 tb_sor_grid(const tb_sor_t *s, int layout)
               (unsigned)((s->ny + tb_sor_by - 1) / tb_sor_by), (unsigned)s->nz);
 }
 
+/* stream's tuning: the block's shape (bx x by, by = block / bx) and its
+ * planes, checked; the grid. */
+template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st)
+{
+  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
+  const int block = tb_gpu_block(ctx);
+  st->bx = (int)tb_tune(ctx, "bx")->i;
+  st->zchunk = (int)tb_tune(ctx, "zchunk")->i;
+  if (block % st->bx || block / st->bx < 3)
+    return tb_fail(TB_EUNSUP, "block %d is not bx %d times 3 rows or more", block, st->bx);
+  st->by = block / st->bx;
+  if ((int64_t)st->w * (s->ny + 2) > INT_MAX / 2)
+    return tb_fail(TB_EUNSUP, "a plane of %lld x %lld points is over the stream sweep's 32-bit "
+                   "slots", (long long)s->nx, (long long)s->ny);
+  const int64_t gy = (s->ny + st->by - 3) / (st->by - 2), gz = (s->nz + st->zchunk - 1) / st->zchunk;
+  if (gy > 65535 || gz > 65535)
+    return tb_fail(TB_EUNSUP, "the stream sweep's grid takes at most 65535 row and plane blocks");
+  st->grid = dim3((unsigned)((st->w + st->bx - 3) / (st->bx - 2)), (unsigned)gy, (unsigned)gz);
+  return tb_gpu_fit(ctx, tb_k_sor_stream<T, true>, 3 * (size_t)block * sizeof(T), NULL, NULL);
+}
+
 template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int layout)
 {
   const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
   if (s->nz > 65535 || s->ny > 65535 * 6)
     return tb_fail(TB_EUNSUP, "the launch grid takes at most 65535 planes");
-  const dim3 g = tb_sor_grid(s, layout);
-  st->nblocks = (int64_t)g.x * g.y * g.z;
+  st->w = (s->nx + 3) / 2;
+  st->half_cells = st->w * (s->ny + 2) * (s->nz + 2);
+  if (layout == TB_SOR_STREAM) {
+    const int rc = tb_sor_stream_shape<T>(ctx, st);
+    if (rc)
+      return rc;
+  } else
+    st->grid = tb_sor_grid(s, layout);
+  st->nblocks = (int64_t)st->grid.x * st->grid.y * st->grid.z;
   TB_CUDA(cudaMalloc(&st->partial, (size_t)(2 * st->nblocks) * sizeof(double)));
   TB_CUDA(cudaMalloc(&st->sum, sizeof(double)));
   TB_CUDA(cudaMallocHost(&st->host, sizeof(double)));
   if (layout == TB_SOR_FUSED || layout == TB_SOR_JACOBI)
     TB_CUDA(cudaMalloc(&st->v2, (size_t)s->cells * sizeof(T)));
-  if (layout != TB_SOR_SPLIT)
+  if (layout != TB_SOR_SPLIT && layout != TB_SOR_STREAM)
     return TB_OK;
-  st->w = (s->nx + 3) / 2;
-  st->half_cells = st->w * (s->ny + 2) * (s->nz + 2);
+  /* Zeroed, so that the slots past a row's last point (never read by an
+   * update) hold numbers too. */
+  const size_t hb = (size_t)st->half_cells * sizeof(T);
   for (int c = 0; c < 2; c++) {
-    TB_CUDA(cudaMalloc(&st->half[3 * c], (size_t)st->half_cells * sizeof(T)));
-    TB_CUDA(cudaMalloc(&st->half[3 * c + 1], (size_t)st->half_cells * sizeof(T)));
+    TB_CUDA(cudaMalloc(&st->half[3 * c], hb));
+    TB_CUDA(cudaMalloc(&st->half[3 * c + 1], hb));
     TB_CUDA(cudaMalloc(&st->half[3 * c + 2], (size_t)st->half_cells));
+    TB_CUDA(cudaMemset(st->half[3 * c], 0, hb));
+    TB_CUDA(cudaMemset(st->half[3 * c + 1], 0, hb));
+    TB_CUDA(cudaMemset(st->half[3 * c + 2], 0, (size_t)st->half_cells));
+    if (layout == TB_SOR_STREAM) {
+      TB_CUDA(cudaMalloc(&st->half2[c], hb));
+      TB_CUDA(cudaMemset(st->half2[c], 0, hb));
+    }
+  }
+  if (layout == TB_SOR_STREAM) {
+    const size_t rows = (size_t)((s->ny + 2) * (s->nz + 2));
+    int8_t *urow = (int8_t *)malloc(rows);
+    if (!urow)
+      return tb_fail(TB_ENOMEM, "out of memory");
+    tb_sor_uniform_rows(s, (const uint8_t *)ctx->p->array[s->mat].host, urow);
+    cudaError_t e = cudaMalloc(&st->urow, rows);
+    if (e == cudaSuccess)
+      e = cudaMemcpy(st->urow, urow, rows, cudaMemcpyHostToDevice);
+    free(urow);
+    TB_CUDA(e);
   }
   /* f, then the materials (as bytes through a one-byte type), split once. */
   cudaStream_t stream = tb_gpu_stream(ctx);
@@ -374,7 +576,7 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
   const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
   const tb_sor_k<T> q = tb_sor_args<T>(ctx);
   cudaStream_t stream = tb_gpu_stream(ctx);
-  const dim3 g = tb_sor_grid(s, layout);
+  const dim3 g = st->grid;
   T *v = (T *)ctx->buf[s->v], *v2 = (T *)st->v2;
   T *src = (it & 1) ? v : v2, *dst = (it & 1) ? v2 : v;
   *np = st->nblocks;
@@ -407,6 +609,32 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
     tb_k_sor_fused<T, RES><<<g, 256, 0, stream>>>(q, src, dst, st->partial);
     TB_CUDA_LAUNCH("sor fused");
     break;
+  case TB_SOR_STREAM: {
+    /* Iteration it reads the first iterate's arrays when odd, the second's when even. */
+    T *one[2] = {(T *)st->half[0], (T *)st->half[3]}, *two[2] = {(T *)st->half2[0],
+                                                                 (T *)st->half2[1]};
+    T **from = (it & 1) ? one : two, **to = (it & 1) ? two : one;
+    tb_sor_sk<T> a;
+    a.sr = from[0];
+    a.sb = from[1];
+    a.dr = to[0];
+    a.db = to[1];
+    a.fr = (const T *)st->half[1];
+    a.fb = (const T *)st->half[4];
+    a.mr = (const uint8_t *)st->half[2];
+    a.mb = (const uint8_t *)st->half[5];
+    a.urow = st->urow;
+    a.wz = st->w * (s->ny + 2);
+    a.w = (int)st->w;
+    a.bx = st->bx;
+    a.by = st->by;
+    a.zchunk = st->zchunk;
+    const int block = st->bx * st->by;
+    tb_k_sor_stream<T, RES><<<g, block, 3 * (size_t)block * sizeof(T), stream>>>(q, a,
+                                                                               st->partial);
+    TB_CUDA_LAUNCH("sor stream");
+    break;
+  }
   default:
     tb_k_sor_nat<T, RES, true><<<g, 256, 0, stream>>>(q, src, dst, 0, st->partial);
     TB_CUDA_LAUNCH("sor jacobi");
@@ -422,10 +650,15 @@ template <typename T> int tb_sor_run_t(tb_ctx_t *ctx, int layout)
   T *v = (T *)ctx->buf[s->v];
   const size_t bytes = (size_t)s->cells * sizeof(T);
   const int lgrid = (int)((s->cells + 255) / 256 < 65536 ? (s->cells + 255) / 256 : 65536);
-  if (layout == TB_SOR_SPLIT) {
+  const size_t hb = (size_t)st->half_cells * sizeof(T);
+  if (layout == TB_SOR_SPLIT || layout == TB_SOR_STREAM) {
     tb_k_sor_layout<T, true><<<lgrid, 256, 0, stream>>>(v, (T *)st->half[0], (T *)st->half[3],
                                                         s->sx, s->ny + 2, st->w, s->cells);
     TB_CUDA_LAUNCH("sor split v");
+    /* stream: the second iterate starts as the first, so its held points are set. */
+    for (int c = 0; layout == TB_SOR_STREAM && c < 2; c++)
+      TB_CUDA(cudaMemcpyAsync(st->half2[c], st->half[3 * c], hb, cudaMemcpyDeviceToDevice,
+                              stream));
   } else if (st->v2)
     TB_CUDA(cudaMemcpyAsync(st->v2, v, bytes, cudaMemcpyDeviceToDevice, stream));
   double r0 = 0.0, rel = 1.0;
@@ -442,9 +675,12 @@ template <typename T> int tb_sor_run_t(tb_ctx_t *ctx, int layout)
     if (tb_sor_stop(s, it, r2, &r0, &rel))
       break;
   }
-  if (layout == TB_SOR_SPLIT) {
-    tb_k_sor_layout<T, false><<<lgrid, 256, 0, stream>>>(v, (T *)st->half[0], (T *)st->half[3],
-                                                         s->sx, s->ny + 2, st->w, s->cells);
+  if (layout == TB_SOR_SPLIT || layout == TB_SOR_STREAM) {
+    /* stream: iteration it wrote the second iterate's arrays when odd. */
+    const bool second = layout == TB_SOR_STREAM && (it & 1);
+    tb_k_sor_layout<T, false><<<lgrid, 256, 0, stream>>>(
+        v, (T *)(second ? st->half2[0] : st->half[0]), (T *)(second ? st->half2[1] : st->half[3]),
+        s->sx, s->ny + 2, st->w, s->cells);
     TB_CUDA_LAUNCH("sor merge v");
   } else if (st->v2 && (it & 1))
     TB_CUDA(cudaMemcpyAsync(v, st->v2, bytes, cudaMemcpyDeviceToDevice, stream));
@@ -462,6 +698,9 @@ void tb_sor_release(tb_ctx_t *ctx)
     cudaFree(st->v2);
     for (int c = 0; c < 6; c++)
       cudaFree(st->half[c]);
+    cudaFree(st->half2[0]);
+    cudaFree(st->half2[1]);
+    cudaFree(st->urow);
   }
   free(st);
   ctx->state = NULL;
@@ -489,12 +728,27 @@ const unsigned tb_sor_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
   TB_VARIANT(ID, NAME, &tb_algo_sor, tb_sor_precs, 0, NULL, 0, tb_sor_prepare<LAYOUT>,           \
              tb_sor_run<LAYOUT>, NULL, tb_sor_release, SUMMARY)
 
+/* stream's knobs: the block's shape and the planes a block marches up (a
+ * taller tile recomputes fewer ring points, more planes fewer chunk edges,
+ * fewer planes more blocks in flight). */
+const tb_param_def_t tb_sor_tuning_stream[] = {
+    TB_GPU_BLOCK("256"),
+    {"bx", "threads of a block along x (slots of one colour in a row); rows by = block / bx, "
+           "at least 3", TB_PARAM_INT, "32", 32, 1024, NULL, TB_PARAM_POW2, "32,64,128"},
+    {"zchunk", "planes a block marches up", TB_PARAM_INT, "32", 1, 65535, NULL, 0,
+     "8,16,32,64,128"},
+};
+
 TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
                "the seeds' layout: a thread a point, 16 x 16 blocks, a launch a colour");
 TB_SOR_VARIANT(tb_sor_split, "split", TB_SOR_SPLIT,
                "red and black stored apart: each colour's accesses contiguous");
 TB_SOR_VARIANT(tb_sor_fused, "fused", TB_SOR_FUSED,
                "red on plane k + 1 and black on plane k in one pass up the planes, two arrays");
+TB_VARIANT(tb_sor_stream, "stream", &tb_algo_sor, tb_sor_precs, 0, tb_sor_tuning_stream,
+           TB_COUNT(tb_sor_tuning_stream), tb_sor_prepare<TB_SOR_STREAM>,
+           tb_sor_run<TB_SOR_STREAM>, NULL, tb_sor_release,
+           "split layout, both colours in one pass up the planes, two iterates (2.5-D)");
 TB_SOR_VARIANT(tb_sor_jacobi, "jacobi", TB_SOR_JACOBI, "Jacobi (two arrays), the baseline");
 
 /* ---- The distributed twins ---------------------------------------------- */
@@ -708,5 +962,5 @@ TB_VARIANT(tb_sor_gpu_mpi_overlap, "mpi-overlap", &tb_algo_sor, tb_sor_precs, TB
 
 } /* namespace */
 
-TB_VARIANT_LIST(sor, gpu, &tb_sor_published, &tb_sor_split, &tb_sor_fused, &tb_sor_jacobi,
-                &tb_sor_gpu_mpi, &tb_sor_gpu_mpi_overlap);
+TB_VARIANT_LIST(sor, gpu, &tb_sor_published, &tb_sor_split, &tb_sor_fused, &tb_sor_stream,
+                &tb_sor_jacobi, &tb_sor_gpu_mpi, &tb_sor_gpu_mpi_overlap);
