@@ -45,6 +45,16 @@ static const tb_column_def_t tb_poisson_columns[] = {
     [TB_POISSON_ROUNDTRIP] = {"roundtrip", "%.0f",
                               "1: a baseline that only transforms (forward and inverse FFT, no "
                               "solve), verified as the round trip u = N^dim f", 0},
+    [TB_POISSON_IN_MS] = {"in_ms", "%.4g",
+                          "GPU c2c: ms of the real2complex copy (the breakdown: the median of "
+                          "21 runs timed stage by stage with events, untimed)", 0},
+    [TB_POISSON_FWD_MS] = {"fwd_ms", "%.4g",
+                           "GPU: ms of the forward FFT (cb side=store: with its callback)", 0},
+    [TB_POISSON_SOLVE_MS] = {"solve_ms", "%.4g", "GPU: ms of the solve kernel", 0},
+    [TB_POISSON_INV_MS] = {"inv_ms", "%.4g",
+                           "GPU: ms of the inverse FFT (cb side=load: with its callback)", 0},
+    [TB_POISSON_OUT_MS] = {"out_ms", "%.4g",
+                           "GPU c2c: ms of the complex2real copy with the scaling", 0},
 };
 
 /* The constants of the FFT error bound (doc/poisson.md): a transform of M

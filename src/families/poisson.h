@@ -27,8 +27,19 @@ enum {
   TB_POISSON_ERR_LINF,  /* max |u - u_exact| after the textbook's shift (verifier) */
   TB_POISSON_ERR_L2,    /* ||u - u_exact||_2 / N^dim after the shift (verifier) */
   TB_POISSON_PLAN_MS,   /* the variant: milliseconds its FFT plans took in prepare */
-  TB_POISSON_ROUNDTRIP  /* the variant: 1 for a transform-only baseline (no solve) */
+  TB_POISSON_ROUNDTRIP, /* the variant: 1 for a transform-only baseline (no solve) */
+  /* The breakdown of a GPU run (collect, untimed: median milliseconds of
+   * each stage over TB_POISSON_STAGE_RUNS runs timed stage by stage with
+   * events; NaN where the pipeline has no such stage, and on the CPU). */
+  TB_POISSON_IN_MS,    /* c2c: f copied into the complex array (real2complex) */
+  TB_POISSON_FWD_MS,   /* the forward transform (cb store: with its callback) */
+  TB_POISSON_SOLVE_MS, /* the solve kernel */
+  TB_POISSON_INV_MS,   /* the inverse transform (cb load: with its callback) */
+  TB_POISSON_OUT_MS    /* c2c: the real part scaled into u (complex2real) */
 };
+
+/* The stage-by-stage runs behind the breakdown columns. */
+#define TB_POISSON_STAGE_RUNS 21
 
 /* The right-hand sides. */
 enum { TB_POISSON_GAUSS, TB_POISSON_MODE };

@@ -9,18 +9,25 @@
  *           block stages its columns' and rows' k^2 (from tables made in
  *           prepare) in shared memory;
  * r2c       cuFFT R2C from f into the half spectrum, one kernel that solves
- *           and scales, C2R straight into u;
- * cb        R2C with the solve and scale in a store callback (an LTO
- *           callback, poisson_cb.cu, linked into the plan at run time by
- *           cufftXtSetJITCallback through nvJitLink, which cuFFT loads
- *           itself), C2R into u: no kernel of its own; where the callback
- *           cannot be set or linked, the variant is skipped with a note;
+ *           and scales (the spectrum as one flat array, two values a thread:
+ *           a 16-byte access in float, two in double), C2R straight into u;
+ * cb        the solve and scale in an LTO callback (poisson_cb.cu), linked
+ *           into a plan at run time by cufftXtSetJITCallback (cuFFT compiles
+ *           its glue with NVRTC and links it with nvJitLink, both loaded
+ *           beside libcufft): side=store, the R2C plan's store callback;
+ *           side=load, the C2R plan's load callback. No kernel of its own;
+ *           where cuFFT cannot set or link the callback, the variant is
+ *           skipped with a note naming the call, cuFFT's result, the
+ *           device's and the LTO-IR's architectures;
  * fftonly   R2C and C2R alone, no kernel: the baseline the solve is timed
  *           against (verified as the round trip u = N^dim f).
  * The plans are made in prepare, on the run's stream; their time is the
- * plan_ms column, apart from the timed run. The solve kernels walk the
- * spectrum as rows of contiguous values: x over the columns, a grid-stride
- * loop over the rows in y, so no thread divides a 64-bit index per value. */
+ * plan_ms column, apart from the timed run. The published solve kernels walk
+ * the spectrum as rows of contiguous values: x over the columns, a
+ * grid-stride loop over the rows in y, so no thread divides a 64-bit index
+ * per value. After the timed runs, collect times the pipeline stage by stage
+ * with events (the breakdown columns in_ms, fwd_ms, solve_ms, inv_ms,
+ * out_ms), apart from the timed figures. */
 #include <config.h>
 
 #include <cuda_runtime.h>
@@ -30,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/stats.h"
 #include "../common/timer.h"
 #include "../families/poisson.h"
 #include "cuda_util.h"
@@ -38,12 +46,28 @@
 
 namespace {
 
+/* The name of a cuFFT result, as cufft.h spells it. */
+const char *tb_cufft_name(cufftResult r)
+{
+  static const char *const names[] = {
+      "CUFFT_SUCCESS",        "CUFFT_INVALID_PLAN",   "CUFFT_ALLOC_FAILED",
+      "CUFFT_INVALID_TYPE",   "CUFFT_INVALID_VALUE",  "CUFFT_INTERNAL_ERROR",
+      "CUFFT_EXEC_FAILED",    "CUFFT_SETUP_FAILED",   "CUFFT_INVALID_SIZE",
+      "CUFFT_UNALIGNED_DATA", NULL,                   "CUFFT_INVALID_DEVICE",
+      NULL,                   "CUFFT_NO_WORKSPACE",   "CUFFT_NOT_IMPLEMENTED",
+      NULL,                   "CUFFT_NOT_SUPPORTED",  "CUFFT_MISSING_DEPENDENCY",
+      "CUFFT_NVRTC_FAILURE",  "CUFFT_NVJITLINK_FAILURE", "CUFFT_NVSHMEM_FAILURE"};
+  const int k = (int)r;
+  return k >= 0 && k < TB_COUNT(names) && names[k] ? names[k] : "an unknown cuFFT result";
+}
+
 /* cuFFT's failures as twinbench statuses (an allocation failure is
  * TB_ENOMEM, so that a size over the device's memory says so). */
 int tb_cufft_status(cufftResult r, const char *what, int line)
 {
-  return tb_fail(r == CUFFT_ALLOC_FAILED ? TB_ENOMEM : TB_EDEVICE, "%s: cuFFT error %d at %s:%d",
-                 what, (int)r, __FILE__, line);
+  return tb_fail(r == CUFFT_ALLOC_FAILED ? TB_ENOMEM : TB_EDEVICE,
+                 "%s: %s (cuFFT error %d) at %s:%d", what, tb_cufft_name(r), (int)r, __FILE__,
+                 line);
 }
 
 #define TB_CUFFT(call)                                                                          \
@@ -58,8 +82,9 @@ template <typename T> struct tb_fft;
 template <> struct tb_fft<float> {
   typedef cufftComplex C;
   static constexpr cufftType c2c = CUFFT_C2C, r2c = CUFFT_R2C, c2r = CUFFT_C2R;
-  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX;
+  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX, load = CUFFT_CB_LD_COMPLEX;
   static constexpr const char *store_name = "tb_poisson_cb_store_f";
+  static constexpr const char *load_name = "tb_poisson_cb_load_f";
   static cufftResult exec_c2c(cufftHandle h, C *w, int dir) { return cufftExecC2C(h, w, w, dir); }
   static cufftResult exec_r2c(cufftHandle h, float *in, C *out) { return cufftExecR2C(h, in, out); }
   static cufftResult exec_c2r(cufftHandle h, C *in, float *out) { return cufftExecC2R(h, in, out); }
@@ -67,8 +92,10 @@ template <> struct tb_fft<float> {
 template <> struct tb_fft<double> {
   typedef cufftDoubleComplex C;
   static constexpr cufftType c2c = CUFFT_Z2Z, r2c = CUFFT_D2Z, c2r = CUFFT_Z2D;
-  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX_DOUBLE;
+  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX_DOUBLE,
+                                       load = CUFFT_CB_LD_COMPLEX_DOUBLE;
   static constexpr const char *store_name = "tb_poisson_cb_store_d";
+  static constexpr const char *load_name = "tb_poisson_cb_load_d";
   static cufftResult exec_c2c(cufftHandle h, C *w, int dir) { return cufftExecZ2Z(h, w, w, dir); }
   static cufftResult exec_r2c(cufftHandle h, double *in, C *out) { return cufftExecD2Z(h, in, out); }
   static cufftResult exec_c2r(cufftHandle h, C *in, double *out) { return cufftExecZ2D(h, in, out); }
@@ -172,9 +199,85 @@ __global__ void tb_k_solve_smem(C *__restrict__ w, int64_t rows, int64_t cols, i
   }
 }
 
+/* Scale a pair of adjacent complex values by g0 and g1: one 16-byte access
+ * each way in float (the pair starts at an even index of a 256-byte aligned
+ * array), two in double. */
+__device__ __forceinline__ void tb_pair_scale(float2 *w, float g0, float g1)
+{
+  float4 *q = reinterpret_cast<float4 *>(w);
+  float4 v = *q;
+  v.x *= g0;
+  v.y *= g0;
+  v.z *= g1;
+  v.w *= g1;
+  *q = v;
+}
+
+__device__ __forceinline__ void tb_pair_scale(double2 *w, double g0, double g1)
+{
+  double2 a = w[0], b = w[1];
+  a.x *= g0;
+  a.y *= g0;
+  b.x *= g1;
+  b.y *= g1;
+  w[0] = a;
+  w[1] = b;
+}
+
+/* The fused solve-and-scale of r2c: the half spectrum as one flat array of
+ * `pairs` pairs of values (rows x (N/2 + 1) values, an even count because N
+ * is even), a pair a thread in a grid-stride loop, so that the spectrum is
+ * read and written once, coalesced, 16 bytes (float) or 32 (double) in
+ * flight a thread, and no block idles on the odd column of the row length.
+ * A pair's row and column come from one division of its first index by the
+ * row length (32-bit where the spectrum has fewer than 2^32 values, as at
+ * every size the family benchmarks); the second value is the next column,
+ * or the next row's first. The multiplier -scale / |k|^2 (0 for the zero
+ * mode) is computed from the indices, nothing loaded. */
+template <typename T, typename C, int D>
+__global__ void tb_k_solve_flat(C *__restrict__ w, int64_t pairs, int64_t half, int64_t n,
+                                int small, T k0, T scale)
+{
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t p = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; p < pairs; p += stride) {
+    const int64_t j = 2 * p;
+    const int64_t r = small ? (int64_t)((unsigned)j / (unsigned)half) : j / half;
+    int64_t c = j - r * half, i0 = 0, i1 = r;
+    if (D == 3) {
+      i0 = small ? (int64_t)((unsigned)r / (unsigned)n) : r / n;
+      i1 = r - i0 * n;
+    }
+    T g[2];
+    for (int e = 0; e < 2; e++) {
+      const T kc = k0 * (T)tb_dfreq(c, n), ka = k0 * (T)tb_dfreq(i1, n);
+      T k2 = kc * kc + ka * ka;
+      if (D == 3) {
+        const T kb = k0 * (T)tb_dfreq(i0, n);
+        k2 += kb * kb;
+      }
+      g[e] = k2 > T(0) ? -scale / k2 : T(0);
+      if (++c == half) {
+        c = 0;
+        if (++i1 == n) {
+          i1 = 0;
+          i0++;
+        }
+      }
+    }
+    tb_pair_scale(w + j, g[0], g[1]);
+  }
+}
+
 /* ---- Variants ---------------------------------------------------------- */
 
 enum { TB_PG_C2C, TB_PG_C2C_SMEM, TB_PG_R2C, TB_PG_CB, TB_PG_FFTONLY };
+
+/* cb's tuning parameter side: where the callback sits. */
+enum { TB_CB_STORE, TB_CB_LOAD };
+const char *const tb_poisson_cb_sides[] = {"store", "load", NULL};
+
+/* The stages of a pipeline, in order: each variant runs those it has. */
+enum { TB_PS_IN, TB_PS_FWD, TB_PS_SOLVE, TB_PS_INV, TB_PS_OUT, TB_NSTAGES };
 
 struct tb_poisson_gpu {
   cufftHandle fwd, inv; /* c2c: one plan for both directions (fwd) */
@@ -182,22 +285,21 @@ struct tb_poisson_gpu {
   void *work; /* complex: N^dim (c2c) or N^(dim-1) (N/2 + 1) values */
   void *k2;   /* c2c_smem: k^2 of each index of an axis */
   tb_poisson_cb_info *info; /* cb: the callback's constants, on the device */
-  int grid;   /* the copy kernels' grid */
-  dim3 sgrid, sblock; /* the solve kernel's launch */
+  void *info_ptr; /* cb: the caller_info array handed to cuFFT (one pointer), kept
+                     as long as the plan in case cuFFT reads it after planning */
+  int grid;   /* the copy kernels' grid; r2c: the flat solve's */
+  dim3 sgrid, sblock; /* the published solve kernels' launch */
 };
 
 /* Make the plan of the problem's shape in h (created), on the run's stream. */
-int tb_poisson_make(const tb_ctx_t *ctx, cufftHandle h, cufftType type)
+cufftResult tb_poisson_make(const tb_ctx_t *ctx, cufftHandle h, cufftType type)
 {
   const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
   const int n = (int)s->n;
   size_t ws = 0;
-  if (s->dim == 2)
-    TB_CUFFT(cufftMakePlan2d(h, n, n, type, &ws));
-  else
-    TB_CUFFT(cufftMakePlan3d(h, n, n, n, type, &ws));
-  TB_CUFFT(cufftSetStream(h, tb_gpu_stream(ctx)));
-  return TB_OK;
+  cufftResult r = s->dim == 2 ? cufftMakePlan2d(h, n, n, type, &ws)
+                              : cufftMakePlan3d(h, n, n, n, type, &ws);
+  return r != CUFFT_SUCCESS ? r : cufftSetStream(h, tb_gpu_stream(ctx));
 }
 
 /* A plan of the problem's shape on the run's stream. */
@@ -205,34 +307,54 @@ int tb_poisson_plan(const tb_ctx_t *ctx, cufftHandle *h, int *have, cufftType ty
 {
   TB_CUFFT(cufftCreate(h));
   *have = 1;
-  return tb_poisson_make(ctx, *h, type);
+  TB_CUFFT(tb_poisson_make(ctx, *h, type));
+  return TB_OK;
 }
 
-/* cb's forward plan: R2C with the store callback, whose constants prepare
- * put at st->info. The callback is linked when the plan is made; a toolkit
- * or driver that cannot (no nvJitLink, no LTO callbacks) makes the variant
- * TB_EUNSUP, which the runner notes and skips. */
-template <typename T> int tb_poisson_plan_cb(const tb_ctx_t *ctx, tb_poisson_gpu *st)
+/* cb's plans: the one of `side` with the LTO callback (whose constants
+ * prepare put at st->info), the other plain. The callback is linked when its
+ * plan is made; where cuFFT cannot set or link it, the variant is TB_EUNSUP
+ * (the runner notes and skips it) with what failed: the call, cuFFT's result,
+ * the callback's symbol, the device's architecture and those the LTO-IR was
+ * built for (an architecture above all of them is still linked: the LTO-IR
+ * of the highest is finalised for it through PTX). */
+template <typename T> int tb_poisson_plan_cb(const tb_ctx_t *ctx, tb_poisson_gpu *st, int side)
 {
-  TB_CUFFT(cufftCreate(&st->fwd));
-  st->have_fwd = 1;
-  void *info = st->info;
-  cufftResult r = cufftXtSetJITCallback(st->fwd, tb_fft<T>::store_name, tb_poisson_cb_fatbin,
-                                        sizeof tb_poisson_cb_fatbin, tb_fft<T>::store, &info);
-  if (r != CUFFT_SUCCESS)
-    return tb_fail(TB_EUNSUP, "cuFFT could not take the LTO store callback (cuFFT error %d)",
-                   (int)r);
-  int rc = tb_poisson_make(ctx, st->fwd, tb_fft<T>::r2c);
-  if (rc && rc != TB_ENOMEM) {
-    char why[256];
-    snprintf(why, sizeof why, "%s", tb_error_detail());
-    return tb_fail(TB_EUNSUP, "cuFFT could not make the plan with the LTO callback: %s", why);
+  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
+  const tb_device_info_t *dev = tb_gpu_dev(ctx);
+  const int store = side == TB_CB_STORE;
+  const char *sym = store ? tb_fft<T>::store_name : tb_fft<T>::load_name;
+  cufftHandle *h = store ? &st->fwd : &st->inv;
+  TB_CUFFT(cufftCreate(h));
+  *(store ? &st->have_fwd : &st->have_inv) = 1;
+  st->info_ptr = st->info;
+  const char *call = "cufftXtSetJITCallback";
+  cufftResult r = cufftXtSetJITCallback(*h, sym, tb_poisson_cb_fatbin, sizeof tb_poisson_cb_fatbin,
+                                        store ? tb_fft<T>::store : tb_fft<T>::load, &st->info_ptr);
+  if (r == CUFFT_SUCCESS) {
+    call = s->dim == 2 ? "cufftMakePlan2d" : "cufftMakePlan3d";
+    r = tb_poisson_make(ctx, *h, store ? tb_fft<T>::r2c : tb_fft<T>::c2r);
   }
-  return rc;
+  if (r == CUFFT_ALLOC_FAILED)
+    return tb_cufft_status(r, call, __LINE__);
+  if (r != CUFFT_SUCCESS) {
+    int ver = 0;
+    cufftGetVersion(&ver);
+    return tb_fail(TB_EUNSUP,
+                   "the LTO %s callback %s on the %s plan: %s returned %s (cuFFT error %d); "
+                   "device sm_%d%d, callback LTO-IR for sm_%s (nvcc %s), cuFFT %d, which "
+                   "compiles its glue with libnvrtc and links it with libnvJitLink, both "
+                   "loaded from libcufft's folder at plan time",
+                   store ? "store" : "load", sym, store ? "R2C" : "C2R", call, tb_cufft_name(r),
+                   (int)r, dev->cc_major, dev->cc_minor, TB_POISSON_CB_ARCHS,
+                   TB_POISSON_CB_NVCC, ver);
+  }
+  return store ? tb_poisson_plan(ctx, &st->inv, &st->have_inv, tb_fft<T>::c2r)
+               : tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::r2c);
 }
 
-/* The solve kernel's launch: `block` threads over the columns (c2c_smem:
- * 32 x block / 32), up to 65535 blocks over the rows. */
+/* The published solve kernels' launch: `block` threads over the columns
+ * (c2c_smem: 32 x block / 32), up to 65535 blocks over the rows. */
 int tb_poisson_solve_launch(tb_ctx_t *ctx, tb_poisson_gpu *st, int64_t rows, int64_t cols, int smem)
 {
   const int block = tb_gpu_block(ctx);
@@ -250,13 +372,42 @@ int tb_poisson_solve_launch(tb_ctx_t *ctx, tb_poisson_gpu *st, int64_t rows, int
   return TB_OK;
 }
 
+/* The kernels' fit and launch shapes. */
+template <typename T> int tb_poisson_kernels(tb_ctx_t *ctx, int kind, tb_poisson_gpu *st)
+{
+  typedef typename tb_fft<T>::C C;
+  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
+  const int d2 = s->dim == 2;
+  int rc;
+  switch (kind) {
+  case TB_PG_C2C:
+  case TB_PG_C2C_SMEM:
+    if ((rc = tb_gpu_grid(ctx, tb_k_to_complex<T, C>, s->total, 0, TB_GPU_WAVES, &st->grid)) ||
+        (rc = tb_gpu_fit(ctx, tb_k_real_part<T, C>, 0, NULL, NULL)))
+      return rc;
+    if (kind == TB_PG_C2C_SMEM)
+      rc = d2 ? tb_gpu_fit(ctx, tb_k_solve_smem<T, C, 2>, 0, NULL, NULL)
+              : tb_gpu_fit(ctx, tb_k_solve_smem<T, C, 3>, 0, NULL, NULL);
+    else
+      rc = d2 ? tb_gpu_fit(ctx, tb_k_solve<T, C, 2>, 0, NULL, NULL)
+              : tb_gpu_fit(ctx, tb_k_solve<T, C, 3>, 0, NULL, NULL);
+    return rc ? rc : tb_poisson_solve_launch(ctx, st, s->rows, s->n, kind == TB_PG_C2C_SMEM);
+  case TB_PG_R2C:
+    return d2 ? tb_gpu_grid(ctx, tb_k_solve_flat<T, C, 2>, s->rows * s->half / 2, 0, TB_GPU_WAVES,
+                            &st->grid)
+              : tb_gpu_grid(ctx, tb_k_solve_flat<T, C, 3>, s->rows * s->half / 2, 0, TB_GPU_WAVES,
+                            &st->grid);
+  default:
+    return TB_OK;
+  }
+}
+
 template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poisson_gpu *st)
 {
   typedef typename tb_fft<T>::C C;
   const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
   const int c2c = kind == TB_PG_C2C || kind == TB_PG_C2C_SMEM;
   const int64_t cplx = c2c ? s->total : s->rows * s->half;
-  const int64_t cols = c2c ? s->n : s->half;
   int rc;
   TB_CUDA(cudaMalloc(&st->work, (size_t)cplx * sizeof(C)));
   if (kind == TB_PG_CB) {
@@ -279,30 +430,17 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
     free(k2);
     TB_CUDA(e);
   }
-  if (c2c) {
-    if ((rc = tb_gpu_grid(ctx, tb_k_to_complex<T, C>, s->total, 0, TB_GPU_WAVES, &st->grid)) ||
-        (rc = tb_gpu_fit(ctx, tb_k_real_part<T, C>, 0, NULL, NULL)))
-      return rc;
-  }
-  if (kind != TB_PG_FFTONLY && kind != TB_PG_CB) {
-    if (kind == TB_PG_C2C_SMEM)
-      rc = s->dim == 2 ? tb_gpu_fit(ctx, tb_k_solve_smem<T, C, 2>, 0, NULL, NULL)
-                       : tb_gpu_fit(ctx, tb_k_solve_smem<T, C, 3>, 0, NULL, NULL);
-    else
-      rc = s->dim == 2 ? tb_gpu_fit(ctx, tb_k_solve<T, C, 2>, 0, NULL, NULL)
-                       : tb_gpu_fit(ctx, tb_k_solve<T, C, 3>, 0, NULL, NULL);
-    if (rc || (rc = tb_poisson_solve_launch(ctx, st, s->rows, cols, kind == TB_PG_C2C_SMEM)))
-      return rc;
-  }
+  if ((rc = tb_poisson_kernels<T>(ctx, kind, st)))
+    return rc;
   TB_CUDA(cudaDeviceSynchronize());
   const double t0 = tb_wtime();
   if (c2c)
     rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::c2c);
   else if (kind == TB_PG_CB)
-    rc = tb_poisson_plan_cb<T>(ctx, st);
-  else
-    rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::r2c);
-  if (rc || (!c2c && (rc = tb_poisson_plan(ctx, &st->inv, &st->have_inv, tb_fft<T>::c2r))))
+    rc = tb_poisson_plan_cb<T>(ctx, st, (int)tb_tune(ctx, "side")->i);
+  else if (!(rc = tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::r2c)))
+    rc = tb_poisson_plan(ctx, &st->inv, &st->have_inv, tb_fft<T>::c2r);
+  if (rc)
     return rc;
   TB_CUDA(cudaDeviceSynchronize());
   ctx->extra[TB_POISSON_PLAN_MS] = 1e3 * (tb_wtime() - t0);
@@ -310,7 +448,17 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
   return TB_OK;
 }
 
-template <typename T> int tb_poisson_run_t(tb_ctx_t *ctx, int kind)
+/* Whether the pipeline of `kind` has stage `stage`. */
+int tb_poisson_has_stage(int kind, int stage)
+{
+  const int c2c = kind == TB_PG_C2C || kind == TB_PG_C2C_SMEM;
+  return stage == TB_PS_FWD || stage == TB_PS_INV ||
+         (stage == TB_PS_SOLVE && kind != TB_PG_CB && kind != TB_PG_FFTONLY) ||
+         ((stage == TB_PS_IN || stage == TB_PS_OUT) && c2c);
+}
+
+/* Launch one stage of the pipeline on the run's stream. */
+template <typename T> int tb_poisson_stage_t(tb_ctx_t *ctx, int kind, int stage)
 {
   typedef typename tb_fft<T>::C C;
   const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
@@ -320,38 +468,109 @@ template <typename T> int tb_poisson_run_t(tb_ctx_t *ctx, int kind)
   T *u = (T *)ctx->buf[s->u];
   C *w = (C *)st->work;
   const T k0 = (T)(2.0 * M_PI / s->L), scale = (T)(1.0 / (double)s->total);
-  const int block = tb_gpu_block(ctx);
-  if (kind == TB_PG_C2C || kind == TB_PG_C2C_SMEM) {
+  const int block = tb_gpu_block(ctx), d2 = s->dim == 2;
+  const int c2c = kind == TB_PG_C2C || kind == TB_PG_C2C_SMEM;
+  switch (stage) {
+  case TB_PS_IN:
     tb_k_to_complex<T, C><<<st->grid, block, 0, stream>>>(f, w, s->total);
     TB_CUDA_LAUNCH("real2complex");
-    TB_CUFFT(tb_fft<T>::exec_c2c(st->fwd, w, CUFFT_FORWARD));
-    if (kind == TB_PG_C2C_SMEM) {
+    return TB_OK;
+  case TB_PS_FWD:
+    /* cuFFT's out-of-place R2C leaves its input alone; the cast only drops const. */
+    TB_CUFFT(c2c ? tb_fft<T>::exec_c2c(st->fwd, w, CUFFT_FORWARD)
+                 : tb_fft<T>::exec_r2c(st->fwd, const_cast<T *>(f), w));
+    return TB_OK;
+  case TB_PS_SOLVE:
+    if (kind == TB_PG_R2C) {
+      const int64_t pairs = s->rows * s->half / 2;
+      const int small = s->rows * s->half < ((int64_t)1 << 32);
+      if (d2)
+        tb_k_solve_flat<T, C, 2><<<st->grid, block, 0, stream>>>(w, pairs, s->half, s->n, small, k0,
+                                                                 scale);
+      else
+        tb_k_solve_flat<T, C, 3><<<st->grid, block, 0, stream>>>(w, pairs, s->half, s->n, small, k0,
+                                                                 scale);
+    } else if (kind == TB_PG_C2C_SMEM) {
       const T *k2 = (const T *)st->k2;
-      if (s->dim == 2)
+      if (d2)
         tb_k_solve_smem<T, C, 2><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->n, s->n, k2);
       else
         tb_k_solve_smem<T, C, 3><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->n, s->n, k2);
-    } else if (s->dim == 2) {
+    } else if (d2) {
       tb_k_solve<T, C, 2><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->n, s->n, k0, T(1));
     } else {
       tb_k_solve<T, C, 3><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->n, s->n, k0, T(1));
     }
     TB_CUDA_LAUNCH("solve");
-    TB_CUFFT(tb_fft<T>::exec_c2c(st->fwd, w, CUFFT_INVERSE));
+    return TB_OK;
+  case TB_PS_INV:
+    TB_CUFFT(c2c ? tb_fft<T>::exec_c2c(st->fwd, w, CUFFT_INVERSE)
+                 : tb_fft<T>::exec_c2r(st->inv, w, u));
+    return TB_OK;
+  default:
     tb_k_real_part<T, C><<<st->grid, block, 0, stream>>>(w, u, s->total, scale);
     TB_CUDA_LAUNCH("complex2real");
     return TB_OK;
   }
-  /* cuFFT's out-of-place R2C leaves its input alone; the cast only drops const. */
-  TB_CUFFT(tb_fft<T>::exec_r2c(st->fwd, const_cast<T *>(f), w));
-  if (kind == TB_PG_R2C) {
-    if (s->dim == 2)
-      tb_k_solve<T, C, 2><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->half, s->n, k0, scale);
-    else
-      tb_k_solve<T, C, 3><<<st->sgrid, st->sblock, 0, stream>>>(w, s->rows, s->half, s->n, k0, scale);
-    TB_CUDA_LAUNCH("solve and scale");
+}
+
+template <typename T> int tb_poisson_run_t(tb_ctx_t *ctx, int kind)
+{
+  int rc = TB_OK;
+  for (int g = 0; g < TB_NSTAGES && !rc; g++)
+    if (tb_poisson_has_stage(kind, g))
+      rc = tb_poisson_stage_t<T>(ctx, kind, g);
+  return rc;
+}
+
+/* The breakdown: TB_POISSON_STAGE_RUNS runs more, untimed by the runner, an
+ * event before the first stage and after each, and each stage's median in
+ * its column. The outputs are the same as the timed runs'. */
+template <typename T> int tb_poisson_collect_t(tb_ctx_t *ctx, int kind)
+{
+  enum { R = TB_POISSON_STAGE_RUNS };
+  static const int column[TB_NSTAGES] = {TB_POISSON_IN_MS, TB_POISSON_FWD_MS, TB_POISSON_SOLVE_MS,
+                                         TB_POISSON_INV_MS, TB_POISSON_OUT_MS};
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  cudaEvent_t ev[TB_NSTAGES + 1];
+  double ms[TB_NSTAGES][R];
+  int made = 0, rc = TB_OK;
+  cudaError_t e = cudaSuccess;
+  for (; made <= TB_NSTAGES && e == cudaSuccess; made++)
+    e = cudaEventCreate(&ev[made]);
+  if (e != cudaSuccess)
+    made--;
+  for (int r = 0; r < R && e == cudaSuccess && !rc; r++) {
+    int at = 0, mark[TB_NSTAGES];
+    e = cudaEventRecord(ev[0], stream);
+    for (int g = 0; g < TB_NSTAGES && e == cudaSuccess && !rc; g++) {
+      mark[g] = -1;
+      if (!tb_poisson_has_stage(kind, g))
+        continue;
+      if (!(rc = tb_poisson_stage_t<T>(ctx, kind, g)))
+        e = cudaEventRecord(ev[++at], stream);
+      mark[g] = at;
+    }
+    if (e == cudaSuccess && !rc)
+      e = cudaEventSynchronize(ev[at]);
+    for (int g = 0; g < TB_NSTAGES && e == cudaSuccess && !rc; g++) {
+      float t = NAN;
+      if (mark[g] > 0)
+        e = cudaEventElapsedTime(&t, ev[mark[g] - 1], ev[mark[g]]);
+      ms[g][r] = t;
+    }
   }
-  TB_CUFFT(tb_fft<T>::exec_c2r(st->inv, w, u));
+  for (int k = 0; k < made; k++)
+    cudaEventDestroy(ev[k]);
+  if (rc)
+    return rc;
+  TB_CUDA(e);
+  for (int g = 0; g < TB_NSTAGES; g++) {
+    tb_stats_t st;
+    ctx->extra[column[g]] = tb_poisson_has_stage(kind, g) && !tb_stats_compute(ms[g], R, &st)
+                                ? st.median
+                                : NAN;
+  }
   return TB_OK;
 }
 
@@ -387,16 +606,25 @@ template <int KIND> int tb_poisson_gpu_run(tb_ctx_t *ctx)
                                   : tb_poisson_run_t<double>(ctx, KIND);
 }
 
+template <int KIND> int tb_poisson_gpu_collect(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_poisson_collect_t<float>(ctx, KIND)
+                                  : tb_poisson_collect_t<double>(ctx, KIND);
+}
+
 const unsigned tb_poisson_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
-/* The solve-only variants take a block size; the copy kernels of the C2C
- * pipelines also a grid. */
-const tb_param_def_t tb_poisson_block_tuning[] = {TB_GPU_BLOCK("256")};
+/* cb's parameter: the callback's side, both swept by the study. */
+const tb_param_def_t tb_poisson_cb_tuning[] = {
+    {"side", "cb: the solve in the R2C plan's store callback (store) or the C2R plan's load "
+             "callback (load)", TB_PARAM_CHOICE, "store", 0, 0, tb_poisson_cb_sides, 0,
+     "store,load"},
+};
 
 #define TB_POISSON_GPU_VARIANT(NAME, KIND, TUNING, NTUNING, SUMMARY)                            \
   TB_VARIANT(tb_poisson_gpu_##NAME, #NAME, &tb_algo_poisson, tb_poisson_precs, 0, TUNING,       \
-             NTUNING, tb_poisson_gpu_prepare<KIND>, tb_poisson_gpu_run<KIND>, NULL,             \
-             tb_poisson_gpu_release, SUMMARY)
+             NTUNING, tb_poisson_gpu_prepare<KIND>, tb_poisson_gpu_run<KIND>,                   \
+             tb_poisson_gpu_collect<KIND>, tb_poisson_gpu_release, SUMMARY)
 
 TB_POISSON_GPU_VARIANT(c2c, TB_PG_C2C, tb_gpu_gridstride_tuning,
                        TB_COUNT(tb_gpu_gridstride_tuning),
@@ -405,11 +633,13 @@ TB_POISSON_GPU_VARIANT(c2c, TB_PG_C2C, tb_gpu_gridstride_tuning,
 TB_POISSON_GPU_VARIANT(c2c_smem, TB_PG_C2C_SMEM, tb_gpu_gridstride_tuning,
                        TB_COUNT(tb_gpu_gridstride_tuning),
                        "the published pipeline with each block's k^2 staged in shared memory");
-TB_POISSON_GPU_VARIANT(r2c, TB_PG_R2C, tb_poisson_block_tuning, TB_COUNT(tb_poisson_block_tuning),
-                       "cuFFT R2C into the half spectrum, one fused solve-and-scale kernel, C2R "
-                       "into u");
-TB_POISSON_GPU_VARIANT(cb, TB_PG_CB, NULL, 0,
-                       "cuFFT R2C with the solve and scale in an LTO store callback, C2R into u");
+TB_POISSON_GPU_VARIANT(r2c, TB_PG_R2C, tb_gpu_gridstride_tuning,
+                       TB_COUNT(tb_gpu_gridstride_tuning),
+                       "cuFFT R2C into the half spectrum, one fused solve-and-scale kernel (flat, "
+                       "two values a thread), C2R into u");
+TB_POISSON_GPU_VARIANT(cb, TB_PG_CB, tb_poisson_cb_tuning, TB_COUNT(tb_poisson_cb_tuning),
+                       "cuFFT R2C and C2R with the solve and scale in an LTO callback (side: the "
+                       "R2C's store or the C2R's load), no kernel");
 TB_POISSON_GPU_VARIANT(fftonly, TB_PG_FFTONLY, NULL, 0,
                        "baseline: cuFFT R2C and C2R alone, no solve (verified as a round trip)");
 
