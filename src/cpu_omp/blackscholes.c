@@ -5,13 +5,15 @@
  * (options_cpu.h). */
 #include <config.h>
 
+/* First: it sets the vector width for everything after it. */
+#include "options_cpu.h"
+
 #include <omp.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "cpu.h"
 #include "ntstore.h"
-#include "options_cpu.h"
 
 #include "../families/options.h"
 

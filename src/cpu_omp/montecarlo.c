@@ -10,18 +10,12 @@
  * no call in the loop. */
 #include <config.h>
 
-/* GCC keeps 256-bit vectors on Intel cores unless told otherwise; the FMA
- * ceiling this compute-bound loop is held to is measured with 512-bit ones,
- * so the loops here use them too (before the includes: the inlined
- * functions must share the setting). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
-#pragma GCC target("prefer-vector-width=512")
-#endif
+/* First: it sets the vector width for everything after it. */
+#include "options_cpu.h"
 
 #include <stdlib.h>
 
 #include "cpu.h"
-#include "options_cpu.h"
 #include "vphilox.h"
 
 #include "../families/options.h"

@@ -1,4 +1,5 @@
-/* twinbench: branch-free exp, exp2, log and sin/cos for the OpenMP simd loops.
+/* twinbench: branch-free exp, exp2, log, sin/cos, the reciprocal and the
+ * normal CDF for the OpenMP simd loops.
  *
  * libmvec's vector expf, exp2f and logf (vecmath.h) handle every argument a
  * program may pass (NaN, infinities, subnormals, the errno cases) and cost a
@@ -18,6 +19,10 @@
  *   log: for every positive normal argument (log of a ratio of prices).
  *   sincos2pi: sin(2 pi x) and cos(2 pi x) for |x| <= 1/2 (the Box-Muller
  *     angle, in turns).
+ * The reciprocal (tb_vrcp: 1 ulp on [1, 2^120]) and the normal CDF
+ * (tb_vncdf: a relative bound on its tail that grows with d^2, derived
+ * there) have contracts of their own, which the Black-Scholes verifier
+ * allows for.
  * tests/test_vexp.c checks this on every float argument and on 10^8 double
  * ones (sincos2pi on every float Monte Carlo angle); the error analysis is
  * in each function's comment.
@@ -242,19 +247,59 @@ TB_VINLINE double tb_vexp2_f64(double x)
   return p * s;
 }
 
+/* 1 / a in float and double for a in [1, 2^120] (larger arguments, +inf
+ * among them, are taken as 2^120: their reciprocal is below 2^-120 and
+ * every caller's product with it underflows or vanishes beside 1). The
+ * dividers of Intel's cores issue a 512-bit division every 10 (float) or 16
+ * (double) cycles, against two fused multiply-adds per cycle; these are
+ * eight and eleven vector operations on the FMA ports. y0 = the bits of
+ * MAGIC - bits(a) is within 0.0506 of 1 / a (relative, for every mantissa:
+ * the constant minimizes that, found by a scan); each cubic step
+ * e = 1 - a y, y' = y + y (e + e^2) gives a y' = 1 - e^3, so the error
+ * goes 0.0506 -> 1.3e-4 -> 2.1e-12 (float: two steps) -> 9.8e-36
+ * (double: three). e is formed by a fused multiply-add (a y exact inside it, then one rounding of a number below
+ * 0.06: a relative u of e, which changes y by u e y), so every step but
+ * the last is exact up to terms below 2^-40 relative, and the last rounds
+ * once: |y - 1 / a| <= 0.5 ulp(1 / a) + 2.1e-12 (float) or + 9.8e-36
+ * (double) relative, below u (1 + 2^-14) relative (u = 2^-24, 2^-53). The
+ * test checks every float in [1, 2), every 7th in [2^-10, 2^120] and 10^7
+ * random doubles in [1, 2^120): at most 1 ulp (it finds 0.5). */
+#define TB_VRCP(T, SFX, UT, FMA, MAGIC, CLAMP, STEPS)                                             \
+  TB_VINLINE T tb_vrcp_##SFX(T a)                                                                 \
+  {                                                                                               \
+    /* the clamp on the bits, an integer min (see TB_VEXP_CLAMP_F32) */                           \
+    const UT b = tb__bits_##SFX(a), bc = b < (UT)(CLAMP) ? b : (UT)(CLAMP);                       \
+    const T c = tb__from_bits_##SFX(bc);                                                          \
+    T y = tb__from_bits_##SFX((UT)(MAGIC)-bc);                                                    \
+    _Pragma("GCC unroll 4") for (int i = 0; i < STEPS; i++)                                       \
+    {                                                                                             \
+      const T e = FMA(-c, y, (T)1);                                                               \
+      y = FMA(y, FMA(e, e, e), y);                                                                \
+    }                                                                                             \
+    return y;                                                                                     \
+  }
+TB_VRCP(float, f32, uint32_t, fmaf, 0x7ef31200u, 0x7b800000u, 2)
+TB_VRCP(double, f64, uint64_t, fma, 0x7fde623e00000000u, 0x4770000000000000u, 3)
+#undef TB_VRCP
+
 /* ln x in double, x a positive normal number: x = 2^e m, m in
  * [sqrt(1/2), sqrt 2), f = m - 1, and ln(1 + f) = 2 atanh s with
  * s = f / (2 + f) in [-0.172, 0.172]: 2 s + s^3 R(s^2), R of degree 6
- * (fit 2^-59.3). Error: 2 + f and the division round (s off by 1.5u at
- * most, the result by as much), the odd series' sum one rounding, e ln 2
- * as in float: about 3u = 1.5 ulps worst case; the test finds 1 ulp. */
+ * (fit 2^-59.3). s is f times tb_vrcp_f64(2 + f) (no division: see there)
+ * and one correction by its residual: s is off by u and a little, the
+ * result by as much, the odd series' sum one rounding, e ln 2
+ * as in float: about 3u = 1.5 ulps worst case; the test finds 1.43 ulps. */
 TB_VINLINE double tb_vlog_f64(double x)
 {
   const uint64_t ix = tb__bits_f64(x);
   const int64_t e = (int64_t)(ix - 0x3fe6a09e667f3bcdu) >> 52;
   const double m = tb__from_bits_f64(ix - ((uint64_t)e << 52));
   const double f = m - 1.0, ef = (double)e;
-  const double s = f / (2.0 + f), z = s * s;
+  /* s0 = f / (2 + f) to 3u; its residual f - s0 (2 + f) = (f - 2 s0) - s0 f
+   * is exact in the inner fused step (f and 2 s0 are within a factor 2) and
+   * rounds once in the outer one, so s0 + r e is s to 0.5 ulp and a little */
+  const double r = tb_vrcp_f64(2.0 + f), s0 = f * r;
+  const double s = fma(r, fma(-s0, f, fma(-2.0, s0, f)), s0), z = s * s;
   double q = 0x1.2f02e5bc20029p-3;
   q = fma(q, z, 0x1.39a1fb9b156fdp-3);
   q = fma(q, z, 0x1.74663c5391248p-3);
@@ -265,6 +310,69 @@ TB_VINLINE double tb_vlog_f64(double x)
   const double l = fma(s * z, q, 2.0 * s);
   return fma(ef, 0x1.62e42fefa39efp-1, fma(ef, 0x1.abc9e3b39803fp-56, l));
 }
+
+/* The normal CDF N(d) for every finite d, without erfc: with a = |d|
+ * (taken as 14 in float, 38.5 in double where it is larger: the tail is
+ * then below the smallest normal number, as it is for every larger a),
+ * the tail N(-a) = e^(-a^2/2) t P(t), t = 1 / (1 + a/4) in (0, 1], and
+ * N(d) = 1 - tail for d > 0. t P(t) is e^(a^2/2) N(-a), smooth in t on
+ * [0, 1] (P(0) = 1 / (4 sqrt(2 pi))); P has degree 10 (float) or 24
+ * (double), fitted for this project by a Chebyshev interpolation in mpmath
+ * (50 digits), evaluated in t by Horner's rule. Relative error of the tail,
+ * in units u (2^-24, 2^-53), each term at most (measured on 2000 points of
+ * t, or derived):
+ *   the fit with rounded coefficients   0.81 (float), 1.1 (double)
+ *   t: 1 + a/4 (one fused rounding) and the reciprocal (u: the IEEE
+ *     division in float, where Intel's divider keeps up with the loop's
+ *     other work, tb_vrcp in double, where it does not): 2u in t, which
+ *     t P(t) turns into (1 + t |P'| / P <= 3.19) x 2u      6.4
+ *   Horner's roundings: u sum_k |h_k| t^k / |P|, h_k the partial
+ *     sums                                         3.45 (float), 8.93 (double)
+ *   t P, the exponential times it                       2
+ *   the exponential (the 4 ulps of tb_vexp)               8
+ *   its argument -(a a) / 2, a a rounded: a^2 / 2 of it     a^2 / 2
+ * so the tail is within (TB_VNCDF_ERR + a^2 / 2) u of itself, and
+ * N(d) = 1 - tail adds u absolute. tests/test_vexp.c holds it to that
+ * over the whole range the option formulas pass (every float d in
+ * [-15, 15], 10^7 random double ones in [-40, 40]), against long double. */
+#define TB_VNCDF_ERR 28.0
+TB_VINLINE float tb__div1_ieee_f32(float a)
+{
+  return 1.0f / a;
+}
+
+#define TB_VNCDF(T, SFX, UT, FMA, RCP, AMAX, PN)                                                  \
+  TB_VINLINE T tb_vncdf_##SFX(T d)                                                                \
+  {                                                                                               \
+    static const T pn[] = PN;                                                                     \
+    /* |d| and the clamp on the bits: an and, an integer min */                                   \
+    const UT ab = tb__bits_##SFX(d) & (~(UT)0 >> 1), am = tb__bits_##SFX(AMAX);                   \
+    const T a = tb__from_bits_##SFX(ab < am ? ab : am);                                           \
+    const T t = RCP(FMA(a, (T)0.25, (T)1));                                                       \
+    T p = pn[0];                                                                                  \
+    /* unrolled in full, or the loop around stays scalar */                                       \
+    _Pragma("GCC unroll 32") for (unsigned i = 1; i < sizeof pn / sizeof *pn; i++)                \
+      p = FMA(p, t, pn[i]);                                                                       \
+    const T tail = tb_vexp_##SFX((a * (T)-0.5) * a) * (t * p);                                    \
+    return d > 0 ? (T)1 - tail : tail;                                                            \
+  }
+#define TB_VNCDF_F32                                                                              \
+  {-0x1.c12d5cp-12f, 0x1.6c998ap-6f, -0x1.636fc4p-4f, 0x1.a6ce5ep-4f, -0x1.33bacep-5f,            \
+   0x1.10146ep-4f, 0x1.dce37ap-5f, 0x1.4ebce8p-4f, 0x1.7eccaep-4f, 0x1.988586p-4f,                \
+   0x1.988452p-4f}
+#define TB_VNCDF_F64                                                                              \
+  {0x1.828df1c3afaadp-10, -0x1.1de19c914ec0dp-6, 0x1.84d79bbc4d273p-4, -0x1.40e494bfc6011p-2,     \
+   0x1.64f17afc312cap-1, -0x1.191d71b0060b4p+0, 0x1.41294be331cb8p+0, -0x1.0dcee2dd8ec94p+0,      \
+   0x1.52aabf5880cd7p-1, -0x1.4318542872370p-2, 0x1.bd0e97e17782dp-4, -0x1.52262262ec191p-6,      \
+   0x1.0dbfbc23e0d76p-8, 0x1.d1c87c3ed3797p-12, -0x1.6972a5cfd9efbp-8, -0x1.a99e0ebcfd2d1p-8,     \
+   -0x1.93cd34ede10e5p-9, 0x1.d6f73c3f48140p-8, 0x1.7f60fceed5f1ap-6, 0x1.6242c96723193p-5,       \
+   0x1.041c40d16ba64p-4, 0x1.4beb83a2e2e31p-4, 0x1.7efc0e096ba4ap-4, 0x1.9884533d43697p-4,        \
+   0x1.9884533d43650p-4}
+TB_VNCDF(float, f32, uint32_t, fmaf, tb__div1_ieee_f32, 14.0f, TB_VNCDF_F32)
+TB_VNCDF(double, f64, uint64_t, fma, tb_vrcp_f64, 38.5, TB_VNCDF_F64)
+#undef TB_VNCDF
+#undef TB_VNCDF_F32
+#undef TB_VNCDF_F64
 
 /* sin(2 pi x) and cos(2 pi x) for x in [-1/2, 1/2]: the Box-Muller angle
  * 2 pi u2 - pi with x = u2 - 1/2, which is exact for the Monte Carlo
