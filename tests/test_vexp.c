@@ -397,7 +397,7 @@ static double ncdf_use(double y, long double ref, long double tail, double d, do
   return e <= 1e9 ? e : 1e9; /* NaN */
 }
 
-/* tb_vncdf on every 61st float in [-15, 15] (15 is past the float clamp,
+/* tb_vncdf (both reciprocals) on every 61st float in [-15, 15] (15 is past the float clamp,
  * 14) against the double erfc, and on n random doubles in [-40, 40] (past
  * 38.5) and their edges against long double; prints the largest relative
  * error of the tail (d <= 0) beside the fraction of the bound used. */
@@ -408,8 +408,8 @@ static void test_ncdf(int64_t n)
 #pragma omp parallel
   {
     double uf = 0.0, ud = 0.0, af = 0.0, ad = 0.0;
-    float x[CHUNK], y[CHUNK];
-    double xd[CHUNK], yd[CHUNK];
+    float x[CHUNK], y[CHUNK], y2[CHUNK];
+    double xd[CHUNK], yd[CHUNK], yd2[CHUNK];
 #pragma omp for schedule(dynamic, 16)
     for (int64_t c = 0; c < nf; c += CHUNK) {
       const int m = (int)(nf - c < CHUNK ? nf - c : CHUNK);
@@ -419,11 +419,15 @@ static void test_ncdf(int64_t n)
         memcpy(&x[i], &bits, sizeof bits);
       }
 #pragma omp simd
-      for (int i = 0; i < m; i++)
+      for (int i = 0; i < m; i++) {
         y[i] = tb_vncdf_f32(x[i]);
+        y2[i] = tb_vncdf_rcp_f32(x[i]);
+      }
       for (int i = 0; i < m; i++) {
         const double d = x[i], tail = 0.5 * erfc(fabs(d) * TB_SQRT1_2);
-        const double e = ncdf_use(y[i], d > 0 ? 1.0L - tail : tail, tail, d, 0x1p-24, FLT_MIN);
+        const long double ref = d > 0 ? 1.0L - tail : tail;
+        const double e = fmax(ncdf_use(y[i], ref, tail, d, 0x1p-24, FLT_MIN),
+                              ncdf_use(y2[i], ref, tail, d, 0x1p-24, FLT_MIN));
         if (e > uf) {
           uf = e;
           af = d;
@@ -440,12 +444,16 @@ static void test_ncdf(int64_t n)
         xd[i] = j < ne ? edges[j] : (double)(z >> 11) * 0x1p-53 * 80.0 - 40.0;
       }
 #pragma omp simd
-      for (int i = 0; i < m; i++)
+      for (int i = 0; i < m; i++) {
         yd[i] = tb_vncdf_f64(xd[i]);
+        yd2[i] = tb_vncdf_div_f64(xd[i]);
+      }
       for (int i = 0; i < m; i++) {
         const double d = xd[i];
         const long double tail = 0.5L * erfcl(fabsl((long double)d) * 0.70710678118654752440L);
-        const double e = ncdf_use(yd[i], d > 0 ? 1.0L - tail : tail, tail, d, 0x1p-53, DBL_MIN);
+        const long double ref = d > 0 ? 1.0L - tail : tail;
+        const double e = fmax(ncdf_use(yd[i], ref, tail, d, 0x1p-53, DBL_MIN),
+                              ncdf_use(yd2[i], ref, tail, d, 0x1p-53, DBL_MIN));
         if (e > ud) {
           ud = e;
           ad = d;

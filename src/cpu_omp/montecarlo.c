@@ -49,14 +49,7 @@ _Static_assert(TB_MC_CHUNK % TB_VPHILOX_LANES == 0, "a chunk is whole vectors of
  * then the option's last, partial group if the chunk holds it); and option
  * o's price and standard error from its chunk sums, added in chunk order. */
 #define TB_MC_OMP(T, SFX, W)                                                                      \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 0, 0)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 0, 1)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 1, 0)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 1, 1)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 0, 0)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 0, 1)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 1, 0)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 1, 1)                                                             \
+  TB_OPTIONS_EACH8(TB_MC_CHUNK_SUM, T, SFX, W)                                                    \
                                                                                                   \
   static void tb_mc_item_##SFX(const tb_ctx_t *ctx, int64_t it, int64_t chunks, double *sum)     \
   {                                                                                               \

@@ -356,7 +356,8 @@ TB_VINLINE double tb_vlog_f64(double x)
  *   the fit with rounded coefficients   0.81 (float), 1.1 (double)
  *   t: 1 + a/4 (one fused rounding) and the reciprocal (u: the IEEE
  *     division in float, where Intel's divider keeps up with the loop's
- *     other work, tb_vrcp in double, where it does not): 2u in t, which
+ *     other work, tb_vrcp in double, where it does not; tb_vncdf_rcp_f32
+ *     and tb_vncdf_div_f64 take the other one): 2u in t, which
  *     t P(t) turns into (1 + t |P'| / P <= 3.19) x 2u      6.4
  *   Horner's roundings: u sum_k |h_k| t^k / |P|, h_k the partial
  *     sums                                         3.45 (float), 8.93 (double)
@@ -373,8 +374,13 @@ TB_VINLINE float tb__div1_ieee_f32(float a)
   return 1.0f / a;
 }
 
-#define TB_VNCDF(T, SFX, UT, FMA, RCP, AMAX, PN)                                                  \
-  TB_VINLINE T tb_vncdf_##SFX(T d)                                                                \
+TB_VINLINE double tb__div1_ieee_f64(double a)
+{
+  return 1.0 / a;
+}
+
+#define TB_VNCDF(T, NAME, SFX, UT, FMA, RCP, AMAX, PN)                                            \
+  TB_VINLINE T NAME(T d)                                                                          \
   {                                                                                               \
     static const T pn[] = PN;                                                                     \
     /* |d| and the clamp on the bits: an and, an integer min */                                   \
@@ -400,8 +406,11 @@ TB_VINLINE float tb__div1_ieee_f32(float a)
    -0x1.93cd34ede10e5p-9, 0x1.d6f73c3f48140p-8, 0x1.7f60fceed5f1ap-6, 0x1.6242c96723193p-5,       \
    0x1.041c40d16ba64p-4, 0x1.4beb83a2e2e31p-4, 0x1.7efc0e096ba4ap-4, 0x1.9884533d43697p-4,        \
    0x1.9884533d43650p-4}
-TB_VNCDF(float, f32, uint32_t, fmaf, tb__div1_ieee_f32, 14.0f, TB_VNCDF_F32)
-TB_VNCDF(double, f64, uint64_t, fma, tb_vrcp_f64, 38.5, TB_VNCDF_F64)
+TB_VNCDF(float, tb_vncdf_f32, f32, uint32_t, fmaf, tb__div1_ieee_f32, 14.0f, TB_VNCDF_F32)
+TB_VNCDF(double, tb_vncdf_f64, f64, uint64_t, fma, tb_vrcp_f64, 38.5, TB_VNCDF_F64)
+/* The same with the other reciprocal, for machines whose divider says so */
+TB_VNCDF(float, tb_vncdf_rcp_f32, f32, uint32_t, fmaf, tb_vrcp_f32, 14.0f, TB_VNCDF_F32)
+TB_VNCDF(double, tb_vncdf_div_f64, f64, uint64_t, fma, tb__div1_ieee_f64, 38.5, TB_VNCDF_F64)
 #undef TB_VNCDF
 #undef TB_VNCDF_F32
 #undef TB_VNCDF_F64
