@@ -317,21 +317,16 @@ TB_VRCP(double, f64, uint64_t, fma, 0x7fde623e00000000u, 0x4770000000000000u, 3)
 /* ln x in double, x a positive normal number: x = 2^e m, m in
  * [sqrt(1/2), sqrt 2), f = m - 1, and ln(1 + f) = 2 atanh s with
  * s = f / (2 + f) in [-0.172, 0.172]: 2 s + s^3 R(s^2), R of degree 6
- * (fit 2^-59.3). s is f times tb_vrcp_f64(2 + f) (no division: see there)
- * and one correction by its residual: s is off by u and a little, the
- * result by as much, the odd series' sum one rounding, e ln 2
- * as in float: about 3u = 1.5 ulps worst case; the test finds 1.43 ulps. */
+ * (fit 2^-59.3). Error: 2 + f and the division round (s off by 1.5u at
+ * most, the result by as much), the odd series' sum one rounding, e ln 2
+ * as in float: about 3u = 1.5 ulps worst case; the test finds 1 ulp. */
 TB_VINLINE double tb_vlog_f64(double x)
 {
   const uint64_t ix = tb__bits_f64(x);
   const int64_t e = (int64_t)(ix - 0x3fe6a09e667f3bcdu) >> 52;
   const double m = tb__from_bits_f64(ix - ((uint64_t)e << 52));
   const double f = m - 1.0, ef = (double)e;
-  /* s0 = f / (2 + f) to 3u; its residual f - s0 (2 + f) = (f - 2 s0) - s0 f
-   * is exact in the inner fused step (f and 2 s0 are within a factor 2) and
-   * rounds once in the outer one, so s0 + r e is s to 0.5 ulp and a little */
-  const double r = tb_vrcp_f64(2.0 + f), s0 = f * r;
-  const double s = fma(r, fma(-s0, f, fma(-2.0, s0, f)), s0), z = s * s;
+  const double s = f / (2.0 + f), z = s * s;
   double q = 0x1.2f02e5bc20029p-3;
   q = fma(q, z, 0x1.39a1fb9b156fdp-3);
   q = fma(q, z, 0x1.74663c5391248p-3);
