@@ -42,6 +42,15 @@ awk -v p="$p" -v s="$se" 'BEGIN { exit !(s > 0 && s < 0.02 && (p - 4.7594) ^ 2 <
 all_pass "$TMP/bs.csv" 48
 csv_header "$TMP/bs.csv" | grep -q ',cnd,math,options_per_s,l1,max_abs,parity,note$' ||
   fail "blackscholes header: $(csv_header "$TMP/bs.csv")"
+# Every way the CDFs divide (the cdf tuning parameter: the divider, fused multiply-adds,
+# libmvec's erfc) within the same bounds, on both sides of a block (1024) and a vector.
+"$TB" run blackscholes --backend cpu --precision float,double --cnd poly,erfc --math libm,fast \
+  --cdf sweep --size 7,2^12+13 --threads 2 --repeat 1 --warmup 0 --seed 5 $LIMIT --format csv \
+  --output "$TMP/bsc.csv" 2>"$TMP/err" || fail "blackscholes cdf sweep: $(cat "$TMP/err")"
+all_pass "$TMP/bsc.csv" 48
+cdfs=$(csv_rows "$TMP/bsc.csv" | cut -d, -f"$(csv_col "$TMP/bsc.csv" cdf)" | sort -u | tr '\n' ' ')
+[ "$cdfs" = "div libmvec rcp " ] || fail "cdf values: $cdfs"
+expect_error 2 "cdf" run blackscholes --backend cpu --cdf newton --size 8
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
 awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \

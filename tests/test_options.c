@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/params.h"
 #include "common/registry.h"
 #include "cpu_omp/cpu.h"
 #include "cpu_omp/vphilox.h"
@@ -36,17 +37,22 @@ static long double ncdf(long double x)
 static void run_cpu(const tb_variant_t *v, tb_problem_t *p, void **out, int threads)
 {
   tb_cpu_config_t cfg = {.threads = threads};
+  tb_param_value_t point[TB_MAX_TUNING];
   tb_ctx_t ctx;
   memset(&ctx, 0, sizeof ctx);
   ctx.p = p;
   ctx.v = v;
   ctx.cfg = &cfg;
+  CHECK(tb_params_point(v->tuning, v->ntuning, "", point) == TB_OK, "tuning: %s",
+        tb_error_detail());
+  ctx.tune = point; /* the variant's defaults */
   for (int i = 0; i < p->narrays; i++)
     ctx.buf[i] = p->array[i].role == TB_OUT ? out[i] : p->array[i].host;
   CHECK(!v->prepare || v->prepare(&ctx) == TB_OK, "prepare: %s", tb_error_detail());
   CHECK(v->run(&ctx) == TB_OK, "run: %s", tb_error_detail());
   if (v->release)
     v->release(&ctx);
+  tb_params_point_free(point, v->ntuning);
 }
 
 /* Output arrays for problem p (NULL for the inputs). */

@@ -4,7 +4,10 @@
  * every argument of the domain, against the double library function; in
  * double on random and boundary arguments, against the long double one.
  * Its sincos2pi (4 ulps, hence 4u absolute) on every float Monte Carlo
- * angle and on 10^8 double ones, against long double. */
+ * angle and on 10^8 double ones, against long double. The reciprocal
+ * (1 ulp) and the normal CDF (its derived bound, over the whole range the
+ * Black-Scholes twin passes it and past the clamps) on sweeps of float
+ * arguments and 10^7 random double ones. */
 #include <config.h>
 
 #include <float.h>
@@ -17,6 +20,7 @@
 #include "cpu_omp/vexp.h"
 #include "cpu_omp/vecmath.h"
 #include "common/philox.h"
+#include "families/options_math.h"
 #include "testutil.h"
 
 /* A float result y of the exact value ref (a double, 2^-29 ulps off at
@@ -322,6 +326,160 @@ static void report_sincos(const char *prec, worst_t ws, worst_t wc, const char *
         wc.at_ulps);
 }
 
+/* tb_vrcp against 1 / a: in float on every mantissa at exponent 0 and on
+ * every 7th float in [2^-10, 2^120] (as a double, the quotient is exact to
+ * 2^-29 ulps), in double on n random arguments, every binade of [1, 2^120]
+ * (against the long double quotient); above 2^120 the reciprocal is that
+ * of 2^120. Contract: 1 ulp. */
+static void test_rcp(int64_t n)
+{
+  worst_t w = {0, 0, 0, 0}, wd = {0, 0, 0, 0};
+#pragma omp parallel
+  {
+    worst_t a = {0, 0, 0, 0}, b = {0, 0, 0, 0};
+    float x[CHUNK], y[CHUNK];
+    double xd[CHUNK], yd[CHUNK];
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t c = 0; c < ((int64_t)1 << 23) + (0x7b800000 - 0x3a800000) / 7; c += CHUNK) {
+      for (int i = 0; i < CHUNK; i++) {
+        const int64_t j = c + i;
+        const int64_t k = j < (1 << 23) ? 0x3f800000 + j : 0x3a800000 + 7 * (j - (1 << 23));
+        const uint32_t bits = (uint32_t)(k < 0x7b800000 ? k : 0x7b800000); /* to 2^120 */
+        memcpy(&x[i], &bits, sizeof bits);
+      }
+#pragma omp simd
+      for (int i = 0; i < CHUNK; i++)
+        y[i] = tb_vrcp_f32(x[i]);
+      for (int i = 0; i < CHUNK; i++)
+        see(&a, err_f32(y[i], 1.0 / (double)x[i]), x[i]);
+    }
+#pragma omp for schedule(dynamic, 4)
+    for (int64_t c = 0; c < n; c += CHUNK) {
+      const int m = (int)(n - c < CHUNK ? n - c : CHUNK);
+      for (int i = 0; i < m; i++) {
+        const uint64_t z = mix((uint64_t)(c + i) * 0x9e3779b97f4a7c15ull + 7);
+        xd[i] = ldexp(1.0 + (double)(z >> 12) * 0x1p-52, (int)((z & 0xfff) % 120));
+      }
+#pragma omp simd
+      for (int i = 0; i < m; i++)
+        yd[i] = tb_vrcp_f64(xd[i]);
+      for (int i = 0; i < m; i++)
+        see(&b, err_f64(yd[i], 1.0L / (long double)xd[i]), xd[i]);
+    }
+#pragma omp critical
+    {
+      merge(&w, &a);
+      merge(&wd, &b);
+    }
+  }
+  printf("float  rcp  max %.3f ulps (at %.9g) over [1, 2) and every 7th float of [2^-10, 2^120]\n",
+         w.ulps, w.at_ulps);
+  printf("double rcp  max %.3f ulps (at %.17g) over %lld random doubles in [1, 2^120)\n", wd.ulps,
+         wd.at_ulps, (long long)n);
+  CHECK(w.ulps <= 1.0 && w.under == 0.0, "float rcp: %.3f ulps at %a", w.ulps, w.at_ulps);
+  CHECK(wd.ulps <= 1.0 && wd.under == 0.0, "double rcp: %.3f ulps at %a", wd.ulps, wd.at_ulps);
+  CHECK(tb_vrcp_f32(INFINITY) == tb_vrcp_f32(0x1p120f) && tb_vrcp_f32(0x1p120f) == 0x1p-120f,
+        "float rcp above 2^120: %a", (double)tb_vrcp_f32(INFINITY));
+  CHECK(tb_vrcp_f64(INFINITY) == 0x1p-120, "double rcp of +inf: %a", tb_vrcp_f64(INFINITY));
+}
+
+/* The fraction of its bound that a computed N(d) = y uses: the tail
+ * (N(-|d|), exact to far below u here) within (TB_VNCDF_ERR + d^2 / 2) u of
+ * itself, plus u absolute for d > 0 (1 - tail), plus the smallest normal
+ * (a tail below it may flush). ref is the exact N(d), tail the exact
+ * N(-|d|). */
+static double ncdf_use(double y, long double ref, long double tail, double d, double u,
+                       double tiny)
+{
+  const double bound =
+      (double)tail * (TB_VNCDF_ERR + 0.5 * d * d) * u + (d > 0 ? u : 0.0) + tiny;
+  const double e = (double)fabsl((long double)y - ref) / bound;
+  return e <= 1e9 ? e : 1e9; /* NaN */
+}
+
+/* tb_vncdf (both reciprocals) on every 61st float in [-15, 15] (15 is past the float clamp,
+ * 14) against the double erfc, and on n random doubles in [-40, 40] (past
+ * 38.5) and their edges against long double; prints the largest relative
+ * error of the tail (d <= 0) beside the fraction of the bound used. */
+static void test_ncdf(int64_t n)
+{
+  const int64_t nf = 2 * (int64_t)(0x41700000 / 61);
+  double use_f = 0.0, use_d = 0.0, at_f = 0.0, at_d = 0.0;
+#pragma omp parallel
+  {
+    double uf = 0.0, ud = 0.0, af = 0.0, ad = 0.0;
+    float x[CHUNK], y[CHUNK], y2[CHUNK];
+    double xd[CHUNK], yd[CHUNK], yd2[CHUNK];
+#pragma omp for schedule(dynamic, 16)
+    for (int64_t c = 0; c < nf; c += CHUNK) {
+      const int m = (int)(nf - c < CHUNK ? nf - c : CHUNK);
+      for (int i = 0; i < m; i++) {
+        const int64_t j = c + i;
+        const uint32_t bits = (uint32_t)(j / 2) * 61u | (uint32_t)(j & 1) << 31;
+        memcpy(&x[i], &bits, sizeof bits);
+      }
+#pragma omp simd
+      for (int i = 0; i < m; i++) {
+        y[i] = tb_vncdf_f32(x[i]);
+        y2[i] = tb_vncdf_rcp_f32(x[i]);
+      }
+      for (int i = 0; i < m; i++) {
+        const double d = x[i], tail = 0.5 * erfc(fabs(d) * TB_SQRT1_2);
+        const long double ref = d > 0 ? 1.0L - tail : tail;
+        const double e = fmax(ncdf_use(y[i], ref, tail, d, 0x1p-24, FLT_MIN),
+                              ncdf_use(y2[i], ref, tail, d, 0x1p-24, FLT_MIN));
+        if (e > uf) {
+          uf = e;
+          af = d;
+        }
+      }
+    }
+#pragma omp for schedule(dynamic, 4)
+    for (int64_t c = 0; c < n; c += CHUNK) {
+      const int m = (int)(n - c < CHUNK ? n - c : CHUNK);
+      for (int i = 0; i < m; i++) {
+        static const double edges[] = {0.0, -0.0, 38.5, -38.5, 37.5, -37.5, 1e-300, -1e-300};
+        const int64_t j = c + i, ne = (int64_t)(sizeof edges / sizeof *edges);
+        const uint64_t z = mix((uint64_t)j * 0x9e3779b97f4a7c15ull + 11);
+        xd[i] = j < ne ? edges[j] : (double)(z >> 11) * 0x1p-53 * 80.0 - 40.0;
+      }
+#pragma omp simd
+      for (int i = 0; i < m; i++) {
+        yd[i] = tb_vncdf_f64(xd[i]);
+        yd2[i] = tb_vncdf_div_f64(xd[i]);
+      }
+      for (int i = 0; i < m; i++) {
+        const double d = xd[i];
+        const long double tail = 0.5L * erfcl(fabsl((long double)d) * 0.70710678118654752440L);
+        const long double ref = d > 0 ? 1.0L - tail : tail;
+        const double e = fmax(ncdf_use(yd[i], ref, tail, d, 0x1p-53, DBL_MIN),
+                              ncdf_use(yd2[i], ref, tail, d, 0x1p-53, DBL_MIN));
+        if (e > ud) {
+          ud = e;
+          ad = d;
+        }
+      }
+    }
+#pragma omp critical
+    {
+      if (uf > use_f) {
+        use_f = uf;
+        at_f = af;
+      }
+      if (ud > use_d) {
+        use_d = ud;
+        at_d = ad;
+      }
+    }
+  }
+  printf("float  ncdf uses %.3f of its bound (at %.9g) over every 61st float in [-15, 15]\n",
+         use_f, at_f);
+  printf("double ncdf uses %.3f of its bound (at %.17g) over %lld random doubles in [-40, 40]\n",
+         use_d, at_d, (long long)n);
+  CHECK(use_f <= 1.0, "float ncdf: %.3f of the bound at %a", use_f, at_f);
+  CHECK(use_d <= 1.0, "double ncdf: %.3f of the bound at %a", use_d, at_d);
+}
+
 static void report(const char *prec, int fn, worst_t w, const char *domain)
 {
   printf("%-6s %-4s max %.3f ulps (at %.9g), below the smallest normal %.3f of it (at %.9g)"
@@ -369,5 +527,7 @@ int main(int argc, char **argv)
   ws = wc = (worst_t){0, 0, 0, 0};
   sweep_sincos_f64(n64, &ws, &wc);
   report_sincos("double", ws, wc, what);
+  test_rcp(n64 / 10);
+  test_ncdf(n64 / 10);
   TEST_EXIT();
 }

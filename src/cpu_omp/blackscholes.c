@@ -5,13 +5,15 @@
  * (options_cpu.h). */
 #include <config.h>
 
+/* First: it sets the vector width for everything after it. */
+#include "options_cpu.h"
+
 #include <omp.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "cpu.h"
 #include "ntstore.h"
-#include "options_cpu.h"
 
 #include "../families/options.h"
 
@@ -40,9 +42,9 @@
  * vector is a fraction of tb_bs_price's (some 150 cycles), so more vectors
  * overlap; measured, the stages alone gained little (float, one thread: 21
  * against 22 ms for 2^24 options), the stores from L1 more. */
-#define TB_BS_FN(T, SFX, VARY, EXACT, FAST)                                                       \
-  static void tb_bs_omp_##SFX##_##VARY##EXACT##FAST(const tb_bs_t *b, void *const *buf,           \
-                                                    int64_t n, int threads)                       \
+#define TB_BS_FN(T, SFX, M, VARY, EXACT, FAST)                                                    \
+  static void tb_bs_omp_##M##SFX##_##VARY##EXACT##FAST(const tb_bs_t *b, void *const *buf,        \
+                                                        int64_t n, int threads)                   \
   {                                                                                               \
     const T *restrict s = buf[b->in.s], *restrict x = buf[b->in.x], *restrict t = buf[b->in.t];   \
     const T *restrict r = VARY ? buf[b->in.r] : NULL, *restrict v = VARY ? buf[b->in.v] : NULL;   \
@@ -60,15 +62,15 @@
         T *restrict cb = call + i0, *restrict pb = put + i0;                                      \
         _Pragma("omp simd")                                                                       \
         for (int j = 0; j < m; j++)                                                               \
-          tb_bs_d_cpu_##SFX(sb[j], xb[j], tb[j], VARY ? rb[j] : r0, VARY ? vb[j] : v0, FAST,      \
+          tb_bs_d_##M##cpu_##SFX(sb[j], xb[j], tb[j], VARY ? rb[j] : r0, VARY ? vb[j] : v0, FAST,       \
                             &d[j], &d[m + j], &k[j]);                                             \
         _Pragma("omp simd")                                                                       \
         for (int j = 0; j < 2 * m; j++)                                                           \
-          d[j] = tb_cnd_cpu_##SFX(d[j], EXACT, FAST);                                             \
+          d[j] = tb_cnd_##M##cpu_##SFX(d[j], EXACT, FAST);                                              \
         _Pragma("omp simd")                                                                       \
         for (int j = 0; j < m; j++) {                                                             \
           const T n1 = d[j], n2 = d[m + j];                                                       \
-          tb_bs_combine_cpu_##SFX(sb[j], k[j], n1, n2, &d[j], &d[m + j]);                          \
+          tb_bs_combine_##M##cpu_##SFX(sb[j], k[j], n1, n2, &d[j], &d[m + j]);                           \
         }                                                                                         \
         TB_BS_OUT(SFX, cb, d, m);                                                                 \
         TB_BS_OUT(SFX, pb, d + m, m);                                                             \
@@ -77,39 +79,67 @@
     }                                                                                             \
   }
 
-/* The eight loops of a precision, indexed [vary][exact][fast]. */
+/* The eight loops of a precision and CDF instance (options_cpu.h: M is
+ * empty, x_ or mvec_), indexed [vary][exact][fast]. */
+#define TB_BS_OMP8(T, SFX, M) TB_OPTIONS_EACH8(TB_BS_FN, T, SFX, M)
+#define TB_BS_OMP8_TAB(SFX, M)                                                                    \
+  {tb_bs_omp_##M##SFX##_000, tb_bs_omp_##M##SFX##_001, tb_bs_omp_##M##SFX##_010,                  \
+   tb_bs_omp_##M##SFX##_011, tb_bs_omp_##M##SFX##_100, tb_bs_omp_##M##SFX##_101,                  \
+   tb_bs_omp_##M##SFX##_110, tb_bs_omp_##M##SFX##_111}
+
+/* The 24 loops of a precision, indexed [instance][vary][exact][fast]. */
 #define TB_BS_OMP(T, SFX)                                                                         \
-  TB_BS_FN(T, SFX, 0, 0, 0)                                                                       \
-  TB_BS_FN(T, SFX, 0, 0, 1)                                                                       \
-  TB_BS_FN(T, SFX, 0, 1, 0)                                                                       \
-  TB_BS_FN(T, SFX, 0, 1, 1)                                                                       \
-  TB_BS_FN(T, SFX, 1, 0, 0)                                                                       \
-  TB_BS_FN(T, SFX, 1, 0, 1)                                                                       \
-  TB_BS_FN(T, SFX, 1, 1, 0)                                                                       \
-  TB_BS_FN(T, SFX, 1, 1, 1)                                                                       \
-  static void (*const tb_bs_omp_##SFX[8])(const tb_bs_t *, void *const *, int64_t, int) = {       \
-      tb_bs_omp_##SFX##_000, tb_bs_omp_##SFX##_001, tb_bs_omp_##SFX##_010,                        \
-      tb_bs_omp_##SFX##_011, tb_bs_omp_##SFX##_100, tb_bs_omp_##SFX##_101,                        \
-      tb_bs_omp_##SFX##_110, tb_bs_omp_##SFX##_111};
+  TB_BS_OMP8(T, SFX, )                                                                            \
+  TB_BS_OMP8(T, SFX, x_)                                                                          \
+  TB_BS_OMP8(T, SFX, mvec_)                                                                       \
+  static void (*const tb_bs_omp_##SFX[3][8])(const tb_bs_t *, void *const *, int64_t, int) = {    \
+      TB_BS_OMP8_TAB(SFX, ), TB_BS_OMP8_TAB(SFX, x_), TB_BS_OMP8_TAB(SFX, mvec_)};
 
 TB_BS_OMP(float, f32)
 TB_BS_OMP(double, f64)
+
+/* The cdf tuning parameter: how the CDFs form their reciprocals (k of the
+ * polynomial, t of the exact form's tb_vncdf): by the divider (div) or by
+ * fused multiply-adds (rcp: tb_vrcp); or the exact form by libmvec's erfc
+ * (libmvec, the polynomial's k by the divider). auto: div in float, rcp in
+ * double, as the budget in doc/options.md reasons for Intel's cores. Every
+ * choice is held to the same bounds: the reciprocals are within 1 ulp,
+ * the CDFs within TB_CND_TWIN_ERR or libmvec's 4 ulps. */
+enum { TB_BS_CDF_AUTO, TB_BS_CDF_DIV, TB_BS_CDF_RCP, TB_BS_CDF_MVEC };
+static const char *const tb_bs_cdfs[] = {"auto", "div", "rcp", "libmvec", NULL};
+static const tb_param_def_t tb_bs_omp_tuning[] = {
+    {"cdf", "how the CDFs divide: div (the divider), rcp (fused multiply-adds), libmvec (cnd=erfc "
+            "by libmvec's erfc); auto: div in float, rcp in double",
+     TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_cdfs, 0, "div,rcp,libmvec"},
+};
+
+static int tb_bs_omp_prepare(tb_ctx_t *ctx)
+{
+  if (tb_tune(ctx, "cdf")->i == TB_BS_CDF_AUTO)
+    tb_tune_resolved(ctx, "cdf", ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP);
+  return TB_OK;
+}
 
 static int tb_bs_omp_run(tb_ctx_t *ctx)
 {
   const tb_bs_t *b = ctx->p->priv;
   const int k = 4 * (b->in.r >= 0) + 2 * b->exact + b->fast;
+  /* instance 0 takes each precision's own reciprocal, 1 the other one */
+  const int dflt = ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP;
+  const int cdf = (int)tb_tune(ctx, "cdf")->i;
+  const int inst = cdf == TB_BS_CDF_MVEC ? 2 : cdf != TB_BS_CDF_AUTO && cdf != dflt;
   if (ctx->p->prec == TB_FLOAT)
-    tb_bs_omp_f32[k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
+    tb_bs_omp_f32[inst][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
   else
-    tb_bs_omp_f64[k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
+    tb_bs_omp_f64[inst][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
   return TB_OK;
 }
 
 TB_VARIANT(tb_bs_omp, "omp", &tb_algo_blackscholes, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-           0, NULL, 0, NULL, tb_bs_omp_run, NULL, NULL,
-           "OpenMP parallel for simd over the options (inlined exp and log, libmvec "
-           "erfc), static schedule");
+           0, tb_bs_omp_tuning, TB_COUNT(tb_bs_omp_tuning), tb_bs_omp_prepare, tb_bs_omp_run,
+           NULL, NULL,
+           "OpenMP parallel for simd over the options (inlined exp, log and CDFs), static "
+           "schedule, streaming stores");
 
 TB_VARIANT_LIST(blackscholes, cpu, &tb_bs_omp);
 

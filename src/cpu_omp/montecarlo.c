@@ -16,19 +16,13 @@
  * prices are the one-rank prices bit for bit at any rank count. */
 #include <config.h>
 
-/* GCC keeps 256-bit vectors on Intel cores unless told otherwise; the FMA
- * ceiling this compute-bound loop is held to is measured with 512-bit ones,
- * so the loops here use them too (before the includes: the inlined
- * functions must share the setting). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
-#pragma GCC target("prefer-vector-width=512")
-#endif
+/* First: it sets the vector width for everything after it. */
+#include "options_cpu.h"
 
 #include <stdlib.h>
 
 #include "../common/tbmpi.h"
 #include "cpu.h"
-#include "options_cpu.h"
 #include "vphilox.h"
 
 #include "../families/options.h"
@@ -62,14 +56,7 @@ _Static_assert(TB_MC_CHUNK % TB_VPHILOX_LANES == 0, "a chunk is whole vectors of
  * then the option's last, partial group if the chunk holds it); and option
  * o's price and standard error from its chunk sums, added in chunk order. */
 #define TB_MC_OMP(T, SFX, W)                                                                      \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 0, 0)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 0, 1)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 1, 0)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 0, 1, 1)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 0, 0)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 0, 1)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 1, 0)                                                             \
-  TB_MC_CHUNK_SUM(T, SFX, W, 1, 1, 1)                                                             \
+  TB_OPTIONS_EACH8(TB_MC_CHUNK_SUM, T, SFX, W)                                                    \
                                                                                                   \
   static void tb_mc_item_##SFX(const tb_ctx_t *ctx, int64_t it, int64_t chunks, double *sum)     \
   {                                                                                               \

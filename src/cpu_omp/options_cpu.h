@@ -15,19 +15,29 @@
 #ifndef TB_OPTIONS_CPU_H
 #define TB_OPTIONS_CPU_H
 
+/* GCC keeps 256-bit vectors on Intel cores unless told otherwise (its
+ * tuning for them prefers 256 bits); the FMA ceiling the option twins are
+ * held to is measured with 512-bit ones, and both are bound by vector
+ * arithmetic per byte, so their loops use 512-bit vectors too. The twins
+ * include this header first: the functions inlined into their loops must
+ * share the setting. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("prefer-vector-width=512")
+#endif
+
 #include "vecmath.h"
 #include "vexp.h"
 
 #include "../families/options_math.h"
 
-#define TB_OPTIONS_CPU_PRIMS(T, SFX, BASE, EX2, NEG2LN)                                            \
+#define TB_OPTIONS_CPU_PRIMS(T, SFX, BASE, EX2, RCP, NEG2LN)                                      \
   static TB_INLINE T tb__ex2_##SFX(T a)                                                            \
   {                                                                                                \
     return EX2(a);                                                                                 \
   }                                                                                                \
   static TB_INLINE T tb__rcp_##SFX(T a)                                                            \
   {                                                                                                \
-    return (T)1 / a;                                                                               \
+    return RCP(a);                                                                                 \
   }                                                                                                \
   static TB_INLINE T tb__rsqrt_##SFX(T a)                                                          \
   {                                                                                                \
@@ -49,11 +59,43 @@
   {                                                                                                \
     tb_vsincos2pi_##BASE(u2 - (T)0.5, s, c);                                                       \
   }
-TB_OPTIONS_CPU_PRIMS(float, cpu_f32, f32, tb_vexp2_f32, tb__neg2ln_f32(u))
-TB_OPTIONS_CPU_PRIMS(double, cpu_f64, f64, tb_vexp2_f64, -2.0 * tb_vlog_f64(u))
+/* Three instances a precision, which differ in the CDFs only (the
+ * Black-Scholes twin's `cdf` tuning parameter): cpu_ (the default: the
+ * inlined CDFs, their reciprocals by the IEEE division in float and by
+ * tb_vrcp in double), cpu_x_ (the other reciprocal) and cpu_mvec_ (the
+ * exact form by libmvec's erfc, the polynomial's k by the IEEE division). */
+#define TB_OPTIONS_CPU(T, SFX, BASE, EXP, EX2, LOG, SQRT, FABS, NEG2LN, NCDF, RCP, XNCDF, XRCP, DIV) \
+  TB_OPTIONS_CPU_PRIMS(T, SFX, BASE, EX2, RCP, NEG2LN)                                             \
+  TB_OPTIONS_MATH(T, SFX, EXP, LOG, SQRT, NCDF, RCP, FABS)                                         \
+  TB_OPTIONS_CPU_PRIMS(T, x_##SFX, BASE, EX2, XRCP, NEG2LN)                                        \
+  TB_OPTIONS_MATH(T, x_##SFX, EXP, LOG, SQRT, XNCDF, XRCP, FABS)                                   \
+  TB_OPTIONS_CPU_PRIMS(T, mvec_##SFX, BASE, EX2, DIV, NEG2LN)                                      \
+  TB_OPTIONS_MATH(T, mvec_##SFX, EXP, LOG, SQRT, tb__ncdf_erfc_##BASE, DIV, FABS)
+TB_OPTIONS_CPU(float, cpu_f32, f32, tb_vexp_f32, tb_vexp2_f32, tb_vlog_f32, sqrtf, fabsf,
+               tb__neg2ln_f32(u), tb_vncdf_f32, tb__div1_f32, tb_vncdf_rcp_f32, tb_vrcp_f32,
+               tb__div1_f32)
+TB_OPTIONS_CPU(double, cpu_f64, f64, tb_vexp_f64, tb_vexp2_f64, tb_vlog_f64, sqrt, fabs,
+               -2.0 * tb_vlog_f64(u), tb_vncdf_f64, tb_vrcp_f64, tb_vncdf_div_f64, tb__div1_f64,
+               tb__div1_f64)
+#undef TB_OPTIONS_CPU
 #undef TB_OPTIONS_CPU_PRIMS
-TB_OPTIONS_MATH(float, cpu_f32, tb_vexp_f32, tb_vlog_f32, sqrtf, erfcf, fabsf)
-TB_OPTIONS_MATH(double, cpu_f64, tb_vexp_f64, tb_vlog_f64, sqrt, erfc, fabs)
 TB_MC_GROUPS(cpu_f32, cpu_f64)
+
+/* F(ARGS..., a, b, c) for the eight bits a, b, c (000 to 111): the option
+ * twins' loops, one per combination of three constant flags. */
+#define TB_OPTIONS_EACH8(F, ...)                                                                  \
+  F(__VA_ARGS__, 0, 0, 0)                                                                         \
+  F(__VA_ARGS__, 0, 0, 1)                                                                         \
+  F(__VA_ARGS__, 0, 1, 0)                                                                         \
+  F(__VA_ARGS__, 0, 1, 1)                                                                         \
+  F(__VA_ARGS__, 1, 0, 0)                                                                         \
+  F(__VA_ARGS__, 1, 0, 1)                                                                         \
+  F(__VA_ARGS__, 1, 1, 0)                                                                         \
+  F(__VA_ARGS__, 1, 1, 1)
+
+/* The Black-Scholes verifier allows the exact-form CDF the error that
+ * options_math.h states for a twin's own; tb_vncdf's derivation and test
+ * are against that. */
+_Static_assert(TB_VNCDF_ERR <= TB_CND_TWIN_ERR, "tb_vncdf within the verifier's allowance");
 
 #endif

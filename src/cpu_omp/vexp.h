@@ -1,4 +1,5 @@
-/* twinbench: branch-free exp, exp2, log and sin/cos for the OpenMP simd loops.
+/* twinbench: branch-free exp, exp2, log, sin/cos, the reciprocal and the
+ * normal CDF for the OpenMP simd loops.
  *
  * libmvec's vector expf, exp2f and logf (vecmath.h) handle every argument a
  * program may pass (NaN, infinities, subnormals, the errno cases) and cost a
@@ -18,6 +19,10 @@
  *   log: for every positive normal argument (log of a ratio of prices).
  *   sincos2pi: sin(2 pi x) and cos(2 pi x) for |x| <= 1/2 (the Box-Muller
  *     angle, in turns).
+ * The reciprocal (tb_vrcp: 1 ulp on [1, 2^120]) and the normal CDF
+ * (tb_vncdf: a relative bound on its tail that grows with d^2, derived
+ * there) have contracts of their own, which the Black-Scholes verifier
+ * allows for.
  * tests/test_vexp.c checks this on every float argument and on 10^8 double
  * ones (sincos2pi on every float Monte Carlo angle); the error analysis is
  * in each function's comment.
@@ -120,10 +125,14 @@ TB_VINLINE double tb__from_bits_f64(uint64_t i)
  * 3.5u (u = 2^-24) in the worst case; the scaling one more rounding (0.5u,
  * exact unless subnormal). Worst case about 5u = 2.5 ulps; the exhaustive
  * test finds 1 ulp. */
-TB_VINLINE float tb_vexp_f32(float x)
+TB_VINLINE float tb__vexp_f32(float x, int neg)
 {
   float xk, xr;
-  TB_VEXP_CLAMP_F32(x, -88.0f, 88.1f, 88.8f, xk, xr);
+  if (neg) { /* only the clamp below */
+    const uint32_t b = tb__bits_f32(x), lo = tb__bits_f32(-88.0f);
+    xk = xr = tb__from_bits_f32(b > lo ? lo : b);
+  } else
+    TB_VEXP_CLAMP_F32(x, -88.0f, 88.1f, 88.8f, xk, xr);
   const float t = fmaf(xk, 0x1.715476p+0f, TB_VEXP_SLACK - 0.5f) + TB_VEXP_SHIFT_F32;
   const float k = t - TB_VEXP_SHIFT_F32;
   float r = fmaf(k, -0x1.62e430p-1f, xr);
@@ -138,6 +147,18 @@ TB_VINLINE float tb_vexp_f32(float x)
   /* the low bits of t are k + 2^22; adding 127 and shifting gives 2^k */
   const float s = tb__from_bits_f32((tb__bits_f32(t) + 127u) << 23);
   return p * s;
+}
+
+TB_VINLINE float tb_vexp_f32(float x)
+{
+  return tb__vexp_f32(x, 0);
+}
+
+/* The same for arguments below the overflow threshold (x <= 0 for a
+ * normal density): two clamps fewer, the rest as above. */
+TB_VINLINE float tb_vexp_neg_f32(float x)
+{
+  return tb__vexp_f32(x, 1);
 }
 
 /* 2^x in float: as tb_vexp_f32 with f = x - k exact (Sterbenz: x and k are
@@ -193,10 +214,14 @@ TB_VINLINE float tb_vlog_f32(float x)
 /* e^x in double, as tb_vexp_f32 with k in [-1023, 1023] and a polynomial
  * of degree 12 (fit 2^-57.3). Error: the ln2_lo rounding (0.5 ulp of r),
  * Horner's roundings, the scaling: the random test finds 1 ulp. */
-TB_VINLINE double tb_vexp_f64(double x)
+TB_VINLINE double tb__vexp_f64(double x, int neg)
 {
   double xk, xr;
-  TB_VEXP_CLAMP_F64(x, -709.0, 709.1, 709.79, xk, xr);
+  if (neg) { /* only the clamp below */
+    const uint64_t b = tb__bits_f64(x), lo = tb__bits_f64(-709.0);
+    xk = xr = tb__from_bits_f64(b > lo ? lo : b);
+  } else
+    TB_VEXP_CLAMP_F64(x, -709.0, 709.1, 709.79, xk, xr);
   const double t = fma(xk, 0x1.71547652b82fep+0, TB_VEXP_SLACK - 0.5) + TB_VEXP_SHIFT_F64;
   const double k = t - TB_VEXP_SHIFT_F64;
   double r = fma(k, -0x1.62e42fefa39efp-1, xr);
@@ -216,6 +241,18 @@ TB_VINLINE double tb_vexp_f64(double x)
   p = fma(p, r, 1.0);
   const double s = tb__from_bits_f64((tb__bits_f64(t) + 1023u) << 52);
   return p * s;
+}
+
+TB_VINLINE double tb_vexp_f64(double x)
+{
+  return tb__vexp_f64(x, 0);
+}
+
+/* The same for arguments below the overflow threshold (x <= 0 for a
+ * normal density): two clamps fewer, the rest as above. */
+TB_VINLINE double tb_vexp_neg_f64(double x)
+{
+  return tb__vexp_f64(x, 1);
 }
 
 /* 2^x in double (fit 2^-56.2), f = x - k exact. */
@@ -242,6 +279,41 @@ TB_VINLINE double tb_vexp2_f64(double x)
   return p * s;
 }
 
+/* 1 / a in float and double for a in [1, 2^120] (larger arguments, +inf
+ * among them, are taken as 2^120: their reciprocal is below 2^-120 and
+ * every caller's product with it underflows or vanishes beside 1). The
+ * dividers of Intel's cores issue a 512-bit division every 10 (float) or 16
+ * (double) cycles, against two fused multiply-adds per cycle; these are
+ * eight and eleven vector operations on the FMA ports. y0 = the bits of
+ * MAGIC - bits(a) is within 0.0506 of 1 / a (relative, for every mantissa:
+ * the constant minimizes that, found by a scan); each cubic step
+ * e = 1 - a y, y' = y + y (e + e^2) gives a y' = 1 - e^3, so the error
+ * goes 0.0506 -> 1.3e-4 -> 2.1e-12 (float: two steps) -> 9.8e-36
+ * (double: three). e is formed by a fused multiply-add (a y exact inside it, then one rounding of a number below
+ * 0.06: a relative u of e, which changes y by u e y), so every step but
+ * the last is exact up to terms below 2^-40 relative, and the last rounds
+ * once: |y - 1 / a| <= 0.5 ulp(1 / a) + 2.1e-12 (float) or + 9.8e-36
+ * (double) relative, below u (1 + 2^-14) relative (u = 2^-24, 2^-53). The
+ * test checks every float in [1, 2), every 7th in [2^-10, 2^120] and 10^7
+ * random doubles in [1, 2^120): at most 1 ulp (it finds 0.5). */
+#define TB_VRCP(T, SFX, UT, FMA, MAGIC, CLAMP, STEPS)                                             \
+  TB_VINLINE T tb_vrcp_##SFX(T a)                                                                 \
+  {                                                                                               \
+    /* the clamp on the bits, an integer min (see TB_VEXP_CLAMP_F32) */                           \
+    const UT b = tb__bits_##SFX(a), bc = b < (UT)(CLAMP) ? b : (UT)(CLAMP);                       \
+    const T c = tb__from_bits_##SFX(bc);                                                          \
+    T y = tb__from_bits_##SFX((UT)(MAGIC)-bc);                                                    \
+    _Pragma("GCC unroll 4") for (int i = 0; i < STEPS; i++)                                       \
+    {                                                                                             \
+      const T e = FMA(-c, y, (T)1);                                                               \
+      y = FMA(y, FMA(e, e, e), y);                                                                \
+    }                                                                                             \
+    return y;                                                                                     \
+  }
+TB_VRCP(float, f32, uint32_t, fmaf, 0x7ef31200u, 0x7b800000u, 2)
+TB_VRCP(double, f64, uint64_t, fma, 0x7fde623e00000000u, 0x4770000000000000u, 3)
+#undef TB_VRCP
+
 /* ln x in double, x a positive normal number: x = 2^e m, m in
  * [sqrt(1/2), sqrt 2), f = m - 1, and ln(1 + f) = 2 atanh s with
  * s = f / (2 + f) in [-0.172, 0.172]: 2 s + s^3 R(s^2), R of degree 6
@@ -265,6 +337,78 @@ TB_VINLINE double tb_vlog_f64(double x)
   const double l = fma(s * z, q, 2.0 * s);
   return fma(ef, 0x1.62e42fefa39efp-1, fma(ef, 0x1.abc9e3b39803fp-56, l));
 }
+
+/* The normal CDF N(d) for every finite d, without erfc: with a = |d|
+ * (taken as 14 in float, 38.5 in double where it is larger: the tail is
+ * then below the smallest normal number, as it is for every larger a),
+ * the tail N(-a) = e^(-a^2/2) t P(t), t = 1 / (1 + a/4) in (0, 1], and
+ * N(d) = 1 - tail for d > 0. t P(t) is e^(a^2/2) N(-a), smooth in t on
+ * [0, 1] (P(0) = 1 / (4 sqrt(2 pi))); P has degree 10 (float) or 24
+ * (double), fitted for this project by a Chebyshev interpolation in mpmath
+ * (50 digits), evaluated in t by Horner's rule. Relative error of the tail,
+ * in units u (2^-24, 2^-53), each term at most (measured on 2000 points of
+ * t, or derived):
+ *   the fit with rounded coefficients   0.81 (float), 1.1 (double)
+ *   t: 1 + a/4 (one fused rounding) and the reciprocal (u: the IEEE
+ *     division in float, where Intel's divider keeps up with the loop's
+ *     other work, tb_vrcp in double, where it does not; tb_vncdf_rcp_f32
+ *     and tb_vncdf_div_f64 take the other one): 2u in t, which
+ *     t P(t) turns into (1 + t |P'| / P <= 3.19) x 2u      6.4
+ *   Horner's roundings: u sum_k |h_k| t^k / |P|, h_k the partial
+ *     sums                                         3.45 (float), 8.93 (double)
+ *   t P, the exponential times it                       2
+ *   the exponential (the 4 ulps of tb_vexp)               8
+ *   its argument -(a a) / 2, a a rounded: a^2 / 2 of it     a^2 / 2
+ * so the tail is within (TB_VNCDF_ERR + a^2 / 2) u of itself, and
+ * N(d) = 1 - tail adds u absolute. tests/test_vexp.c holds it to that
+ * over the whole range the option formulas pass (every float d in
+ * [-15, 15], 10^7 random double ones in [-40, 40]), against long double. */
+#define TB_VNCDF_ERR 28.0
+TB_VINLINE float tb__div1_ieee_f32(float a)
+{
+  return 1.0f / a;
+}
+
+TB_VINLINE double tb__div1_ieee_f64(double a)
+{
+  return 1.0 / a;
+}
+
+#define TB_VNCDF(T, NAME, SFX, UT, FMA, RCP, AMAX, PN)                                            \
+  TB_VINLINE T NAME(T d)                                                                          \
+  {                                                                                               \
+    static const T pn[] = PN;                                                                     \
+    /* |d| and the clamp on the bits: an and, an integer min */                                   \
+    const UT ab = tb__bits_##SFX(d) & (~(UT)0 >> 1), am = tb__bits_##SFX(AMAX);                   \
+    const T a = tb__from_bits_##SFX(ab < am ? ab : am);                                           \
+    const T t = RCP(FMA(a, (T)0.25, (T)1));                                                       \
+    T p = pn[0];                                                                                  \
+    /* unrolled in full, or the loop around stays scalar */                                       \
+    _Pragma("GCC unroll 32") for (unsigned i = 1; i < sizeof pn / sizeof *pn; i++)                \
+      p = FMA(p, t, pn[i]);                                                                       \
+    const T tail = tb_vexp_neg_##SFX((a * (T)-0.5) * a) * (t * p);                                \
+    return d > 0 ? (T)1 - tail : tail;                                                            \
+  }
+#define TB_VNCDF_F32                                                                              \
+  {-0x1.c12d5cp-12f, 0x1.6c998ap-6f, -0x1.636fc4p-4f, 0x1.a6ce5ep-4f, -0x1.33bacep-5f,            \
+   0x1.10146ep-4f, 0x1.dce37ap-5f, 0x1.4ebce8p-4f, 0x1.7eccaep-4f, 0x1.988586p-4f,                \
+   0x1.988452p-4f}
+#define TB_VNCDF_F64                                                                              \
+  {0x1.828df1c3afaadp-10, -0x1.1de19c914ec0dp-6, 0x1.84d79bbc4d273p-4, -0x1.40e494bfc6011p-2,     \
+   0x1.64f17afc312cap-1, -0x1.191d71b0060b4p+0, 0x1.41294be331cb8p+0, -0x1.0dcee2dd8ec94p+0,      \
+   0x1.52aabf5880cd7p-1, -0x1.4318542872370p-2, 0x1.bd0e97e17782dp-4, -0x1.52262262ec191p-6,      \
+   0x1.0dbfbc23e0d76p-8, 0x1.d1c87c3ed3797p-12, -0x1.6972a5cfd9efbp-8, -0x1.a99e0ebcfd2d1p-8,     \
+   -0x1.93cd34ede10e5p-9, 0x1.d6f73c3f48140p-8, 0x1.7f60fceed5f1ap-6, 0x1.6242c96723193p-5,       \
+   0x1.041c40d16ba64p-4, 0x1.4beb83a2e2e31p-4, 0x1.7efc0e096ba4ap-4, 0x1.9884533d43697p-4,        \
+   0x1.9884533d43650p-4}
+TB_VNCDF(float, tb_vncdf_f32, f32, uint32_t, fmaf, tb__div1_ieee_f32, 14.0f, TB_VNCDF_F32)
+TB_VNCDF(double, tb_vncdf_f64, f64, uint64_t, fma, tb_vrcp_f64, 38.5, TB_VNCDF_F64)
+/* The same with the other reciprocal, for machines whose divider says so */
+TB_VNCDF(float, tb_vncdf_rcp_f32, f32, uint32_t, fmaf, tb_vrcp_f32, 14.0f, TB_VNCDF_F32)
+TB_VNCDF(double, tb_vncdf_div_f64, f64, uint64_t, fma, tb__div1_ieee_f64, 38.5, TB_VNCDF_F64)
+#undef TB_VNCDF
+#undef TB_VNCDF_F32
+#undef TB_VNCDF_F64
 
 /* sin(2 pi x) and cos(2 pi x) for x in [-1/2, 1/2]: the Box-Muller angle
  * 2 pi u2 - pi with x = u2 - 1/2, which is exact for the Monte Carlo

@@ -105,14 +105,19 @@ static void tb_bs_exact(const tb_option_t *o, long double *call, long double *pu
  *               d^2 and 2u of |TB_CND_EXPC0|: 1.5u d^2 + 1.84u); one product;
  *         and 1 - tail one more u (the final absolute u also holds a tail
  *         below 2^-126 that the device's 2^x flushes to zero);
- *   erfc: 4 ulps of erfc's value (at most 8u N(d)), 2u |d| phi(d) from the
- *         rounded argument, and u for 1 - N. */
+ *   erfc: the larger of the library erfc's (the GPU's) 4 ulps of its value
+ *         (at most 8u N(d)) with 2u |d| phi(d) from the rounded argument,
+ *         and a twin's own CDF's (TB_CND_TWIN_ERR + d^2 / 2) u of the tail
+ *         (the OpenMP twin's, derived and tested in cpu_omp/vexp.h), and
+ *         u for 1 - N. */
 static double tb_bs_cnd_error(double d, double n, double e_d, int exact, int fast, double u)
 {
   const double phi = TB_RSQRT2PI * exp(-0.5 * d * d);
   const double tail = d > 0 ? 1 - n : n;
   const double rel = fast ? 91 + 1.5 * d * d : 68 + d * d;
-  double eval = exact ? 8 * u * n + 2 * u * fabs(d) * phi : tail * rel * u;
+  double eval = exact ? fmax(8 * u * n + 2 * u * fabs(d) * phi,
+                             tail * (TB_CND_TWIN_ERR + 0.5 * d * d) * u)
+                      : tail * rel * u;
   return (exact ? 0.0 : TB_CND_POLY_ERR) + phi * e_d + eval + u;
 }
 

@@ -72,6 +72,11 @@ extern "C" {
  * e in k gives a relative error of at most TB_CND_KSENS e in the tail. */
 #define TB_CND_KSENS 3.45
 #define TB_SQRT1_2 0.70710678118654752440  /* 1 / sqrt(2) */
+/* A twin's own exact-form CDF (the OpenMP twin's tb_vncdf, vexp.h) computes
+ * the tail N(-|d|) within (TB_CND_TWIN_ERR + d^2 / 2) u of itself (u the
+ * unit roundoff) and N(d) = 1 - tail with one rounding more; the verifier
+ * allows that beside the library erfc's 4 ulps. */
+#define TB_CND_TWIN_ERR 28.0
 
 /* The Philox stream of the Monte Carlo normals, apart from the streams (1-3)
  * the inputs are generated from. The block counter is (option << 32 | group),
@@ -260,12 +265,36 @@ static TB_INLINE TB_HD double tb__sqrt_normal_f64(double a)
   return sqrt(a);
 }
 
-/* The formulas for one precision T; SFX names the instance. */
-#define TB_OPTIONS_MATH(T, SFX, EXP, LOG, SQRT, ERFC, FABS)                                           \
+/* N(d) = erfc(-d / sqrt 2) / 2 by the library's erfc, and the IEEE 1 / a:
+ * the normal CDF and the reciprocal of the polynomial CDF's k that the
+ * formulas take (an OpenMP twin passes its own: options_cpu.h). */
+static TB_INLINE TB_HD float tb__ncdf_erfc_f32(float d)
+{
+  return 0.5f * erfcf(-d * (float)TB_SQRT1_2);
+}
+
+static TB_INLINE TB_HD double tb__ncdf_erfc_f64(double d)
+{
+  return 0.5 * erfc(-d * TB_SQRT1_2);
+}
+
+static TB_INLINE TB_HD float tb__div1_f32(float a)
+{
+  return 1.0f / a;
+}
+
+static TB_INLINE TB_HD double tb__div1_f64(double a)
+{
+  return 1.0 / a;
+}
+
+/* The formulas for one precision T; SFX names the instance; NCDF is N(d)
+ * for the exact CDF, RCP the reciprocal in the libm form's polynomial CDF. */
+#define TB_OPTIONS_MATH(T, SFX, EXP, LOG, SQRT, NCDF, RCP, FABS)                                     \
   /* N(d) by the published polynomial. */                                                        \
   static TB_INLINE TB_HD T tb_cnd_poly_##SFX(T d)                                                   \
   {                                                                                               \
-    const T k = (T)1 / ((T)1 + (T)TB_CND_K * FABS(d));                                            \
+    const T k = RCP((T)1 + (T)TB_CND_K * FABS(d));                                                \
     const T poly =                                                                                \
         k * ((T)TB_CND_A1 +                                                                       \
              k * ((T)TB_CND_A2 + k * ((T)TB_CND_A3 + k * ((T)TB_CND_A4 + k * (T)TB_CND_A5))));    \
@@ -283,10 +312,10 @@ static TB_INLINE TB_HD double tb__sqrt_normal_f64(double a)
     const T tail = tb__ex2_##SFX(d * ((T)TB_CND_EXPC * d) + (T)TB_CND_EXPC0) * poly;             \
     return d > 0 ? (T)1 - tail : tail;                                                            \
   }                                                                                               \
-  /* N(d) = erfc(-d / sqrt 2) / 2, exact up to the library's rounding. */                         \
+  /* N(d) exact up to rounding (erfc(-d / sqrt 2) / 2, or a twin's own). */                      \
   static TB_INLINE TB_HD T tb_cnd_erfc_##SFX(T d)                                                   \
   {                                                                                               \
-    return (T)0.5 * ERFC(-d * (T)TB_SQRT1_2);                                                     \
+    return NCDF(d);                                                                               \
   }                                                                                               \
   /* The option's d1, d2 and K = X exp(-r T) (with fast, X 2^(-r log2(e) T)): the first half     \
    * of a price, apart so that a twin may evaluate the halves in separate loops. */             \
@@ -365,8 +394,8 @@ static TB_INLINE TB_HD double tb__sqrt_normal_f64(double a)
     *z1 = r * sn;                                                                                 \
   }
 
-TB_OPTIONS_MATH(float, f32, expf, logf, sqrtf, erfcf, fabsf)
-TB_OPTIONS_MATH(double, f64, exp, log, sqrt, erfc, fabs)
+TB_OPTIONS_MATH(float, f32, expf, logf, sqrtf, tb__ncdf_erfc_f32, tb__div1_f32, fabsf)
+TB_OPTIONS_MATH(double, f64, exp, log, sqrt, tb__ncdf_erfc_f64, tb__div1_f64, fabs)
 
 /* The sum and the sum of squares of some samples. */
 typedef struct tb_mc_sum {
