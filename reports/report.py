@@ -189,16 +189,13 @@ def load(path):
     if not rows:
         raise ReportError(f"{path}: no result rows")
     # The machine: a machine column; else, for an experiment's results
-    # (results/STUDY/MACHINE.csv), the file's name; else the GPU and host
-    # the run describes.
+    # (results/STUDY/MACHINE.csv), the file's name; else the host the run
+    # describes (not its GPU: a CSV does not name it, and the CSV and JSON
+    # of one run are one machine).
     stem = os.path.splitext(os.path.basename(path))[0]
     for r in rows:
         if r.get("machine") is None:
-            if r.get("study") is not None:
-                r["machine"] = stem
-            else:
-                g = gpu_name(meta)
-                r["machine"] = f"{meta['host'] or stem}" + (f" ({g})" if g else "")
+            r["machine"] = stem if r.get("study") is not None else (meta["host"] or stem)
         r["machine"] = str(r["machine"])
     meta["path"] = path
     return rows, meta

@@ -11,18 +11,22 @@
 "$TB" run stream --backend cpu --threads 1 --precision float,double --size 2^23 --repeat 10 \
   --ceiling-size 2^23 -o "$TMP/s.json" -o "$TMP/s.csv" -q 2>"$TMP/err" ||
   fail "stream run: $(cat "$TMP/err")"
-# The same ceilings once more, for the ratios below: make check runs tests
-# side by side, and a ceiling measured twice while the machine was busy
-# would make a calm STREAM row look above it.
-"$TB" info --ceilings -b cpu -t 1 --ceiling-size 2^23 >"$TMP/again" 2>"$TMP/err" ||
-  fail "info --ceilings: $(cat "$TMP/err")"
-python3 - "$TMP/s.json" "$TMP/again" <<'PY' || fail "ceilings against the STREAM rows: see above"
+# The same ceilings again, for the ratios below: make check runs tests side
+# by side (the MPI tests' ranks among them), and a ceiling measured while the
+# machine was busy would make a calm STREAM row look above it. Each kind's
+# best measurement counts; up to three more are taken while a ratio is out
+# of its range, so that only a ceiling wrong in every calm moment fails.
+ceilings_check() {
+python3 - "$TMP/s.json" "$TMP"/again* <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 ceil = {c["kind"]: c["value"] for c in doc["ceilings"] if c["backend"] == "cpu"}
 assert set(ceil) == {"read", "copy", "triad", "fp32", "fp64"}, ceil
-again = [l.split() for l in open(sys.argv[2]) if l.startswith("cpu ")][0][3:8]
-top = {k: max(ceil[k], float(v)) for k, v in zip(["read", "copy", "triad", "fp32", "fp64"], again)}
+kinds = ["read", "copy", "triad", "fp32", "fp64"]
+top = dict(ceil)
+for f in sys.argv[2:]:
+    again = [l.split() for l in open(f) if l.startswith("cpu ")][0][3:8]
+    top = {k: max(top[k], float(v)) for k, v in zip(kinds, again)}
 mix = {"read-only": "read", "1:1": "copy", "2:1": "triad"}
 best = {}
 for r in doc["results"]:
@@ -53,6 +57,14 @@ for r in doc["results"]:
     if r["gflops"]:
         assert r["gflops"] < ceil["fp32" if r["precision"] == "float" else "fp64"], r
 PY
+}
+ok=
+for attempt in 1 2 3 4; do
+  "$TB" info --ceilings -b cpu -t 1 --ceiling-size 2^23 >"$TMP/again$attempt" 2>"$TMP/err" ||
+    fail "info --ceilings: $(cat "$TMP/err")"
+  if ceilings_check; then ok=1; break; fi
+done
+[ -n "$ok" ] || fail "ceilings against the STREAM rows: see above"
 
 # Flags agree with the figures in CSV: above-ceiling exactly when roofline >
 # 1.05, noisy exactly when cv > 0.05; the note explains each flag.

@@ -515,7 +515,9 @@ template <typename T> int tb_reduce_plan(tb_ctx_t *ctx, tb_reduce_gpu_state *st)
     TB_CUDA(cudaMalloc(&st->scratch, (size_t)used * sizeof(T)));
   if (st->kind == TB_KONEPASS) {
     TB_CUDA(cudaMalloc(&st->done, sizeof(unsigned)));
-    TB_CUDA(cudaMemset(st->done, 0, sizeof(unsigned)));
+    /* On the runs' stream (non-blocking: a cudaMemset on the legacy stream
+     * would not be ordered before them). */
+    TB_CUDA(cudaMemsetAsync(st->done, 0, sizeof(unsigned), tb_gpu_stream(ctx)));
   }
   return TB_OK;
 }

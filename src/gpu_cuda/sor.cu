@@ -515,18 +515,21 @@ template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int la
   if (layout != TB_SOR_SPLIT && layout != TB_SOR_STREAM)
     return TB_OK;
   /* Zeroed, so that the slots past a row's last point (never read by an
-   * update) hold numbers too. */
+   * update) hold numbers too: on the sweeps' stream, which is non-blocking,
+   * so that the zeroing is ordered before the splits below (a cudaMemset on
+   * the legacy stream is not, and zeroed f after its split on the H100). */
+  cudaStream_t stream = tb_gpu_stream(ctx);
   const size_t hb = (size_t)st->half_cells * sizeof(T);
   for (int c = 0; c < 2; c++) {
     TB_CUDA(cudaMalloc(&st->half[3 * c], hb));
     TB_CUDA(cudaMalloc(&st->half[3 * c + 1], hb));
     TB_CUDA(cudaMalloc(&st->half[3 * c + 2], (size_t)st->half_cells));
-    TB_CUDA(cudaMemset(st->half[3 * c], 0, hb));
-    TB_CUDA(cudaMemset(st->half[3 * c + 1], 0, hb));
-    TB_CUDA(cudaMemset(st->half[3 * c + 2], 0, (size_t)st->half_cells));
+    TB_CUDA(cudaMemsetAsync(st->half[3 * c], 0, hb, stream));
+    TB_CUDA(cudaMemsetAsync(st->half[3 * c + 1], 0, hb, stream));
+    TB_CUDA(cudaMemsetAsync(st->half[3 * c + 2], 0, (size_t)st->half_cells, stream));
     if (layout == TB_SOR_STREAM) {
       TB_CUDA(cudaMalloc(&st->half2[c], hb));
-      TB_CUDA(cudaMemset(st->half2[c], 0, hb));
+      TB_CUDA(cudaMemsetAsync(st->half2[c], 0, hb, stream));
     }
   }
   if (layout == TB_SOR_STREAM) {
@@ -542,7 +545,6 @@ template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int la
     TB_CUDA(e);
   }
   /* f, then the materials (as bytes through a one-byte type), split once. */
-  cudaStream_t stream = tb_gpu_stream(ctx);
   const int grid = (int)((s->cells + 255) / 256 < 65536 ? (s->cells + 255) / 256 : 65536);
   tb_k_sor_layout<T, true><<<grid, 256, 0, stream>>>((T *)ctx->buf[s->f], (T *)st->half[1],
                                                      (T *)st->half[4], s->sx, s->ny + 2, st->w,
