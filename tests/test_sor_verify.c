@@ -29,25 +29,36 @@ static tb_verdict_t verdict(tb_problem_t *p, void *const *buf, const double *ext
   return chk.verdict;
 }
 
-/* Solve problem `which` with the CPU twin natural, then tamper. */
-static void check_problem(const char *which)
+/* Set up and fill SOR problem `which` (its problem code) on mesh `mesh`,
+ * size n, double; 0 when it is ready, else the failure is counted. */
+static int sor_problem(tb_problem_t *p, const char *which, int code, const char *mesh,
+                       int mesh_code, int64_t n)
 {
   tb_param_value_t params[TB_MAX_PARAMS];
   memset(params, 0, sizeof params);
   params[0].s = which;
-  params[0].i = !strcmp(which, "manufactured") ? TB_SOR_MANUFACTURED
-                : !strcmp(which, "laplace")    ? TB_SOR_LAPLACE
-                                               : TB_SOR_CAPACITOR;
-  params[1].s = "stretched";
-  params[1].i = TB_SOR_STRETCHED;
+  params[0].i = code;
+  params[1].s = mesh;
+  params[1].i = mesh_code;
   params[2].s = "auto";
   params[3].r = 1e-9;
   params[5].i = 10;
-  tb_problem_t p;
-  int rc = tb_problem_setup(&p, &tb_algo_sor, TB_DOUBLE, 12, 3, NULL, params);
+  int rc = tb_problem_setup(p, &tb_algo_sor, TB_DOUBLE, n, 3, NULL, params);
   if (!rc)
-    rc = tb_problem_fill(&p);
+    rc = tb_problem_fill(p);
   CHECK(rc == TB_OK, "%s: create: %s", which, tb_error_detail());
+  return rc;
+}
+
+/* Solve problem `which` with the CPU twin natural, then tamper. */
+static void check_problem(const char *which)
+{
+  tb_problem_t p;
+  int rc = sor_problem(&p, which,
+                       !strcmp(which, "manufactured") ? TB_SOR_MANUFACTURED
+                       : !strcmp(which, "laplace")    ? TB_SOR_LAPLACE
+                                                      : TB_SOR_CAPACITOR,
+                       "stretched", TB_SOR_STRETCHED, 12);
   if (rc)
     return;
   const tb_sor_t *s = p.priv;
@@ -126,21 +137,9 @@ static void check_problem(const char *which)
  * (rows of both kinds) and on a uniform problem (every interior row). */
 static void check_rows(const char *which, int capacitor)
 {
-  tb_param_value_t params[TB_MAX_PARAMS];
-  memset(params, 0, sizeof params);
-  params[0].s = which;
-  params[0].i = capacitor ? TB_SOR_CAPACITOR : TB_SOR_LAPLACE;
-  params[1].s = "uniform";
-  params[1].i = TB_SOR_UNIFORM;
-  params[2].s = "auto";
-  params[3].r = 1e-9;
-  params[5].i = 10;
   tb_problem_t p;
-  int rc = tb_problem_setup(&p, &tb_algo_sor, TB_DOUBLE, 14, 3, NULL, params);
-  if (!rc)
-    rc = tb_problem_fill(&p);
-  CHECK(rc == TB_OK, "%s: create: %s", which, tb_error_detail());
-  if (rc)
+  if (sor_problem(&p, which, capacitor ? TB_SOR_CAPACITOR : TB_SOR_LAPLACE, "uniform",
+                  TB_SOR_UNIFORM, 14))
     return;
   const tb_sor_t *s = p.priv;
   const uint8_t *mat = p.array[s->mat].host;
