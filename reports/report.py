@@ -136,9 +136,14 @@ def read_json(path, text):
         raise ReportError(f"{path}: not a twinbench results file (no object with results)")
     meta = {"format": "json", "host": None, "date": None, "cpu_model": None, "revision": None,
             "size_meaning": {}, "environment": None, "ceilings": [], "speedups": []}
+    # An experiment's results file keeps the environment of each session that
+    # added rows under "sessions"; its rows carry no environment of their own.
+    session_envs = [se.get("environment") for d in docs if isinstance(d, dict)
+                    for se in (d.get("sessions") or []) if isinstance(se, dict)]
+    session_env = next((e for e in session_envs if isinstance(e, dict)), {})
     rows = []
     for rep, ctx in reports:
-        env = rep.get("environment") or {}
+        env = rep.get("environment") or session_env
         meta["environment"] = meta["environment"] or env
         meta["host"] = meta["host"] or env.get("host")
         meta["date"] = meta["date"] or env.get("date")
