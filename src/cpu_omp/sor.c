@@ -313,17 +313,9 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
 TB_SOR_CPU(float, f)
 TB_SOR_CPU(double, d)
 
-/* The distributed twins' state: the process grid, the rank's box, the
- * boxes a colour's sweep visits (before the exchange is posted, and after),
- * the faces sent and the layers received, and their buffers (the slots of
- * direction d from off[d]). */
+/* The distributed twins' state: the plan (sor.h) and the faces' buffers. */
 typedef struct tb_sor_cpu_mpi {
-  tb_mpi_cart_t cart;
-  int have_cart;
-  tb_sor_box_t box, sweep[7];
-  int nbefore, nafter;
-  tb_sor_face_t send[6], recv[6];
-  int64_t off[7];
+  tb_sor_plan_t pl;
   void *sendbuf, *recvbuf;
 } tb_sor_cpu_mpi_t;
 
@@ -351,9 +343,9 @@ typedef struct tb_sor_cpu_mpi {
   static void tb_sor_faces_##SFX(const tb_sor_cpu_mpi_t *m, T *v, int col, int pack)              \
   {                                                                                               \
     for (int d = 0; d < 6; d++) {                                                                 \
-      const tb_sor_face_t *fc = pack ? &m->send[d] : &m->recv[d];                                 \
-      T *buf = (T *)(pack ? m->sendbuf : m->recvbuf) + m->off[d];                                 \
-      if (m->off[d + 1] == m->off[d])                                                             \
+      const tb_sor_face_t *fc = pack ? &m->pl.send[d] : &m->pl.recv[d];                           \
+      T *buf = (T *)(pack ? m->sendbuf : m->recvbuf) + m->pl.off[d];                              \
+      if (m->pl.off[d + 1] == m->pl.off[d])                                                       \
         continue;                                                                                 \
       _Pragma("omp for schedule(static) nowait")                                                  \
       for (int64_t r = 0; r < fc->nb; r++)                                                        \
@@ -379,20 +371,21 @@ typedef struct tb_sor_cpu_mpi {
     int64_t bytes[6];                                                                             \
     double r2 = 0.0;                                                                              \
     int err = TB_OK;                                                                              \
+    const tb_sor_plan_t *pl = &m->pl;                                                             \
     for (int d = 0; d < 6; d++) {                                                                 \
-      send[d] = (T *)m->sendbuf + m->off[d];                                                      \
-      recv[d] = (T *)m->recvbuf + m->off[d];                                                      \
-      bytes[d] = (m->off[d + 1] - m->off[d]) * (int64_t)sizeof(T);                                \
+      send[d] = (T *)m->sendbuf + pl->off[d];                                                     \
+      recv[d] = (T *)m->recvbuf + pl->off[d];                                                     \
+      bytes[d] = (pl->off[d + 1] - pl->off[d]) * (int64_t)sizeof(T);                              \
     }                                                                                             \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
     {                                                                                             \
-      for (int q = 0; q < m->nbefore; q++)                                                        \
-        r2 += tb_sor_box_##SFX(s, v, f, mat, t, omega, col, &m->sweep[q]);                        \
+      for (int q = 0; q < pl->nbefore; q++)                                                       \
+        r2 += tb_sor_box_##SFX(s, v, f, mat, t, omega, col, &pl->sweep[q]);                       \
       tb_sor_faces_##SFX(m, v, col, 1);                                                           \
       _Pragma("omp master")                                                                       \
-      err = tb_mpi_halo_start(&m->cart, &h, send, recv, bytes);                                   \
-      for (int q = m->nbefore; q < m->nbefore + m->nafter; q++)                                   \
-        r2 += tb_sor_box_##SFX(s, v, f, mat, t, omega, col, &m->sweep[q]);                        \
+      err = tb_mpi_halo_start(&pl->cart, &h, send, recv, bytes);                                  \
+      for (int q = pl->nbefore; q < pl->nbefore + pl->nafter; q++)                                \
+        r2 += tb_sor_box_##SFX(s, v, f, mat, t, omega, col, &pl->sweep[q]);                       \
       _Pragma("omp master")                                                                       \
       if (!err)                                                                                   \
         err = tb_mpi_halo_wait(&h);                                                               \
@@ -552,8 +545,7 @@ static void tb_sor_mpi_release(tb_ctx_t *ctx)
 {
   tb_sor_cpu_mpi_t *m = ctx->state;
   if (m) {
-    if (m->have_cart)
-      tb_mpi_cart_free(&m->cart);
+    tb_sor_plan_free(&m->pl);
     free(m->sendbuf);
     free(m->recvbuf);
   }
@@ -561,34 +553,20 @@ static void tb_sor_mpi_release(tb_ctx_t *ctx)
   ctx->state = NULL;
 }
 
-/* The process grid (a collective), the rank's box, its sweep's boxes, and
- * the faces' buffers. */
+/* The plan and the faces' buffers. */
 static int tb_sor_mpi_prepare(tb_ctx_t *ctx, int overlap)
 {
-  const tb_sor_t *s = ctx->p->priv;
   const size_t e = tb_kind_size(tb_prec_kind(ctx->p->prec));
   tb_sor_cpu_mpi_t *m = calloc(1, sizeof *m);
-  int has[3][2], early, rc;
+  int rc;
   if (!m)
     return tb_fail(TB_ENOMEM, "out of memory");
   ctx->state = m;
-  if ((rc = tb_mpi_cart_create(s->pgrid, &m->cart)))
+  if ((rc = tb_sor_plan_make(ctx, overlap, &m->pl)))
     return rc;
-  m->have_cart = 1;
-  tb_sor_box_of(s, m->cart.coords, &m->box);
-  for (int d = 0; d < 6; d++) {
-    has[d / 2][d % 2] = m->cart.nbr[d / 2][d % 2] >= 0;
-    tb_sor_face_of(s, &m->box, d, 0, &m->send[d]);
-    tb_sor_face_of(s, &m->box, d, 1, &m->recv[d]);
-    m->off[d + 1] = m->off[d] + (has[d / 2][d % 2] ? tb_sor_face_slots(&m->send[d]) : 0);
-  }
-  const int n = tb_sor_sweep_boxes(&m->box, has, overlap, m->sweep, &early);
-  m->nbefore = overlap ? early : n;
-  m->nafter = n - m->nbefore;
-  if (!(m->sendbuf = malloc((size_t)m->off[6] * e + 1)) ||
-      !(m->recvbuf = malloc((size_t)m->off[6] * e + 1)))
+  if (!(m->sendbuf = malloc((size_t)m->pl.off[6] * e + 1)) ||
+      !(m->recvbuf = malloc((size_t)m->pl.off[6] * e + 1)))
     return tb_fail(TB_ENOMEM, "out of memory for the halo buffers");
-  tb_sor_mpi_columns(ctx);
   return TB_OK;
 }
 
@@ -605,7 +583,7 @@ static int tb_sor_mpi_collect(tb_ctx_t *ctx)
 {
   const tb_sor_t *s = ctx->p->priv;
   const tb_sor_cpu_mpi_t *m = ctx->state;
-  return tb_sor_mpi_gather(s, &m->cart, ctx->buf[s->v],
+  return tb_sor_mpi_gather(s, &m->pl.cart, ctx->buf[s->v],
                            tb_kind_size(tb_prec_kind(ctx->p->prec)));
 }
 

@@ -626,7 +626,9 @@ void tb_sor_face_of(const tb_sor_t *s, const tb_sor_box_t *b, int d, int recv, t
   f->w = (f->na + 1) / 2;
 }
 
-void tb_sor_mpi_columns(tb_ctx_t *ctx)
+/* The MPI columns: the process grid and the busiest rank's halo bytes an
+ * iteration. */
+static void tb_sor_mpi_columns(tb_ctx_t *ctx)
 {
   const tb_sor_t *s = ctx->p->priv;
   const int64_t e = (int64_t)tb_kind_size(tb_prec_kind(ctx->p->prec));
@@ -653,6 +655,35 @@ void tb_sor_mpi_columns(tb_ctx_t *ctx)
   for (int a = 0; a < 3; a++)
     ctx->extra[TB_SOR_PX + a] = s->pgrid[a];
   ctx->extra[TB_SOR_HALO] = most;
+}
+
+int tb_sor_plan_make(tb_ctx_t *ctx, int overlap, tb_sor_plan_t *pl)
+{
+  const tb_sor_t *s = ctx->p->priv;
+  int has[3][2], early, rc;
+  memset(pl, 0, sizeof *pl);
+  if ((rc = tb_mpi_cart_create(s->pgrid, &pl->cart)))
+    return rc;
+  pl->have_cart = 1;
+  tb_sor_box_of(s, pl->cart.coords, &pl->box);
+  for (int d = 0; d < 6; d++) {
+    has[d / 2][d % 2] = pl->cart.nbr[d / 2][d % 2] >= 0;
+    tb_sor_face_of(s, &pl->box, d, 0, &pl->send[d]);
+    tb_sor_face_of(s, &pl->box, d, 1, &pl->recv[d]);
+    pl->off[d + 1] = pl->off[d] + (has[d / 2][d % 2] ? tb_sor_face_slots(&pl->send[d]) : 0);
+  }
+  const int n = tb_sor_sweep_boxes(&pl->box, has, overlap, pl->sweep, &early);
+  pl->nbefore = overlap ? early : n;
+  pl->nafter = n - pl->nbefore;
+  tb_sor_mpi_columns(ctx);
+  return TB_OK;
+}
+
+void tb_sor_plan_free(tb_sor_plan_t *pl)
+{
+  if (pl->have_cart)
+    tb_mpi_cart_free(&pl->cart);
+  pl->have_cart = 0;
 }
 
 /* The points of box b, row after row, between the grid and buf (out: grid

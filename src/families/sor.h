@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../common/problem.h"
+#include "../common/tbmpi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -165,14 +166,29 @@ typedef struct tb_sor_face {
  * extent on the other two axes. */
 void tb_sor_face_of(const tb_sor_t *s, const tb_sor_box_t *b, int d, int recv, tb_sor_face_t *f);
 
-/* The MPI twins' columns (the process grid and the busiest rank's halo
- * bytes an iteration), in prepare. */
-void tb_sor_mpi_columns(tb_ctx_t *ctx);
+/* What a distributed twin needs of the decomposition, made in prepare
+ * (both backends): the process grid, the rank's box, the boxes one
+ * colour's sweep visits (sweep[0..nbefore) before the exchange is posted:
+ * the whole box when blocking, the faces that travel when overlapped; then
+ * nafter more), the faces sent and the layers received (direction d's
+ * slots from off[d] in the buffers; off[6] in all). */
+typedef struct tb_sor_plan {
+  tb_mpi_cart_t cart;
+  int have_cart;
+  tb_sor_box_t box, sweep[7];
+  int nbefore, nafter;
+  tb_sor_face_t send[6], recv[6];
+  int64_t off[7];
+} tb_sor_plan_t;
+
+/* Make the plan (tb_mpi_cart_create: a collective of every rank) and the
+ * row's MPI columns; free it with tb_sor_plan_free. */
+int tb_sor_plan_make(tb_ctx_t *ctx, int overlap, tb_sor_plan_t *pl);
+void tb_sor_plan_free(tb_sor_plan_t *pl);
 
 /* Every rank's box of the solution into every rank's grid (a host array
  * of elements of e bytes), for the verifier: a collective of the ranks. */
-struct tb_mpi_cart;
-int tb_sor_mpi_gather(const tb_sor_t *s, const struct tb_mpi_cart *cart, void *grid, size_t e);
+int tb_sor_mpi_gather(const tb_sor_t *s, const tb_mpi_cart_t *cart, void *grid, size_t e);
 
 /* The slots of a face. */
 static TB_HD TB_INLINE int64_t tb_sor_face_slots(const tb_sor_face_t *f)

@@ -758,12 +758,7 @@ TB_SOR_VARIANT(tb_sor_jacobi, "jacobi", TB_SOR_JACOBI, "Jacobi (two arrays), the
 
 struct tb_sor_mpi {
   tb_sor_gpu base;        /* partial, sum and host as the single-device twins use them */
-  tb_mpi_cart_t cart;     /* the process grid */
-  int have_cart;
-  tb_sor_box_t box, sweep[7]; /* the rank's box; a colour's boxes, before the post and after */
-  int nbefore, nafter;
-  tb_sor_face_t send[6], recv[6]; /* the faces sent and the layers received */
-  int64_t off[7];         /* direction d's slots from off[d] in the buffers */
+  tb_sor_plan_t pl;       /* the decomposition (sor.h) */
   void *dsend, *drecv;    /* the packed faces on the device */
   void *hsend, *hrecv;    /* not aware: their pinned host copies */
   int aware;              /* MPI reads and writes device memory */
@@ -831,13 +826,14 @@ template <typename T> int tb_sor_mpi_faces(tb_ctx_t *ctx, tb_sor_mpi *st, int co
 {
   const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
   T *v = (T *)ctx->buf[s->v];
+  const tb_sor_plan_t *pl = &st->pl;
   for (int d = 0; d < 6; d++) {
-    const int64_t n = st->off[d + 1] - st->off[d];
+    const int64_t n = pl->off[d + 1] - pl->off[d];
     if (!n)
       continue;
     const unsigned g = (unsigned)(n < 256 * 4096 ? (n + 255) / 256 : 4096);
-    T *buf = (T *)(pack ? st->dsend : st->drecv) + st->off[d];
-    tb_k_sor_face<T><<<g, 256, 0, tb_gpu_stream(ctx)>>>(pack ? st->send[d] : st->recv[d], v, buf,
+    T *buf = (T *)(pack ? st->dsend : st->drecv) + pl->off[d];
+    tb_k_sor_face<T><<<g, 256, 0, tb_gpu_stream(ctx)>>>(pack ? pl->send[d] : pl->recv[d], v, buf,
                                                         col, pack);
     TB_CUDA_LAUNCH("sor face");
   }
@@ -852,18 +848,19 @@ template <typename T> int tb_sor_halo_post(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi
   cudaStream_t stream = tb_gpu_stream(ctx);
   char *send = (char *)(st->aware ? st->dsend : st->hsend);
   char *recv = (char *)(st->aware ? st->drecv : st->hrecv);
+  const int64_t *off = st->pl.off;
   void *sp[6], *rp[6];
   int64_t bytes[6];
-  if (!st->aware && st->off[6])
-    TB_CUDA(cudaMemcpyAsync(st->hsend, st->dsend, (size_t)st->off[6] * sizeof(T),
+  if (!st->aware && off[6])
+    TB_CUDA(cudaMemcpyAsync(st->hsend, st->dsend, (size_t)off[6] * sizeof(T),
                             cudaMemcpyDeviceToHost, stream));
   TB_CUDA(cudaStreamSynchronize(stream));
   for (int d = 0; d < 6; d++) {
-    sp[d] = send + st->off[d] * (int64_t)sizeof(T);
-    rp[d] = recv + st->off[d] * (int64_t)sizeof(T);
-    bytes[d] = (st->off[d + 1] - st->off[d]) * (int64_t)sizeof(T);
+    sp[d] = send + off[d] * (int64_t)sizeof(T);
+    rp[d] = recv + off[d] * (int64_t)sizeof(T);
+    bytes[d] = (off[d + 1] - off[d]) * (int64_t)sizeof(T);
   }
-  return tb_mpi_halo_start(&st->cart, h, sp, rp, bytes);
+  return tb_mpi_halo_start(&st->pl.cart, h, sp, rp, bytes);
 }
 
 /* Complete the exchange and queue the received layers' unpack (staged:
@@ -874,8 +871,8 @@ template <typename T> int tb_sor_halo_finish(tb_ctx_t *ctx, tb_sor_mpi *st, tb_m
   int rc = tb_mpi_halo_wait(h);
   if (rc)
     return rc;
-  if (!st->aware && st->off[6])
-    TB_CUDA(cudaMemcpyAsync(st->drecv, st->hrecv, (size_t)st->off[6] * sizeof(T),
+  if (!st->aware && st->pl.off[6])
+    TB_CUDA(cudaMemcpyAsync(st->drecv, st->hrecv, (size_t)st->pl.off[6] * sizeof(T),
                             cudaMemcpyHostToDevice, tb_gpu_stream(ctx)));
   return tb_sor_mpi_faces<T>(ctx, st, col, 0);
 }
@@ -889,12 +886,13 @@ int tb_sor_mpi_colour(tb_ctx_t *ctx, tb_sor_mpi *st, int col, int64_t *np)
 {
   tb_mpi_halo_t h;
   int rc = TB_OK;
-  for (int q = 0; q < st->nbefore && !rc; q++)
-    rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, &st->sweep[q], np);
+  const tb_sor_plan_t *pl = &st->pl;
+  for (int q = 0; q < pl->nbefore && !rc; q++)
+    rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, &pl->sweep[q], np);
   if (rc || (rc = tb_sor_mpi_faces<T>(ctx, st, col, 1)) || (rc = tb_sor_halo_post<T>(ctx, st, &h)))
     return rc;
-  for (int q = st->nbefore; q < st->nbefore + st->nafter && !rc; q++)
-    rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, &st->sweep[q], np);
+  for (int q = pl->nbefore; q < pl->nbefore + pl->nafter && !rc; q++)
+    rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, &pl->sweep[q], np);
   if (rc) {
     tb_mpi_halo_wait(&h);
     return rc;
@@ -932,35 +930,24 @@ int tb_sor_mpi_run(tb_ctx_t *ctx)
   return ctx->p->prec == TB_FLOAT ? tb_sor_mpi_run_t<float>(ctx) : tb_sor_mpi_run_t<double>(ctx);
 }
 
-/* The process grid (a collective), the rank's box and its sweep's boxes,
- * the partials of their launches (both colours), and the faces' buffers:
- * on the device, and where MPI is not CUDA-aware pinned host copies. */
+/* The plan (a collective), the partials of its boxes' launches (both
+ * colours), and the faces' buffers: on the device, and where MPI is not
+ * CUDA-aware pinned host copies. */
 template <int OVERLAP> int tb_sor_mpi_prepare(tb_ctx_t *ctx)
 {
-  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
   const size_t e = tb_kind_size(tb_prec_kind(ctx->p->prec));
   tb_sor_mpi *st = (tb_sor_mpi *)calloc(1, sizeof *st);
-  int has[3][2], early, rc;
+  int rc;
   if (!st)
     return tb_fail(TB_ENOMEM, "out of memory");
   ctx->state = st;
-  if ((rc = tb_mpi_cart_create(s->pgrid, &st->cart)))
+  if ((rc = tb_sor_plan_make(ctx, OVERLAP, &st->pl)))
     return rc;
-  st->have_cart = 1;
-  tb_sor_box_of(s, st->cart.coords, &st->box);
-  for (int d = 0; d < 6; d++) {
-    has[d / 2][d % 2] = st->cart.nbr[d / 2][d % 2] >= 0;
-    tb_sor_face_of(s, &st->box, d, 0, &st->send[d]);
-    tb_sor_face_of(s, &st->box, d, 1, &st->recv[d]);
-    st->off[d + 1] = st->off[d] + (has[d / 2][d % 2] ? tb_sor_face_slots(&st->send[d]) : 0);
-  }
-  const int n = tb_sor_sweep_boxes(&st->box, has, OVERLAP, st->sweep, &early);
-  st->nbefore = OVERLAP ? early : n;
-  st->nafter = n - st->nbefore;
   int64_t blocks = 0;
-  for (int q = 0; q < n; q++) {
-    const dim3 g = tb_sor_box_grid(&st->sweep[q]);
-    if (st->sweep[q].hi[2] - st->sweep[q].lo[2] >= 65535 || g.y > 65535)
+  for (int q = 0; q < st->pl.nbefore + st->pl.nafter; q++) {
+    const tb_sor_box_t *b = &st->pl.sweep[q];
+    const dim3 g = tb_sor_box_grid(b);
+    if (b->hi[2] - b->lo[2] >= 65535 || g.y > 65535)
       return tb_fail(TB_EUNSUP, "the launch grid takes at most 65535 planes and 65535 x 16 rows");
     blocks += (int64_t)g.x * g.y * g.z;
   }
@@ -968,7 +955,7 @@ template <int OVERLAP> int tb_sor_mpi_prepare(tb_ctx_t *ctx)
   TB_CUDA(cudaMalloc(&st->base.partial, (size_t)(2 * blocks + 1) * sizeof(double)));
   TB_CUDA(cudaMalloc(&st->base.sum, sizeof(double)));
   TB_CUDA(cudaMallocHost(&st->base.host, sizeof(double)));
-  const size_t bytes = (size_t)st->off[6] * e + e;
+  const size_t bytes = (size_t)st->pl.off[6] * e + e;
   TB_CUDA(cudaMalloc(&st->dsend, bytes));
   TB_CUDA(cudaMalloc(&st->drecv, bytes));
   st->aware = tb_mpi_cuda_aware();
@@ -976,7 +963,6 @@ template <int OVERLAP> int tb_sor_mpi_prepare(tb_ctx_t *ctx)
     TB_CUDA(cudaMallocHost(&st->hsend, bytes));
     TB_CUDA(cudaMallocHost(&st->hrecv, bytes));
   }
-  tb_sor_mpi_columns(ctx);
   return TB_OK;
 }
 
@@ -993,7 +979,7 @@ int tb_sor_mpi_collect(tb_ctx_t *ctx)
     return tb_fail(TB_ENOMEM, "out of memory for the gathered grid");
   cudaError_t err = cudaMemcpy(host, v, bytes, cudaMemcpyDeviceToHost);
   int rc = err != cudaSuccess ? tb_cuda_status(err, "reading the grid", __FILE__, __LINE__) : TB_OK;
-  if (!rc && !(rc = tb_sor_mpi_gather(s, &st->cart, host, e)) &&
+  if (!rc && !(rc = tb_sor_mpi_gather(s, &st->pl.cart, host, e)) &&
       (err = cudaMemcpy(v, host, bytes, cudaMemcpyHostToDevice)) != cudaSuccess)
     rc = tb_cuda_status(err, "writing the gathered grid", __FILE__, __LINE__);
   free(host);
@@ -1004,8 +990,7 @@ void tb_sor_mpi_release(tb_ctx_t *ctx)
 {
   tb_sor_mpi *st = (tb_sor_mpi *)ctx->state;
   if (st) {
-    if (st->have_cart)
-      tb_mpi_cart_free(&st->cart);
+    tb_sor_plan_free(&st->pl);
     cudaFree(st->base.partial);
     cudaFree(st->base.sum);
     cudaFreeHost(st->base.host);
