@@ -5,13 +5,14 @@
 # reduce's mpi twin gives the exact int32 sum of one process at n = 2^22+5
 # and passes its bound in float and double; Monte Carlo's gives fused's
 # prices bit for bit; SOR's (blocking and overlapped) take published's
-# iterations to published's solution bit for bit (err_max) on
-# the process grids 1x1x2 (the default), 1x2x1 and 2x1x1 (every face's pack
-# kernel and the shifted launches), on the manufactured problem and on the
-# stretched capacitor (held points and unequal coefficients on the faces),
-# the residual to its summation order (N u for N = 41 x 40 x 45 cells:
-# 1e-11, as derived in tests/mpi.sh; true_res, the capacitor's check of the
-# solution, to its summation order, as there); STREAM runs on each rank's own device arrays and moves twice
+# iterations to published's solution bit for bit (err_max) on the process
+# grids 1x1x2 (the default), 1x2x1 and 2x1x1 (every face's pack kernel and
+# the shifted launches), and on four ranks 2x1x2 and 1x2x2 (two axes split),
+# on the manufactured problem and on the stretched capacitor (held points
+# and unequal coefficients on the faces), the residual to its summation
+# order (N u for N = 41 x 40 x 45 cells: 1e-11, as derived in tests/mpi.sh;
+# true_res, the capacitor's check of the solution, to its summation order,
+# as there); STREAM runs on each rank's own device arrays and moves twice
 # the bytes. Skips without MPI or a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -47,13 +48,14 @@ for aware in 1 0; do
     cmp -s "$TMP/mc-$prec.csv" "$TMP/mc2-$prec.csv" ||
       fail "montecarlo $prec on 2 ranks (aware=$aware): not fused's prices"
   done
-  for case in M:1x1x2 M:1x2x1 C:2x1x1 C:1x1x2; do
-    pb=${case%%:*} grid=${case#*:}
+  for case in 2:M:1x1x2 2:M:1x2x1 2:C:2x1x1 2:C:1x1x2 4:C:2x1x2 4:M:1x2x2; do
+    np=${case%%:*} grid=${case##*:} pb=${case#*:}
+    pb=${pb%%:*}
     eval "args=\$SOR_$pb"
-    TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run sor \
+    TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np $np "$TB" run sor \
       --backend gpu --variant mpi,mpi-overlap --precision float,double $args -P pgrid=$grid \
       $OPTS --format csv --output "$TMP/sor2.csv" >/dev/null 2>"$TMP/err" ||
-      fail "sor $grid on 2 ranks (aware=$aware): $(cat "$TMP/err")"
+      fail "sor $grid on $np ranks (aware=$aware): $(cat "$TMP/err")"
     expect_rows "$TMP/sor2.csv" 4
     expect_verified "$TMP/sor2.csv"
     csv_select "$TMP/sor1-$pb.csv" precision iterations err_max residual true_res >"$TMP/want"
@@ -63,7 +65,7 @@ for aware in 1 0; do
              (res[$1] - $4) > 1e-11 * res[$1] || ($5 - tr[$1]) > 1e-12 * tr[$1] ||
              (tr[$1] - $5) > 1e-12 * tr[$1] { bad++ }
              END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got" ||
-      fail "sor $pb $grid on 2 ranks (aware=$aware): $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
+      fail "sor $pb $grid on $np ranks (aware=$aware): $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
     [ "$(csv_select "$TMP/sor2.csv" px py pz | sort -u | tr , x)" = "$grid" ] ||
       fail "sor -P pgrid=$grid on the GPU: the rows say $(csv_select "$TMP/sor2.csv" px py pz | sort -u)"
   done
