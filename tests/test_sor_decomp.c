@@ -166,12 +166,15 @@ static void check_grid(int64_t nx, int64_t ny, int64_t nz, int px, int py, int p
 
 int main(void)
 {
-  /* Odd and even extents, so that shares and face rows are uneven. */
+  /* Odd and even extents, so that shares and face rows are uneven; 3^3,
+   * so that on three ranks an axis's middle box is one point thick between
+   * two neighbours. */
   for (int px = 1; px <= 3; px++)
     for (int py = 1; py <= 3; py++)
       for (int pz = 1; pz <= 3; pz++) {
         check_grid(7, 6, 5, px, py, pz);
         check_grid(4, 5, 8, px, py, pz);
+        check_grid(3, 3, 3, px, py, pz);
       }
   TEST_EXIT();
 }
