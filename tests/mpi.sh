@@ -128,7 +128,14 @@ for grid in 1x1x4 2x2x1 1x2x2 2x1x2; do
   [ "$(csv_select "$TMP/sorg.csv" px py pz | sort -u | tr , x)" = "$grid" ] ||
     fail "sor -P pgrid=$grid: the rows say $(csv_select "$TMP/sorg.csv" px py pz | sort -u)"
 done
-# The halo column, from the last grid, 2x1x2: the busiest rank's box is
+# Teams of two threads a rank: the faces packed and unpacked by the team.
+timeout 300 mpirun --oversubscribe -np 2 "$TB" run sor --variant mpi,mpi-overlap \
+  --precision float,double $SOR_C -P pgrid=2x1x1 --backend cpu --threads 2 --repeat 1 \
+  --warmup 0 $LIMIT --format csv --output "$TMP/sort.csv" >/dev/null 2>"$TMP/err" ||
+  fail "sor with two threads a rank: $(cat "$TMP/err")"
+expect_rows "$TMP/sort.csv" 4
+sor_same c "$TMP/sort.csv"
+# The halo column, from the last grid of the loop, 2x1x2: the busiest rank's box is
 # 11 x 20 x 12 (x and z split 21 = 11 + 10 and 23 = 12 + 11) with
 # neighbours above in x and z. Its x face is 20 x 12 points, 12 rows of 10
 # slots of a colour; its z face 11 x 20, 20 rows of 6 slots: 240 slots a
