@@ -4,12 +4,18 @@
 # (--bind-to none): each rank's team then takes its share of the cores
 # (twinbench splits a mask that several ranks of a node share), with
 # CORES / R threads, so that every run uses the whole CPU.
-#  1. SOR strong scaling: 256^3 in float, 1, 2, 4, 8 ranks, the blocking
-#     and the overlapped halo exchange; time per iteration, speedup and
-#     efficiency over one rank, and the communication share (comm_ms over
-#     the mean time of a run, both means over the repeats).
-#  2. SOR weak scaling: 256 x 256 x 64 R points on R ranks (64 planes a rank);
-#     efficiency = one rank's time per iteration over R ranks'.
+#  1. SOR strong scaling: 256^3 in float, 1, 2, 4, 8 (and 16) ranks on
+#     MPI_Dims_create's 3-D process grids (1x1x2, 1x2x2, 2x2x2, 2x2x4), the
+#     blocking and the overlapped halo exchange; time per iteration, speedup
+#     and efficiency over one rank, and the communication share (comm_ms
+#     over the mean time of a run, both means over the repeats). At 8 ranks
+#     also the slabs 1x1x8 and 1x2x4 beside 2x2x2 (-P pgrid=LIST sweeps the
+#     grids in one run): the halo bytes (column halo_bytes) against the
+#     faces' packing and the messages' count.
+#  2. SOR weak scaling: a box of 160^3 points a rank on grids 1x1x1, 1x1x2,
+#     1x2x2, 2x2x2 (160^3 to 320^3), 100 iterations each (maxiter; tol below
+#     reach), blocking and overlapped; efficiency = one rank's time per
+#     iteration over R ranks'.
 #  3. Ranks against threads on the 16 cores: R ranks of 16 / R threads.
 #  4. reduce and Monte Carlo strong scaling (1, 2, 4, 8 ranks) and STREAM
 #     weak scaling (each rank its own arrays); the all-reduce's time per run
@@ -37,11 +43,20 @@ mpibench() {
     { echo "twinbench on $r ranks exited $? for $name (see $OUT/$name.log)" >&2; status=1; }
 }
 
+# ---- SOR (issue 19's 3-D decomposition) ----
+# The weak-scaling grids: R ranks, PXxPYxPZ, a box of 160^3 a rank.
+sor_weak_grid() { case $1 in 1) echo 1x1x1 ;; 2) echo 1x1x2 ;; 4) echo 1x2x2 ;; 8) echo 2x2x2 ;; esac; }
 for r in $RANKS; do
+  grids=auto
+  [ "$r" = 8 ] && grids=2x2x2,1x2x4,1x1x8
   mpibench "mpi-sor-strong-$r" "$r" run sor --backend cpu --variant mpi,mpi-overlap \
-    --precision float --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+    --precision float --size 256 -P tol=1e-3 -P pgrid=$grids --repeat 3 --warmup 1
+  g=$(sor_weak_grid "$r")
+  px=${g%%x*} pz=${g##*x} py=${g#*x}
+  py=${py%x*}
   mpibench "mpi-sor-weak-$r" "$r" run sor --backend cpu --variant mpi,mpi-overlap \
-    --precision float --size 256 -P nz=$((64 * r)) -P tol=1e-3 --repeat 3 --warmup 1
+    --precision float -P nx=$((160 * px)) -P ny=$((160 * py)) -P nz=$((160 * pz)) -P pgrid=$g \
+    -P tol=1e-5 -P maxiter=100 --repeat 3 --warmup 1
   mpibench "mpi-reduce-$r" "$r" run reduce --backend cpu --variant mpi --precision int32,double \
     --size 2^28 --repeat 10
   mpibench "mpi-mc-$r" "$r" run montecarlo --backend cpu --variant mpi --precision float,double \
@@ -63,7 +78,7 @@ mpibench mpi-gpu-stream 2 run stream --backend gpu -P op=triad --precision doubl
 bench mpi-gpu-sor-one run sor --backend gpu --variant published --precision float --size 256 \
   -P tol=1e-3 --repeat 3 --warmup 1
 mpibench mpi-gpu-sor 2 run sor --backend gpu --variant mpi,mpi-overlap --precision float \
-  --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+  --size 256 -P tol=1e-3 -P pgrid=1x1x2,1x2x1,2x1x1 --repeat 3 --warmup 1
 bench mpi-gpu-mc-one run montecarlo --backend gpu --variant fused --precision float,double \
   --size 128 -P paths=2^20
 mpibench mpi-gpu-mc 2 run montecarlo --backend gpu --variant mpi --precision float,double \
@@ -87,8 +102,8 @@ def f(r, k):
 
 def scaling(title, prefix, per, weak):
     print(f"# {title}")
-    print(f"{'ranks':>5} {'variant':12} {'prec':6} {'iters':>6} {'ms/run':>10} {'ms/iter':>9} "
-          f"{'speedup':>8} {'eff':>6} {'comm %':>7} {'GB/s':>8} {'verified':>9}")
+    print(f"{'ranks':>5} {'grid':>6} {'variant':12} {'prec':6} {'iters':>6} {'ms/run':>10} "
+          f"{'ms/iter':>9} {'speedup':>8} {'eff':>6} {'comm %':>7} {'GB/s':>8} {'verified':>9}")
     base = {}
     for r_ in (1, 2, 4, 8, 16):
         for r in rows(f"{prefix}-{r_}"):
@@ -99,7 +114,8 @@ def scaling(title, prefix, per, weak):
             speed = b_t / t  # weak: the time ratio, which is the efficiency
             eff = speed if weak else speed / (r_ / b_r)
             share = 100 * f(r, "comm_ms") / f(r, "mean_ms")
-            print(f"{r_:5d} {r['variant']:12} {r['precision']:6} {f(r, 'iterations'):6.0f} "
+            grid = "x".join(r.get(k) or "-" for k in ("px", "py", "pz"))
+            print(f"{r_:5d} {grid:>6} {r['variant']:12} {r['precision']:6} {f(r, 'iterations'):6.0f} "
                   f"{f(r, 'median_ms'):10.3f} {f(r, 'ms_sweep'):9.4f} {speed:8.2f} {eff:6.2f} "
                   f"{share:7.1f} {f(r, 'gbs'):8.1f} {r['verified']:>9}")
     print()
@@ -109,7 +125,7 @@ scaling("1. SOR strong scaling, 256^3 float (time per iteration; efficiency = sp
 for r in rows("mpi-sor-natural"):
     print(f"  one process, natural, {r['threads']} threads: {f(r, 'ms_sweep'):.4f} ms/iter, "
           f"{f(r, 'iterations'):.0f} iterations\n")
-scaling("2. SOR weak scaling, 256 x 256 x 64 R (efficiency = one rank's time / R ranks')",
+scaling("2. SOR weak scaling, a box of 160^3 a rank (efficiency = one rank's time / R ranks')",
         "mpi-sor-weak", "ms_sweep", True)
 scaling("4a. reduce strong scaling, 2^28 elements", "mpi-reduce", None, False)
 print("# 4b. the all-reduce of the reduction: one element, so latency-bound")
@@ -131,4 +147,10 @@ for name in ("mpi-gpu-one", "mpi-gpu-reduce-aware1", "mpi-gpu-reduce-aware0", "m
               f"{f(r, 'gbs'):8.1f} GB/s comm {f(r, 'comm_ms'):8.4f} ms result {r.get('result', '')} "
               f"{r['verified']}")
 PY
+
+# The scaling views and their figures (doc/report.md: strong and weak
+# scaling tables, time, efficiency and communication share over the ranks,
+# the all-reduce's bus bandwidth): $OUT/mpi/report.md.
+"$TB" report --outdir "$OUT" --name mpi "$OUT"/mpi-sor-strong-*.csv "$OUT"/mpi-sor-weak-*.csv \
+  "$OUT"/mpi-reduce-*.csv "$OUT"/mpi-stream-*.csv || status=1
 exit $status

@@ -44,7 +44,12 @@ CORE = {
 # Backend configuration and tuning columns: they choose how a problem ran,
 # never which problem, so a speedup takes the best over them.
 TUNING = {"threads", "placement", "stores", "block", "grid", "planner", "panel", "width",
-          "prefetch", "items", "tile", "unroll", "chunk", "vector"}
+          "prefetch", "items", "tile", "unroll", "chunk", "vector",
+          # MPI runs: how many ranks, and SOR's process grid.
+          "ranks", "pgrid", "px", "py", "pz"}
+# The bytes of one element of an all-reduce's payload, by precision (the
+# reduction's all-reduce adds one element: doc/mpi.md).
+ELEMENT = {"int32": 4, "float": 4, "double": 8}
 MIX_KIND = {"read-only": "read", "1:1": "copy", "2:1": "triad"}
 KINDS = ["read", "copy", "triad", "fp32", "fp64"]
 
@@ -275,6 +280,9 @@ def param_names(rows):
         for k in r:
             if k in CORE or k in TUNING or k.endswith("_per_s") or k.endswith("_per_j"):
                 continue
+            # An MPI run's nodes are where it ran, not a parameter.
+            if k == "nodes" and "ranks" in r:
+                continue
             vals = {x.get(k) for x in rows}
             if all(isinstance(v, str) or v is None for v in vals) and \
                     any(isinstance(v, str) for v in vals):
@@ -300,6 +308,57 @@ def distinct(rows, k):
 
 def slug(text):
     return re.sub(r"[^A-Za-z0-9]+", "-", str(text)).strip("-").lower() or "x"
+
+
+def sig(x, digits=3):
+    """x to a few significant digits, a key that tolerates rounding."""
+    return float(f"{x:.{digits}g}")
+
+
+def unit_work(r):
+    """The work of one unit of a row: its bytes (else flops), an iteration
+    where the row counts iterations, else a run."""
+    w = num(r, "bytes") or num(r, "flops")
+    it = num(r, "iterations")
+    return w / it if w and it else w
+
+
+def per_unit(r):
+    """A row's median time a unit: an iteration (ms_sweep) where it counts
+    them, else a run."""
+    t = num(r, "ms_sweep")
+    if t is None and num(r, "iterations"):
+        t = r["median_ms"] / r["iterations"]
+    return t if t is not None else r["median_ms"]
+
+
+def grid_of(r):
+    """SOR's process grid PXxPYxPZ, or empty."""
+    g = [num(r, k) for k in ("px", "py", "pz")]
+    return "x".join(str(int(x)) for x in g) if all(x is not None for x in g) else ""
+
+
+def axes_of(r):
+    """SOR's points along x, y and z (a parameter left at auto, 0 in the
+    rows, is the size), or None for a family without them."""
+    if r.get("nz") is None or num(r, "size") is None:
+        return None
+    return [int(num(r, k) or r["size"]) for k in ("nx", "ny", "nz")]
+
+
+def rank_box(r):
+    """The points of a rank's box (SOR: nx / px by ny / py by nz / pz, the
+    largest), or None."""
+    n, p = axes_of(r), [num(r, k) for k in ("px", "py", "pz")]
+    if not n or any(x is None for x in p):
+        return None
+    return tuple(-(-int(a) // int(b)) for a, b in zip(n, p))
+
+
+def comm_share(r):
+    """The share of a run the slowest rank spent in MPI (comm_ms over mean_ms)."""
+    c, t = num(r, "comm_ms"), num(r, "mean_ms") or num(r, "median_ms")
+    return c / t if c is not None and t else None
 
 
 # ---- figures ---------------------------------------------------------------
@@ -478,9 +537,15 @@ class Report:
             self.w("No row of this family verified: no views.\n")
             return
         self.best_rows(algo, rows, names)
-        if any(len(distinct([r for r in rows if r.get("backend") == "cpu"
+        one = [r for r in rows if (r.get("ranks") or 1) == 1]
+        if any(len(distinct([r for r in one if r.get("backend") == "cpu"
                              and r["machine"] == m], "threads")) >= 2 for m in self.machines):
-            self.scaling(algo, rows, names, meaning)
+            self.scaling(algo, one, names, meaning)
+        if any(len(distinct([r for r in rows if r["machine"] == m], "ranks")) >= 2
+               for m in self.machines):
+            self.rank_scaling(algo, rows, names)
+        if algo == "reduce" and any((r.get("ranks") or 1) > 1 for r in rows):
+            self.busbw(algo, rows)
         if len({r["backend"] for r in rows}) >= 2:
             self.speedups(algo, rows, names)
         if any(len(distinct([r for r in rows if r["machine"] == m and r.get("backend") == "gpu"],
@@ -585,6 +650,135 @@ class Report:
             axes[0][j].legend(fontsize=7)
         fig.tight_layout()
         self.w(self.figs.save(fig, f"{slug(algo)}-threads"))
+
+    def rank_series(self, rows, names):
+        """The rows of MPI runs as scaling series over the ranks, by kind:
+        strong where the work of a unit (bytes, else flops, an iteration
+        where the row counts them) stays as the ranks grow (the same
+        problem split), weak where the work per rank stays (a problem that
+        grows with the ranks: every rank its own arrays, or SOR's box per
+        rank). A series is keyed by machine, backend, variant, precision and
+        the other parameters, and needs two rank counts or more."""
+        sized = {"size", "nx", "ny", "nz"}
+        other = [k for k in names if k not in sized]
+        groups = {"strong": defaultdict(list), "weak": defaultdict(list)}
+        for r in rows:
+            ranks, w = num(r, "ranks"), unit_work(r)
+            if not ok(r) or not ranks or not w:
+                continue
+            head = (r["machine"], r.get("backend"), r.get("variant"), r.get("precision"))
+            n = axes_of(r)
+            dims = "x".join(fmt(x) for x in n) if n else f"size {fsize(r.get('size'))}"
+            groups["strong"][head + (" ".join(x for x in (pstr(r, other), dims) if x),)].append(r)
+            box = rank_box(r)
+            each = f"box {'x'.join(str(x) for x in box)}" if box else f"{fmt(sig(w / ranks))} B a rank"
+            groups["weak"][head + (" ".join(x for x in (pstr(r, other), each) if x),)].append(r)
+        out = {}
+        for kind, g in groups.items():
+            series = []
+            for key, rs in g.items():
+                if len(distinct(rs, "ranks")) < 2:
+                    continue
+                ws = [unit_work(r) / (r["ranks"] if kind == "weak" else 1) for r in rs]
+                if max(ws) > 1.01 * min(ws):
+                    continue
+                series.append((key, sorted(rs, key=lambda r: (r["ranks"], grid_of(r)))))
+            out[kind] = series
+        return out
+
+    def rank_scaling(self, algo, rows, names):
+        """Strong and weak scaling over the MPI ranks: a table a series
+        (time a unit, speedup and parallel efficiency against the series'
+        fewest ranks, the communication share), and a figure each kind."""
+        for kind, series in self.rank_series(rows, names).items():
+            if not series:
+                continue
+            unit = "iteration" if any(num(r, "iterations") for _, rs in series for r in rs) \
+                else "run"
+            self.w(f"### {algo}: {kind} scaling over MPI ranks\n")
+            if kind == "strong":
+                self.w(f"The same problem split over more ranks: ms = median time per {unit} (the "
+                       "slowest rank's); speedup = the fewest ranks' time over this one's; "
+                       "efficiency = speedup x fewest ranks / ranks; comm = comm_ms over mean_ms, "
+                       "the share of a run the slowest rank spent in MPI calls.\n")
+            else:
+                self.w(f"The work per rank fixed: ms = median time per {unit}; efficiency = the "
+                       "fewest ranks' time over this one's; scaled speedup = efficiency x ranks / "
+                       "fewest ranks; comm as for strong scaling.\n")
+            body, lines = [], []
+            for key, rs in series:
+                b0 = min(rs, key=lambda r: (r["ranks"], per_unit(r)))
+                base_r, base_t = b0["ranks"], per_unit(b0)
+                label = " ".join(str(x) for x in key[2:] if x)
+                pts = OrderedDict()
+                for r in rs:
+                    t = per_unit(r)
+                    speed = base_t / t if kind == "strong" else base_t / t * r["ranks"] / base_r
+                    eff = speed * base_r / r["ranks"]
+                    share = comm_share(r)
+                    body.append([key[0], key[2], key[3] or "", key[4], fmt(r["ranks"]), grid_of(r),
+                                 fmt(r.get("threads")), fmt(t), f"{speed:.2f}x", f"{eff:.2f}",
+                                 fmt(num(r, "comm_ms")), f"{100 * share:.1f}%" if share is not None
+                                 else "", fmt(num(r, "gbs"))])
+                    if r["ranks"] not in pts or t < per_unit(pts[r["ranks"]]):
+                        pts[r["ranks"]] = r
+                lines.append((key[0], label, base_r, base_t, list(pts.values())))
+            self.w(md_table(["machine", "variant", "precision", "problem", "ranks", "grid",
+                             "threads", f"ms/{unit}", "speedup", "efficiency", "comm ms",
+                             "comm share", "GB/s"], body[:120]))
+            fig, axes = subplots(self.plt, 3, len(self.machines))
+            for j, m in enumerate(self.machines):
+                for mm, label, base_r, base_t, pts in lines[:24]:
+                    if mm != m:
+                        continue
+                    xs = [r["ranks"] for r in pts]
+                    ts = [per_unit(r) for r in pts]
+                    axes[0][j].plot(xs, ts, marker="o", label=label)
+                    effs = [base_t / t * (base_r / x if kind == "strong" else 1)
+                            for x, t in zip(xs, ts)]
+                    axes[1][j].plot(xs, effs, marker="o", label=label)
+                    shares = [comm_share(r) for r in pts]
+                    axes[2][j].plot([x for x, c in zip(xs, shares) if c is not None],
+                                    [100 * c for c in shares if c is not None], marker="o",
+                                    label=label)
+                axes[0][j].set_title(f"{m}: {algo}, {kind} scaling", fontsize=9)
+                axes[0][j].set_ylabel(f"time per {unit} (ms, median)")
+                axes[0][j].set_yscale("log")
+                axes[1][j].set_ylabel("parallel efficiency" + (" T1 R1 / (R TR)" if kind ==
+                                      "strong" else " T1 / TR"))
+                axes[1][j].axhline(1.0, color="gray", linewidth=0.8)
+                axes[2][j].set_ylabel("communication share (% of a run)")
+                for i in range(3):
+                    log_axis(axes[i][j], "x", distinct([r for r in rows if r["machine"] == m],
+                                                       "ranks"))
+                    axes[i][j].set_xlabel("MPI ranks")
+                    axes[i][j].grid(True, alpha=0.3)
+                axes[0][j].legend(fontsize=7)
+            fig.tight_layout()
+            self.w(self.figs.save(fig, f"{slug(algo)}-{kind}"))
+
+    def busbw(self, algo, rows):
+        """The reduction's all-reduce in nccl-tests' convention: algbw = S /
+        t, busbw = algbw 2 (R - 1) / R, for S the payload (one element)
+        and t the all-reduce's time a run (comm_ms)."""
+        body = []
+        for r in rows:
+            ranks, c = num(r, "ranks"), num(r, "comm_ms")
+            size = ELEMENT.get(r.get("precision"))
+            if not ok(r) or not ranks or ranks < 2 or not c or not size:
+                continue
+            alg = size / (c * 1e6)
+            body.append([r["machine"], r.get("backend") or "", r.get("variant") or "",
+                         r.get("precision") or "", fmt(ranks), fmt(size), fmt(c), fmt(alg),
+                         fmt(alg * 2 * (ranks - 1) / ranks)])
+        if not body:
+            return
+        self.w(f"### {algo}: all-reduce bus bandwidth\n")
+        self.w("nccl-tests' convention (doc/mpi.md): algbw = bytes / time, busbw = algbw x "
+               "2 (R - 1) / R; time = comm_ms, the all-reduce's time a run. One element is a "
+               "latency, not a bandwidth, measurement.\n")
+        self.w(md_table(["machine", "backend", "variant", "precision", "ranks", "bytes",
+                         "comm ms", "algbw GB/s", "busbw GB/s"], body[:60]))
 
     def speedups(self, algo, rows, names):
         """CPU vs GPU per problem: kernel, +pinned, +pageable, and the
@@ -1093,8 +1287,8 @@ def main(argv):
         # A run's CSV and JSON hold the same rows: each is counted once.
         for x in r:
             k = tuple(str(x.get(c)) for c in ("machine", "algo", "variant", "backend", "precision",
-                                              "size", "threads", "block", "grid", "median_ms",
-                                              "min_ms", "max_ms", "run"))
+                                              "size", "threads", "block", "grid", "ranks", "px",
+                                              "py", "pz", "median_ms", "min_ms", "max_ms", "run"))
             if k not in seen:
                 seen.add(k)
                 rows.append(x)

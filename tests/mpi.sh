@@ -80,26 +80,80 @@ for prec in float double; do
   done
 done
 
-# SOR: red-black updates read only the other colour, so the ranks' slabs
-# update every point from the same values as natural does: the same
-# iterations and err_max (the solution) bit for bit. The residual's square
+# SOR (the 3-D decomposition): red-black updates read only the other
+# colour, so the ranks' boxes update every point from the same values as
+# natural does: the same iterations and err_max (the solution) bit for bit,
+# on every process grid: the default (MPI_Dims_create's: 1x1x2, 1x2x2), the
+# slabs 1x1x4 and grids 2x2x1 and 1x2x2 given explicitly, and 2x1x2 with
+# uneven shares on every axis (21 x 20 x 23 points). The residual's square
 # sum is added in another order: a sum of N >= 0 terms is off by at most
 # (N - 1) u in any order, its square root by half that, so two orders'
-# relative residuals differ by at most N u = 20 * 20 * 23 * 1.1e-16 < 1e-12.
-run_csv "$TMP/sor1.csv" sor --variant natural --precision float,double --size 20 -P nz=23 $OPTS
+# relative residuals differ by at most N u = 21 * 20 * 23 * 1.1e-16 < 1e-12.
+# The capacitor has no err_max: its solution is held by true_res, the
+# verifier's long-double sum over the points of the same bits, whose order
+# follows the verifier's threads: N u_ld = 1e4 * 5.4e-20 apart at most, held
+# to 1e-12 (a wrong halo moves it by orders of magnitude more). The
+# capacitor's electrodes and dielectric and the stretched mesh make the
+# faces carry held points and unequal coefficients.
+# sor_same NAME FILE: FILE's rows are the one process's answer (sor1-NAME).
+sor_same() {
+  csv_select "$TMP/sor1-$1.csv" precision iterations err_max residual true_res >"$TMP/want"
+  csv_select "$2" precision iterations err_max residual true_res >"$TMP/got"
+  awk -F, 'NR == FNR { it[$1] = $2; err[$1] = $3; res[$1] = $4; tr[$1] = $5; next }
+           $2 != it[$1] || $3 != err[$1] || ($4 - res[$1]) > 1e-12 * res[$1] ||
+           (res[$1] - $4) > 1e-12 * res[$1] || ($5 - tr[$1]) > 1e-12 * tr[$1] ||
+           (tr[$1] - $5) > 1e-12 * tr[$1] { bad++ }
+           END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got" ||
+    fail "sor $1 ($2): $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
+}
+SOR_M="-P nx=21 -P ny=20 -P nz=23"
+SOR_C="-P nx=21 -P ny=20 -P nz=23 -P problem=capacitor -P mesh=stretched -P maxiter=60"
+run_csv "$TMP/sor1-m.csv" sor --variant natural --precision float,double $SOR_M $OPTS
+run_csv "$TMP/sor1-c.csv" sor --variant natural --precision float,double $SOR_C $OPTS
 for np in 1 2 4; do
-  mpi $np "$TMP/sor$np.x.csv" sor --variant mpi,mpi-overlap --precision float,double --size 20 \
-    -P nz=23
+  mpi $np "$TMP/sor$np.x.csv" sor --variant mpi,mpi-overlap --precision float,double $SOR_M
   expect_rows "$TMP/sor$np.x.csv" 4
   expect_all_pass "$TMP/sor$np.x.csv"
-  csv_select "$TMP/sor1.csv" precision iterations err_max residual >"$TMP/want"
-  csv_select "$TMP/sor$np.x.csv" precision iterations err_max residual >"$TMP/got"
-  awk -F, 'NR == FNR { it[$1] = $2; err[$1] = $3; res[$1] = $4; next }
-           $2 != it[$1] || $3 != err[$1] || ($4 - res[$1]) > 1e-12 * res[$1] ||
-           (res[$1] - $4) > 1e-12 * res[$1] { bad++ }
-           END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got" ||
-    fail "sor on $np ranks: $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
+  sor_same m "$TMP/sor$np.x.csv"
+  want=$(case $np in 1) echo 1,1,1 ;; 2) echo 1,1,2 ;; 4) echo 1,2,2 ;; esac)
+  [ "$(csv_select "$TMP/sor$np.x.csv" px py pz | sort -u)" = "$want" ] ||
+    fail "sor on $np ranks: the default grid is $(csv_select "$TMP/sor$np.x.csv" px py pz | sort -u)"
 done
+for grid in 1x1x4 2x2x1 1x2x2 2x1x2; do
+  mpi 4 "$TMP/sorg.csv" sor --variant mpi,mpi-overlap --precision float,double $SOR_C \
+    -P pgrid=$grid
+  expect_rows "$TMP/sorg.csv" 4
+  expect_verified "$TMP/sorg.csv" pass
+  sor_same c "$TMP/sorg.csv"
+  [ "$(csv_select "$TMP/sorg.csv" px py pz | sort -u | tr , x)" = "$grid" ] ||
+    fail "sor -P pgrid=$grid: the rows say $(csv_select "$TMP/sorg.csv" px py pz | sort -u)"
+done
+# Teams of two threads a rank: the faces packed and unpacked by the team.
+timeout 300 mpirun --oversubscribe -np 2 "$TB" run sor --variant mpi,mpi-overlap \
+  --precision float,double $SOR_C -P pgrid=2x1x1 --backend cpu --threads 2 --repeat 1 \
+  --warmup 0 $LIMIT --format csv --output "$TMP/sort.csv" >/dev/null 2>"$TMP/err" ||
+  fail "sor with two threads a rank: $(cat "$TMP/err")"
+expect_rows "$TMP/sort.csv" 4
+sor_same c "$TMP/sort.csv"
+# The halo column, from the last grid of the loop, 2x1x2: the busiest rank's box is
+# 11 x 20 x 12 (x and z split 21 = 11 + 10 and 23 = 12 + 11) with
+# neighbours above in x and z. Its x face is 20 x 12 points, 12 rows of 10
+# slots of a colour; its z face 11 x 20, 20 rows of 6 slots: 240 slots a
+# colour, both colours an iteration: 480 elements, 1920 bytes in float,
+# 3840 in double.
+[ "$(csv_select "$TMP/sorg.csv" precision halo_bytes | sort -u | tr '\n' ' ')" = \
+  "double,3840 float,1920 " ] ||
+  fail "sor 2x1x2: halo_bytes $(csv_select "$TMP/sorg.csv" precision halo_bytes | sort -u)"
+# A bad process grid is refused in one line (mpirun adds its own), by
+# every rank at once.
+for bad in "2x2x2:has 8 ranks, the run 4" "4x1x1:puts 4 ranks on the 3 points along x" \
+    "2x2:is not PXxPYxPZ" "0x2x2:is not PXxPYxPZ"; do
+  timeout 120 mpirun --oversubscribe -np 4 "$TB" run sor --variant mpi -P nx=3 \
+    -P pgrid="${bad%%:*}" $OPTS >/dev/null 2>"$TMP/err" && fail "pgrid ${bad%%:*} ran on 4 ranks"
+  [ "$(grep -c '^twinbench:' "$TMP/err")" = 1 ] && grep -q "${bad#*:}" "$TMP/err" ||
+    fail "pgrid ${bad%%:*} on 4 ranks: $(cat "$TMP/err")"
+done
+expect_error 2 "the process grid 1x1x2 has 2 ranks, the run 1" run sor -P pgrid=1x1x2
 
 # STREAM is weak-scaled: every rank its own arrays, the row's bytes the
 # ranks' together.

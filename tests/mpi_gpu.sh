@@ -5,9 +5,14 @@
 # reduce's mpi twin gives the exact int32 sum of one process at n = 2^22+5
 # and passes its bound in float and double; Monte Carlo's gives fused's
 # prices bit for bit; SOR's (blocking and overlapped) take published's
-# iterations to published's solution bit for bit (err_max), the residual to
-# its summation order (N u for N = 40 x 40 x 45 cells: 1e-11, as derived in
-# tests/mpi.sh); STREAM runs on each rank's own device arrays and moves twice
+# iterations to published's solution bit for bit (err_max) on the process
+# grids 1x1x2 (the default), 1x2x1 and 2x1x1 (every face's pack kernel and
+# the shifted launches), and on four ranks 2x1x2 and 1x2x2 (two axes split),
+# on the manufactured problem and on the stretched capacitor (held points
+# and unequal coefficients on the faces), the residual to its summation
+# order (N u for N = 41 x 40 x 45 cells: 1e-11, as derived in tests/mpi.sh;
+# true_res, the capacitor's check of the solution, to its summation order,
+# as there); STREAM runs on each rank's own device arrays and moves twice
 # the bytes. Skips without MPI or a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 
@@ -27,9 +32,13 @@ for prec in float double; do
   "$TB" run montecarlo --backend gpu --variant fused --precision $prec --size 37 -P paths=2^16 \
     $OPTS -q --dump "$TMP/mc-$prec.csv" >/dev/null 2>"$TMP/err" || fail "fused: $(cat "$TMP/err")"
 done
-"$TB" run sor --backend gpu --variant published --precision float,double --size 40 -P nz=45 \
-  $OPTS --format csv --output "$TMP/sor1.csv" 2>"$TMP/err" || fail "published: $(cat "$TMP/err")"
-csv_select "$TMP/sor1.csv" precision iterations err_max residual >"$TMP/want"
+SOR_M="-P nx=41 -P ny=40 -P nz=45"
+SOR_C="$SOR_M -P problem=capacitor -P mesh=stretched -P maxiter=80"
+for pb in M C; do
+  eval "args=\$SOR_$pb"
+  "$TB" run sor --backend gpu --variant published --precision float,double $args $OPTS \
+    --format csv --output "$TMP/sor1-$pb.csv" 2>"$TMP/err" || fail "published: $(cat "$TMP/err")"
+done
 for aware in 1 0; do
   for prec in float double; do
     TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run montecarlo \
@@ -39,18 +48,27 @@ for aware in 1 0; do
     cmp -s "$TMP/mc-$prec.csv" "$TMP/mc2-$prec.csv" ||
       fail "montecarlo $prec on 2 ranks (aware=$aware): not fused's prices"
   done
-  TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run sor --backend gpu \
-    --variant mpi,mpi-overlap --precision float,double --size 40 -P nz=45 $OPTS --format csv \
-    --output "$TMP/sor2.csv" >/dev/null 2>"$TMP/err" ||
-    fail "sor on 2 ranks (aware=$aware): $(cat "$TMP/err")"
-  expect_rows "$TMP/sor2.csv" 4
-  expect_all_pass "$TMP/sor2.csv"
-  csv_select "$TMP/sor2.csv" precision iterations err_max residual >"$TMP/got"
-  awk -F, 'NR == FNR { it[$1] = $2; err[$1] = $3; res[$1] = $4; next }
-           $2 != it[$1] || $3 != err[$1] || ($4 - res[$1]) > 1e-11 * res[$1] ||
-           (res[$1] - $4) > 1e-11 * res[$1] { bad++ }
-           END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got" ||
-    fail "sor on 2 ranks (aware=$aware): $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
+  for case in 2:M:1x1x2 2:M:1x2x1 2:C:2x1x1 2:C:1x1x2 4:C:2x1x2 4:M:1x2x2; do
+    np=${case%%:*} grid=${case##*:} pb=${case#*:}
+    pb=${pb%%:*}
+    eval "args=\$SOR_$pb"
+    TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np $np "$TB" run sor \
+      --backend gpu --variant mpi,mpi-overlap --precision float,double $args -P pgrid=$grid \
+      $OPTS --format csv --output "$TMP/sor2.csv" >/dev/null 2>"$TMP/err" ||
+      fail "sor $grid on $np ranks (aware=$aware): $(cat "$TMP/err")"
+    expect_rows "$TMP/sor2.csv" 4
+    expect_verified "$TMP/sor2.csv"
+    csv_select "$TMP/sor1-$pb.csv" precision iterations err_max residual true_res >"$TMP/want"
+    csv_select "$TMP/sor2.csv" precision iterations err_max residual true_res >"$TMP/got"
+    awk -F, 'NR == FNR { it[$1] = $2; err[$1] = $3; res[$1] = $4; tr[$1] = $5; next }
+             $2 != it[$1] || $3 != err[$1] || ($4 - res[$1]) > 1e-11 * res[$1] ||
+             (res[$1] - $4) > 1e-11 * res[$1] || ($5 - tr[$1]) > 1e-12 * tr[$1] ||
+             (tr[$1] - $5) > 1e-12 * tr[$1] { bad++ }
+             END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got" ||
+      fail "sor $pb $grid on $np ranks (aware=$aware): $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
+    [ "$(csv_select "$TMP/sor2.csv" px py pz | sort -u | tr , x)" = "$grid" ] ||
+      fail "sor -P pgrid=$grid on the GPU: the rows say $(csv_select "$TMP/sor2.csv" px py pz | sort -u)"
+  done
   TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run reduce \
     --backend gpu --variant mpi --precision int32,float,double --size 2^22+5 $OPTS --format csv \
     --output "$TMP/g$aware.csv" >/dev/null 2>"$TMP/err" ||

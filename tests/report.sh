@@ -150,6 +150,70 @@ for f in stream-speedup stream-blocks stream-roofline stream-size; do
   [ -s "$TMP/reports/gpu/$f.png" ] || fail "two backends: no $f.png"
 done
 
+# The MPI views, without MPI: rows of MPI runs made here from a plain SOR
+# run and a reduce run (the figures set so that the derived columns are
+# exact): strong scaling of 16^3 over 1, 2, 4 ranks (grids 1x1x1, 1x1x2,
+# 1x2x2) at 0.8, 0.5, 0.25 ms an iteration (speedup 1.6x and 3.2x,
+# efficiency 0.80), comm_ms a tenth of the mean; weak scaling with a box of
+# 8^3 a rank (8x8x8, 8x8x16, 8x16x16) at 0.1, 0.125, 0.2 ms an iteration
+# (efficiency 0.80 and 0.50); the reduction's all-reduce of one double at
+# 0.004 ms a run on 4 ranks: algbw 8 B / 4 us = 0.002 GB/s, busbw x 2 (3) /
+# 4 = 0.003 GB/s.
+"$TB" run sor --backend cpu -t 1 --repeat 2 --warmup 0 $LIMIT --quiet -v natural -p double -n 16 \
+  -P tol=1e-2 -o "$TMP/sor.csv" || fail "sor run"
+"$TB" run reduce --backend cpu -t 1 --repeat 2 --warmup 0 $LIMIT --quiet -v pairwise -p double \
+  -n 2^14 -o "$TMP/red.csv" || fail "reduce run"
+"$PY" - "$TMP/sor.csv" "$TMP/red.csv" "$TMP/mpi.csv" <<'PY' || fail "making the MPI file"
+import csv, sys
+def read(path):
+    lines = open(path).read().splitlines()
+    return [l for l in lines if l.startswith("#")], \
+        list(csv.DictReader(l for l in lines if not l.startswith("#")))
+with open(sys.argv[3], "w", newline="") as f:
+    for path, make in ((sys.argv[1], "sor"), (sys.argv[2], "reduce")):
+        head, rows = read(path)
+        f.write("\n".join(head) + "\n")
+        w = csv.DictWriter(f, list(rows[0]) + ["ranks", "nodes", "comm_ms"], lineterminator="\n")
+        w.writeheader()
+        r = rows[0]
+        if make == "reduce":
+            for ranks in (2, 4):
+                w.writerow(dict(r, variant="mpi", ranks=ranks, nodes=1, comm_ms=0.004))
+            continue
+        it = float(r["iterations"])
+        per_point = float(r["bytes"]) / (it * 16 ** 3)
+        for kind, grids, ms in (("strong", ((1, 1, 1), (1, 1, 2), (1, 2, 2)), (0.8, 0.5, 0.25)),
+                                ("weak", ((1, 1, 1), (1, 1, 2), (1, 2, 2)), (0.1, 0.125, 0.2))):
+            for g, t in zip(grids, ms):
+                n = (16, 16, 16) if kind == "strong" else tuple(8 * x for x in g)
+                run = t * it
+                w.writerow(dict(r, variant="mpi", ranks=g[0] * g[1] * g[2], nodes=1,
+                                comm_ms=run / 10, median_ms=run, min_ms=run, max_ms=run,
+                                mean_ms=run, ms_sweep=t, px=g[0], py=g[1], pz=g[2],
+                                nx=n[0], ny=n[1], nz=n[2], pgrid="x".join(map(str, g)),
+                                bytes=per_point * it * n[0] * n[1] * n[2]))
+PY
+(cd "$TMP" && "$tb" report --name mpi mpi.csv) >"$TMP/out" 2>"$TMP/err" || fail "mpi: $(cat "$TMP/err")"
+check_report "$TMP/reports/mpi"
+md=$TMP/reports/mpi/report.md
+for h in "### sor: strong scaling over MPI ranks" "### sor: weak scaling over MPI ranks" \
+  "### reduce: all-reduce bus bandwidth"; do
+  grep -qx "$h" "$md" || fail "mpi: no '$h'"
+done
+grep -q "^| machine | variant | precision | problem | ranks | grid | threads | ms/iteration | speedup | efficiency | comm ms | comm share | GB/s |" "$md" ||
+  fail "mpi: no scaling table"
+grep -q "| mpi | double | 16x16x16 | 2 | 1x1x2 | 1 | 0.5000 | 1.60x | 0.80 | [0-9.]* | 10.0% |" "$md" ||
+  fail "mpi: no strong row at 2 ranks"
+grep -q "| mpi | double | 16x16x16 | 4 | 1x2x2 | 1 | 0.2500 | 3.20x | 0.80 |" "$md" ||
+  fail "mpi: no strong row at 4 ranks"
+grep -q "| mpi | double | box 8x8x8 | 4 | 1x2x2 | 1 | 0.2000 | 2.00x | 0.50 |" "$md" ||
+  fail "mpi: no weak row at 4 ranks"
+grep -q "| mpi | double | 4 | 8 | 0.004000 | 0.002000 | 0.003000 |$" "$md" ||
+  fail "mpi: no bus bandwidth at 4 ranks"
+for f in sor-strong sor-weak; do
+  [ -s "$TMP/reports/mpi/$f.png" ] || fail "mpi: no $f.png"
+done
+
 # Bad input: one line, a non-zero exit, no report and nothing half-written;
 # an earlier report of the same name survives.
 echo "a,b" >"$TMP/other.csv"; echo "1,2" >>"$TMP/other.csv"

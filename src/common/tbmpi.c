@@ -16,6 +16,8 @@
 
 _Static_assert(sizeof(MPI_Request) <= sizeof(((tb_mpi_halo_t *)0)->req[0]),
                "an MPI_Request fits in a slot of tb_mpi_halo_t");
+_Static_assert(sizeof(MPI_Comm) <= sizeof(((tb_mpi_cart_t *)0)->comm),
+               "an MPI_Comm fits in tb_mpi_cart_t");
 
 static struct {
   int active;
@@ -201,26 +203,97 @@ int tb_mpi_allgather_bytes(void *buf, int64_t n, int64_t bytes)
   return rc;
 }
 
-int tb_mpi_halo_start(tb_mpi_halo_t *h, const void *send_lo, const void *send_hi, void *recv_lo,
-                      void *recv_hi, int64_t bytes)
+/* ---- The Cartesian process grid and its halo exchange ------------------ */
+
+void tb_mpi_cart_dims(int ranks, int dims[3])
 {
-  MPI_Request req[4];
-  const int below = tb_mpi.rank - 1, above = tb_mpi.rank + 1;
-  h->n = 0;
-  if (!tb_mpi.active || tb_mpi.size == 1)
-    return TB_OK;
-  if (bytes > INT_MAX)
-    return tb_fail(TB_EUNSUP, "a halo of %lld bytes is more than MPI counts", (long long)bytes);
-  const double t0 = MPI_Wtime();
-  /* Tag 0 travels upwards (a rank's top plane to the rank above), tag 1
-   * downwards. */
-  if (below >= 0) {
-    MPI_Irecv(recv_lo, (int)bytes, MPI_BYTE, below, 0, MPI_COMM_WORLD, &req[h->n++]);
-    MPI_Isend(send_lo, (int)bytes, MPI_BYTE, below, 1, MPI_COMM_WORLD, &req[h->n++]);
+  int d[3] = {0, 0, 0};
+  dims[0] = dims[1] = 1;
+  dims[2] = ranks;
+  if (!tb_mpi.active || ranks <= 1)
+    return;
+  /* MPI_Dims_create orders its dimensions non-increasing; z takes the
+   * first (the most ranks), since a z face is the plane the layout keeps
+   * whole rows of. */
+  MPI_Dims_create(ranks, 3, d);
+  dims[0] = d[2];
+  dims[1] = d[1];
+  dims[2] = d[0];
+}
+
+static MPI_Comm tb_mpi_cart_comm(const tb_mpi_cart_t *c)
+{
+  MPI_Comm comm;
+  memcpy(&comm, &c->comm, sizeof comm);
+  return comm;
+}
+
+int tb_mpi_cart_create(const int dims[3], tb_mpi_cart_t *c)
+{
+  const int periods[3] = {0, 0, 0};
+  MPI_Comm comm = MPI_COMM_NULL;
+  memset(c, 0, sizeof *c);
+  for (int a = 0; a < 3; a++) {
+    c->dims[a] = dims[a];
+    c->nbr[a][0] = c->nbr[a][1] = -1;
   }
-  if (above < tb_mpi.size) {
-    MPI_Irecv(recv_hi, (int)bytes, MPI_BYTE, above, 1, MPI_COMM_WORLD, &req[h->n++]);
-    MPI_Isend(send_hi, (int)bytes, MPI_BYTE, above, 0, MPI_COMM_WORLD, &req[h->n++]);
+  memcpy(&c->comm, &comm, sizeof comm);
+  if (!tb_mpi.active)
+    return TB_OK;
+  if ((int64_t)dims[0] * dims[1] * dims[2] != tb_mpi.size)
+    return tb_fail(TB_EINVAL, "a process grid %dx%dx%d for %d ranks", dims[0], dims[1], dims[2],
+                   tb_mpi.size);
+  /* No reordering: a rank keeps its world rank, so the grid's numbering
+   * (z fastest) is the one tb_mpi_cart_coords reports for any rank. */
+  MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &comm);
+  memcpy(&c->comm, &comm, sizeof comm);
+  MPI_Cart_coords(comm, tb_mpi.rank, 3, c->coords);
+  for (int a = 0; a < 3; a++) {
+    int lo, hi;
+    MPI_Cart_shift(comm, a, 1, &lo, &hi);
+    c->nbr[a][0] = lo == MPI_PROC_NULL ? -1 : lo;
+    c->nbr[a][1] = hi == MPI_PROC_NULL ? -1 : hi;
+  }
+  return TB_OK;
+}
+
+void tb_mpi_cart_free(tb_mpi_cart_t *c)
+{
+  MPI_Comm comm = tb_mpi_cart_comm(c);
+  if (comm != MPI_COMM_NULL)
+    MPI_Comm_free(&comm);
+  memcpy(&c->comm, &comm, sizeof comm);
+}
+
+void tb_mpi_cart_coords(const tb_mpi_cart_t *c, int r, int coords[3])
+{
+  MPI_Comm comm = tb_mpi_cart_comm(c);
+  coords[0] = coords[1] = coords[2] = 0;
+  if (comm != MPI_COMM_NULL)
+    MPI_Cart_coords(comm, r, 3, coords);
+}
+
+int tb_mpi_halo_start(const tb_mpi_cart_t *c, tb_mpi_halo_t *h, void *const send[6],
+                      void *const recv[6], const int64_t bytes[6])
+{
+  MPI_Request req[12];
+  MPI_Comm comm = tb_mpi_cart_comm(c);
+  h->n = 0;
+  if (comm == MPI_COMM_NULL)
+    return TB_OK;
+  for (int d = 0; d < 6; d++)
+    if (bytes[d] > INT_MAX)
+      return tb_fail(TB_EUNSUP, "a halo face of %lld bytes is more than MPI counts",
+                     (long long)bytes[d]);
+  const double t0 = MPI_Wtime();
+  for (int d = 0; d < 6; d++) {
+    const int a = d / 2, up = d % 2, peer = c->nbr[a][up];
+    if (peer < 0 || !bytes[d])
+      continue;
+    /* What travels up (to the neighbour above) is tagged 2 a + 1: sent
+     * above with that tag, received from below with it; downwards 2 a. */
+    MPI_Irecv(recv[d], (int)bytes[d], MPI_BYTE, peer, 2 * a + !up, comm, &req[h->n++]);
+    MPI_Isend(send[d], (int)bytes[d], MPI_BYTE, peer, 2 * a + up, comm, &req[h->n++]);
   }
   for (int i = 0; i < h->n; i++)
     memcpy(h->req[i], &req[i], sizeof req[i]);
@@ -230,7 +303,7 @@ int tb_mpi_halo_start(tb_mpi_halo_t *h, const void *send_lo, const void *send_hi
 
 int tb_mpi_halo_wait(tb_mpi_halo_t *h)
 {
-  MPI_Request req[4];
+  MPI_Request req[12];
   if (!h->n)
     return TB_OK;
   for (int i = 0; i < h->n; i++)
@@ -239,6 +312,44 @@ int tb_mpi_halo_wait(tb_mpi_halo_t *h)
   MPI_Waitall(h->n, req, MPI_STATUSES_IGNORE);
   tb_mpi.comm_s += MPI_Wtime() - t0;
   h->n = 0;
+  return TB_OK;
+}
+
+int tb_mpi_allgatherv(const void *mine, int64_t count, void *all, int64_t elem)
+{
+  MPI_Datatype item;
+  int64_t *counts;
+  int *cnt, *displ;
+  if (!tb_mpi.active) {
+    memmove(all, mine, (size_t)(count * elem));
+    return TB_OK;
+  }
+  if (elem > INT_MAX)
+    return tb_fail(TB_EUNSUP, "a gather of %lld-byte elements is more than MPI counts",
+                   (long long)elem);
+  if (!(counts = malloc((size_t)tb_mpi.size * (sizeof *counts + 2 * sizeof *cnt))))
+    return tb_fail(TB_ENOMEM, "out of memory");
+  cnt = (int *)(counts + tb_mpi.size);
+  displ = cnt + tb_mpi.size;
+  const double t0 = MPI_Wtime();
+  MPI_Allgather(&count, 1, MPI_INT64_T, counts, 1, MPI_INT64_T, MPI_COMM_WORLD);
+  int64_t at = 0;
+  for (int r = 0; r < tb_mpi.size; r++) {
+    cnt[r] = (int)counts[r];
+    displ[r] = (int)at;
+    at += counts[r];
+    if (counts[r] > INT_MAX || at > INT_MAX) {
+      free(counts);
+      return tb_fail(TB_EUNSUP, "a gather of %lld elements is more than MPI counts",
+                     (long long)at);
+    }
+  }
+  MPI_Type_contiguous((int)elem, MPI_BYTE, &item);
+  MPI_Type_commit(&item);
+  MPI_Allgatherv(mine, (int)count, item, all, cnt, displ, item, MPI_COMM_WORLD);
+  MPI_Type_free(&item);
+  tb_mpi.comm_s += MPI_Wtime() - t0;
+  free(counts);
   return TB_OK;
 }
 

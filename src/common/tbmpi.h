@@ -67,6 +67,10 @@ double tb_mpi_sum(double x);
  * ranks (the first n % size ranks get one more). */
 void tb_mpi_share(int64_t n, int rank, int64_t *lo, int64_t *hi);
 
+/* Part `index` [lo, hi) of n items split so over `parts` parts (an axis of
+ * a process grid). */
+void tb_mpi_part(int64_t n, int parts, int index, int64_t *lo, int64_t *hi);
+
 /* The communication clock: every call below adds the wall time it spends in
  * MPI to it. The runner resets it before a row's timed runs and reads the
  * total after them. */
@@ -80,20 +84,50 @@ int tb_mpi_allreduce_sum(void *buf, int64_t count, tb_kind_t kind);
  * every rank's buf, in place. */
 int tb_mpi_allgather_bytes(void *buf, int64_t n, int64_t bytes);
 
-/* A halo exchange with the ranks below and above (rank - 1 and rank + 1,
- * where they exist): send send_lo to the rank below and send_hi to the rank
- * above, receive recv_lo from below and recv_hi from above, `bytes` each.
- * tb_mpi_halo_start posts the four transfers, tb_mpi_halo_wait completes
- * them; the time between is not counted as communication (the overlapped
- * variants compute then). The buffers may be device pointers only when
- * tb_mpi_cuda_aware says so. */
+/* ---- A 3-D Cartesian process grid and its halo exchange ----------------- */
+
+/* The process grid of a run: dims[a] ranks along axis a (x, y, z), this
+ * rank's coordinates, and its neighbours below and above on each axis
+ * (nbr[a][0], nbr[a][1]; -1 at the grid's edge). The ranks are numbered
+ * as MPI_Cart_create numbers them without reordering: the world's ranks,
+ * z fastest, so that the grid 1 x 1 x R is the slabs of rank order. */
+typedef struct tb_mpi_cart {
+  int dims[3], coords[3], nbr[3][2];
+  uint64_t comm; /* the library's communicator (an MPI_Comm fits) */
+} tb_mpi_cart_t;
+
+/* MPI_Dims_create's balanced grid of `ranks` over three axes, the most
+ * ranks on z, then y: dims[2] >= dims[1] >= dims[0]. Without MPI, or
+ * before it is initialised, only one rank: 1 x 1 x 1. */
+void tb_mpi_cart_dims(int ranks, int dims[3]);
+
+/* Create the grid of dims (their product is the job's ranks), a collective
+ * of every rank; without MPI (or not launched) the one rank's 1 x 1 x 1. */
+int tb_mpi_cart_create(const int dims[3], tb_mpi_cart_t *c);
+void tb_mpi_cart_free(tb_mpi_cart_t *c);
+
+/* Rank r's coordinates in the grid. */
+void tb_mpi_cart_coords(const tb_mpi_cart_t *c, int r, int coords[3]);
+
+/* The exchange with the six neighbours: direction d = 2 a + s is axis a,
+ * side s (0: below, 1: above). send[d] goes to that neighbour, recv[d] is
+ * filled from it, bytes[d] each way (0, or no neighbour: nothing). A
+ * message to the neighbour above carries tag 2 a + 1, one to the neighbour
+ * below 2 a, so each is matched with its direction. tb_mpi_halo_start
+ * posts them, tb_mpi_halo_wait completes them; the time between is not
+ * counted as communication (the overlapped variants compute then). The
+ * buffers may be device pointers only when tb_mpi_cuda_aware says so. */
 typedef struct tb_mpi_halo {
-  uint64_t req[4][2]; /* the library's requests (an MPI_Request fits in each) */
+  uint64_t req[12][2]; /* the library's requests (an MPI_Request fits in each) */
   int n;
 } tb_mpi_halo_t;
-int tb_mpi_halo_start(tb_mpi_halo_t *h, const void *send_lo, const void *send_hi, void *recv_lo,
-                      void *recv_hi, int64_t bytes);
+int tb_mpi_halo_start(const tb_mpi_cart_t *c, tb_mpi_halo_t *h, void *const send[6],
+                      void *const recv[6], const int64_t bytes[6]);
 int tb_mpi_halo_wait(tb_mpi_halo_t *h);
+
+/* Gather every rank's `count` elements of `elem` bytes (mine) into all, in
+ * rank order, on every rank; the counts may differ between the ranks. */
+int tb_mpi_allgatherv(const void *mine, int64_t count, void *all, int64_t elem);
 
 /* Whether the library passes device pointers (CUDA-aware), asked at run
  * time (Open MPI's MPIX_Query_cuda_support); 0 without MPI. */

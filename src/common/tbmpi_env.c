@@ -20,9 +20,14 @@ int tb_mpi_launched(void)
   return 0;
 }
 
+void tb_mpi_part(int64_t n, int parts, int index, int64_t *lo, int64_t *hi)
+{
+  const int64_t q = n / parts, r = n % parts;
+  *lo = index * q + (index < r ? index : r);
+  *hi = *lo + q + (index < r);
+}
+
 void tb_mpi_share(int64_t n, int rank, int64_t *lo, int64_t *hi)
 {
-  const int64_t size = tb_mpi_size(), q = n / size, r = n % size;
-  *lo = rank * q + (rank < r ? rank : r);
-  *hi = *lo + q + (rank < r);
+  tb_mpi_part(n, tb_mpi_size(), rank, lo, hi);
 }

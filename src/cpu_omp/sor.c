@@ -81,34 +81,41 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
                           cf + s->hm};                                                            \
     return t;                                                                                     \
   }                                                                                               \
-  /* Colour col of plane k in the natural layout (every point with JACOBI, from src to dst);     \
-   * returns the residual's square sum. */                                                        \
+  /* Colour col of points ia..ib of row (j, k) in the natural layout (every point with JACOBI, \
+   * from src to dst); returns the residual's square sum. */                                     \
+  static double tb_sor_line_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,              \
+                                  const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,         \
+                                  int jacobi, int col, int64_t j, int64_t k, int64_t ia,          \
+                                  int64_t ib)                                                     \
+  {                                                                                               \
+    const int64_t sx = s->sx, sxy = s->sxy, row = sx * j + sxy * k;                               \
+    const int64_t i0 = jacobi ? ia : ia + ((ia + j + k + col) & 1), di = jacobi ? 1 : 2;          \
+    const T rzm = t->rzm[k], rzp = t->rzp[k], rym = t->rym[j], ryp = t->ryp[j];                   \
+    double r2 = 0.0;                                                                              \
+    _Pragma("omp simd reduction(+ : r2)")                                                         \
+    for (int64_t i = i0; i <= ib; i += di) {                                                      \
+      const int64_t c = row + i;                                                                  \
+      const unsigned m = mat[c];                                                                  \
+      T out;                                                                                      \
+      const T r = tb_sor_point_##SFX(                                                             \
+          src[c], f[c], src[c - 1], src[c + 1], src[c - sx], src[c + sx], src[c - sxy],           \
+          src[c + sxy], t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mat[c - 1], mat[c + 1], mat[c - sx], \
+          mat[c + sx], mat[c - sxy], mat[c + sxy], t->rxm[i], t->rxp[i], rym, ryp, rzm, rzp,      \
+          omega, &out);                                                                           \
+      const int held = (m & TB_SOR_FIXED) != 0;                                                   \
+      v[c] = held ? src[c] : out;                                                                 \
+      r2 += held ? 0.0 : (double)r * (double)r;                                                   \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* Colour col of plane k (every point with JACOBI, from src to dst). */                         \
   static double tb_sor_plane_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,             \
                                    const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,        \
                                    int jacobi, int col, int64_t k)                                \
   {                                                                                               \
-    const int64_t sx = s->sx, sxy = s->sxy, nx = s->nx;                                           \
-    const T rzm = t->rzm[k], rzp = t->rzp[k];                                                     \
     double r2 = 0.0;                                                                              \
-    for (int64_t j = 1; j <= s->ny; j++) {                                                        \
-      const int64_t row = sx * j + sxy * k;                                                       \
-      const int64_t i0 = jacobi ? 1 : 1 + ((1 + j + k + col) & 1), di = jacobi ? 1 : 2;           \
-      const T rym = t->rym[j], ryp = t->ryp[j];                                                   \
-      _Pragma("omp simd reduction(+ : r2)")                                                       \
-      for (int64_t i = i0; i <= nx; i += di) {                                                    \
-        const int64_t c = row + i;                                                                \
-        const unsigned m = mat[c];                                                                \
-        T out;                                                                                    \
-        const T r = tb_sor_point_##SFX(                                                           \
-            src[c], f[c], src[c - 1], src[c + 1], src[c - sx], src[c + sx], src[c - sxy],         \
-            src[c + sxy], t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mat[c - 1], mat[c + 1],            \
-            mat[c - sx], mat[c + sx], mat[c - sxy], mat[c + sxy], t->rxm[i], t->rxp[i], rym, ryp, \
-            rzm, rzp, omega, &out);                                                               \
-        const int held = (m & TB_SOR_FIXED) != 0;                                                 \
-        v[c] = held ? src[c] : out;                                                               \
-        r2 += held ? 0.0 : (double)r * (double)r;                                                 \
-      }                                                                                           \
-    }                                                                                             \
+    for (int64_t j = 1; j <= s->ny; j++)                                                          \
+      r2 += tb_sor_line_##SFX(s, src, v, f, mat, t, omega, jacobi, col, j, k, 1, s->nx);          \
     return r2;                                                                                    \
   }                                                                                               \
   /* One iteration in the natural layout (colours 0 then 1), or Jacobi's from src to dst. */      \
@@ -306,49 +313,92 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
 TB_SOR_CPU(float, f)
 TB_SOR_CPU(double, d)
 
-/* The rank's planes k0..k1 of colour col, with the exchange of its edge
- * planes (blocking: after the sweep; overlapped: started after the edge
- * planes, completed after the interior); the residual's square sum. The
- * team's main thread alone calls MPI. */
+/* The distributed twins' state: the plan (sor.h) and the faces' buffers. */
+typedef struct tb_sor_cpu_mpi {
+  tb_sor_plan_t pl;
+  void *sendbuf, *recvbuf;
+} tb_sor_cpu_mpi_t;
+
+/* Colour col over the rank's box with its exchange: the boxes before the
+ * post (blocking: the whole box; overlapped: the faces that travel), the
+ * faces packed in parallel, the exchange posted by the main thread, the
+ * rest swept while the halos travel, the wait, the layers unpacked. The
+ * residual's square sum; *rc the first error. Only the main thread calls
+ * MPI (MPI_THREAD_FUNNELED). */
 #define TB_SOR_MPI(T, SFX)                                                                        \
-  static double tb_sor_slab_##SFX(const tb_sor_t *s, T *v, const T *f, const uint8_t *mat,        \
-                                  const tb_sor_tab_##SFX *t, T omega, int threads, int col,       \
-                                  int64_t k0, int64_t k1, int overlap, int *rc)                   \
+  static double tb_sor_box_##SFX(const tb_sor_t *s, T *v, const T *f, const uint8_t *mat,         \
+                                 const tb_sor_tab_##SFX *t, T omega, int col,                     \
+                                 const tb_sor_box_t *b)                                           \
   {                                                                                               \
-    const int64_t n = s->sxy, bytes = n * (int64_t)sizeof(T);                                     \
+    const int64_t ny = b->hi[1] - b->lo[1] + 1, rows = ny * (b->hi[2] - b->lo[2] + 1);            \
+    double r2 = 0.0;                                                                              \
+    _Pragma("omp for schedule(static)")                                                           \
+    for (int64_t q = 0; q < rows; q++)                                                            \
+      r2 += tb_sor_line_##SFX(s, v, v, f, mat, t, omega, 0, col, b->lo[1] + q % ny,               \
+                              b->lo[2] + q / ny, b->lo[0], b->hi[0]);                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* Copy colour col between the grid and the buffers: out of the sent faces (pack), or into     \
+   * the received layers. */                                                                      \
+  static void tb_sor_faces_##SFX(const tb_sor_cpu_mpi_t *m, T *v, int col, int pack)              \
+  {                                                                                               \
+    for (int d = 0; d < 6; d++) {                                                                 \
+      const tb_sor_face_t *fc = pack ? &m->pl.send[d] : &m->pl.recv[d];                           \
+      T *buf = (T *)(pack ? m->sendbuf : m->recvbuf) + m->pl.off[d];                              \
+      if (m->pl.off[d + 1] == m->pl.off[d])                                                       \
+        continue;                                                                                 \
+      _Pragma("omp for schedule(static) nowait")                                                  \
+      for (int64_t r = 0; r < fc->nb; r++)                                                        \
+        for (int64_t q = 0; q < fc->w; q++) {                                                     \
+          const int64_t c = tb_sor_face_at(fc, col, r, q);                                        \
+          if (c < 0)                                                                              \
+            continue;                                                                             \
+          if (pack)                                                                               \
+            buf[r * fc->w + q] = v[c];                                                            \
+          else                                                                                    \
+            v[c] = buf[r * fc->w + q];                                                            \
+        }                                                                                         \
+    }                                                                                             \
+    _Pragma("omp barrier")                                                                        \
+  }                                                                                               \
+  static double tb_sor_mpi_colour_##SFX(const tb_sor_t *s, const tb_sor_cpu_mpi_t *m, T *v,       \
+                                        const T *f, const uint8_t *mat,                           \
+                                        const tb_sor_tab_##SFX *t, T omega, int threads, int col, \
+                                        int *rc)                                                  \
+  {                                                                                               \
     tb_mpi_halo_t h;                                                                              \
+    void *send[6], *recv[6];                                                                      \
+    int64_t bytes[6];                                                                             \
     double r2 = 0.0;                                                                              \
     int err = TB_OK;                                                                              \
+    const tb_sor_plan_t *pl = &m->pl;                                                             \
+    for (int d = 0; d < 6; d++) {                                                                 \
+      send[d] = (T *)m->sendbuf + pl->off[d];                                                     \
+      recv[d] = (T *)m->recvbuf + pl->off[d];                                                     \
+      bytes[d] = (pl->off[d + 1] - pl->off[d]) * (int64_t)sizeof(T);                              \
+    }                                                                                             \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
     {                                                                                             \
-      if (overlap) {                                                                              \
-        _Pragma("omp for schedule(static)")                                                       \
-        for (int e = 0; e < (k1 > k0 ? 2 : 1); e++)                                               \
-          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, col, e ? k1 : k0);               \
-        _Pragma("omp master")                                                                     \
-        err = tb_mpi_halo_start(&h, v + k0 * n, v + k1 * n, v + (k0 - 1) * n, v + (k1 + 1) * n,   \
-                                bytes);                                                           \
-        _Pragma("omp for schedule(static)")                                                       \
-        for (int64_t k = k0 + 1; k < k1; k++)                                                     \
-          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, col, k);                         \
-      } else {                                                                                    \
-        _Pragma("omp for schedule(static)")                                                       \
-        for (int64_t k = k0; k <= k1; k++)                                                        \
-          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, col, k);                         \
-        _Pragma("omp master")                                                                     \
-        err = tb_mpi_halo_start(&h, v + k0 * n, v + k1 * n, v + (k0 - 1) * n, v + (k1 + 1) * n,   \
-                                bytes);                                                           \
-      }                                                                                           \
+      for (int q = 0; q < pl->nbefore; q++)                                                       \
+        r2 += tb_sor_box_##SFX(s, v, f, mat, t, omega, col, &pl->sweep[q]);                       \
+      tb_sor_faces_##SFX(m, v, col, 1);                                                           \
+      _Pragma("omp master")                                                                       \
+      err = tb_mpi_halo_start(&pl->cart, &h, send, recv, bytes);                                  \
+      for (int q = pl->nbefore; q < pl->nbefore + pl->nafter; q++)                                \
+        r2 += tb_sor_box_##SFX(s, v, f, mat, t, omega, col, &pl->sweep[q]);                       \
       _Pragma("omp master")                                                                       \
       if (!err)                                                                                   \
         err = tb_mpi_halo_wait(&h);                                                               \
+      _Pragma("omp barrier")                                                                      \
+      tb_sor_faces_##SFX(m, v, col, 0);                                                           \
     }                                                                                             \
     *rc = err;                                                                                    \
     return r2;                                                                                    \
   }                                                                                               \
-  static int tb_sor_mpi_run_##SFX(tb_ctx_t *ctx, int overlap)                                     \
+  static int tb_sor_mpi_run_##SFX(tb_ctx_t *ctx)                                                  \
   {                                                                                               \
     const tb_sor_t *s = ctx->p->priv;                                                             \
+    const tb_sor_cpu_mpi_t *m = ctx->state;                                                       \
     const int threads = tb_cpu_threads(ctx);                                                      \
     T *v = ctx->buf[s->v];                                                                        \
     const T *f = ctx->buf[s->f];                                                                  \
@@ -356,13 +406,12 @@ TB_SOR_CPU(double, d)
     const tb_sor_tab_##SFX t = tb_sor_tab_##SFX##_of(s, ctx->buf[s->coef]);                       \
     const T omega = (T)s->omega;                                                                  \
     double r0 = 0.0, rel = 1.0;                                                                   \
-    int64_t it = 1, lo, hi;                                                                       \
+    int64_t it = 1;                                                                               \
     int rc = TB_OK;                                                                               \
-    tb_mpi_share(s->nz, tb_mpi_rank(), &lo, &hi);                                                 \
     for (;; it++) {                                                                               \
       double r2 = 0.0;                                                                            \
       for (int col = 0; col < 2 && !rc; col++)                                                    \
-        r2 += tb_sor_slab_##SFX(s, v, f, mat, &t, omega, threads, col, lo + 1, hi, overlap, &rc); \
+        r2 += tb_sor_mpi_colour_##SFX(s, m, v, f, mat, &t, omega, threads, col, &rc);             \
       if (!rc && tb_sor_wants(s, it))                                                             \
         rc = tb_mpi_allreduce_sum(&r2, 1, TB_KIND_F64);                                           \
       if (rc)                                                                                     \
@@ -492,31 +541,50 @@ static int tb_sor_run_jacobi(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_S
 static int tb_sor_run_fused(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_FUSED); }
 static int tb_sor_run_wave(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_WAVE); }
 
-/* A slab needs a plane of its own on every rank. */
-static int tb_sor_mpi_prepare(tb_ctx_t *ctx)
+static void tb_sor_mpi_release(tb_ctx_t *ctx)
 {
-  const tb_sor_t *s = ctx->p->priv;
-  if (s->nz < tb_mpi_size())
-    return tb_fail(TB_EUNSUP, "%lld planes in z are fewer than the %d MPI ranks",
-                   (long long)s->nz, tb_mpi_size());
+  tb_sor_cpu_mpi_t *m = ctx->state;
+  if (m) {
+    tb_sor_plan_free(&m->pl);
+    free(m->sendbuf);
+    free(m->recvbuf);
+  }
+  free(m);
+  ctx->state = NULL;
+}
+
+/* The plan and the faces' buffers. */
+static int tb_sor_mpi_prepare(tb_ctx_t *ctx, int overlap)
+{
+  const size_t e = tb_kind_size(tb_prec_kind(ctx->p->prec));
+  tb_sor_cpu_mpi_t *m = calloc(1, sizeof *m);
+  int rc;
+  if (!m)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = m;
+  if ((rc = tb_sor_plan_make(ctx, overlap, &m->pl)))
+    return rc;
+  if (!(m->sendbuf = malloc((size_t)m->pl.off[6] * e + 1)) ||
+      !(m->recvbuf = malloc((size_t)m->pl.off[6] * e + 1)))
+    return tb_fail(TB_ENOMEM, "out of memory for the halo buffers");
   return TB_OK;
 }
 
-static int tb_sor_mpi_run_layout(tb_ctx_t *ctx, int overlap)
+static int tb_sor_prep_mpi(tb_ctx_t *ctx) { return tb_sor_mpi_prepare(ctx, 0); }
+static int tb_sor_prep_mpi_overlap(tb_ctx_t *ctx) { return tb_sor_mpi_prepare(ctx, 1); }
+
+static int tb_sor_run_mpi(tb_ctx_t *ctx)
 {
-  return ctx->p->prec == TB_FLOAT ? tb_sor_mpi_run_f(ctx, overlap)
-                                  : tb_sor_mpi_run_d(ctx, overlap);
+  return ctx->p->prec == TB_FLOAT ? tb_sor_mpi_run_f(ctx) : tb_sor_mpi_run_d(ctx);
 }
 
-static int tb_sor_run_mpi(tb_ctx_t *ctx) { return tb_sor_mpi_run_layout(ctx, 0); }
-static int tb_sor_run_mpi_overlap(tb_ctx_t *ctx) { return tb_sor_mpi_run_layout(ctx, 1); }
-
-/* Every rank's planes into every rank's grid, for the verifier. */
+/* Every rank's box into every rank's grid, for the verifier. */
 static int tb_sor_mpi_collect(tb_ctx_t *ctx)
 {
   const tb_sor_t *s = ctx->p->priv;
-  const int64_t plane = s->sxy * (int64_t)tb_kind_size(tb_prec_kind(ctx->p->prec));
-  return tb_mpi_allgather_bytes((char *)ctx->buf[s->v] + plane, s->nz, plane);
+  const tb_sor_cpu_mpi_t *m = ctx->state;
+  return tb_sor_mpi_gather(s, &m->pl.cart, ctx->buf[s->v],
+                           tb_kind_size(tb_prec_kind(ctx->p->prec)));
 }
 
 #define TB_SOR_PRECS (TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE))
@@ -537,13 +605,14 @@ TB_VARIANT(tb_sor_jacobi, "jacobi", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_s
            tb_sor_run_jacobi, NULL, tb_sor_cpu_release,
            "Jacobi (two arrays), the baseline the red-black ordering is measured against");
 
-TB_VARIANT(tb_sor_mpi, "mpi", &tb_algo_sor, TB_SOR_PRECS, TB_V_MPI, NULL, 0, tb_sor_mpi_prepare,
-           tb_sor_run_mpi, tb_sor_mpi_collect, NULL,
-           "MPI ranks: slabs of z planes, natural's sweeps, edge planes exchanged after each colour");
+TB_VARIANT(tb_sor_mpi, "mpi", &tb_algo_sor, TB_SOR_PRECS, TB_V_MPI, NULL, 0, tb_sor_prep_mpi,
+           tb_sor_run_mpi, tb_sor_mpi_collect, tb_sor_mpi_release,
+           "MPI ranks: a box each of the 3-D process grid (-P pgrid), natural's sweeps, the "
+           "colour's face points exchanged after each colour");
 TB_VARIANT(tb_sor_mpi_overlap, "mpi-overlap", &tb_algo_sor, TB_SOR_PRECS, TB_V_MPI, NULL, 0,
-           tb_sor_mpi_prepare, tb_sor_run_mpi_overlap, tb_sor_mpi_collect, NULL,
-           "MPI ranks: slabs of z planes, edge planes first, their exchange under the interior's "
-           "sweep");
+           tb_sor_prep_mpi_overlap, tb_sor_run_mpi, tb_sor_mpi_collect, tb_sor_mpi_release,
+           "MPI ranks: boxes of the 3-D process grid, the faces swept first, their exchange "
+           "under the interior's sweep");
 
 TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_fused, &tb_sor_wave,
                 &tb_sor_jacobi, &tb_sor_mpi, &tb_sor_mpi_overlap);

@@ -10,12 +10,13 @@
 #include "../common/refmath.h"
 #include "../common/rng.h"
 #include "../common/status.h"
+#include "../common/tbmpi.h"
 #include "sor.h"
 
 static const char *const tb_sor_problems[] = {"manufactured", "laplace", "capacitor", NULL};
 static const char *const tb_sor_meshes[] = {"uniform", "stretched", NULL};
 
-enum { P_PROBLEM, P_MESH, P_OMEGA, P_TOL, P_MAXITER, P_CHECK, P_NX, P_NY, P_NZ };
+enum { P_PROBLEM, P_MESH, P_OMEGA, P_TOL, P_MAXITER, P_CHECK, P_NX, P_NY, P_NZ, P_PGRID };
 
 static const tb_param_def_t tb_sor_params[] = {
     {"problem", "manufactured (sin sin sin), laplace (quadratic boundary data) or capacitor",
@@ -37,6 +38,9 @@ static const tb_param_def_t tb_sor_params[] = {
      TB_PARAM_AUTO, NULL},
     {"nz", "interior points along z (auto: the size)", TB_PARAM_INT, "auto", 1, 1 << 20, NULL,
      TB_PARAM_AUTO, NULL},
+    {"pgrid", "the MPI twins' process grid PXxPYxPZ (its product the ranks); auto: "
+              "MPI_Dims_create's, the most ranks along z", TB_PARAM_TEXT, "auto", 0, 0, NULL, 0,
+     NULL},
 };
 
 static const tb_column_def_t tb_sor_columns[] = {
@@ -50,6 +54,10 @@ static const tb_column_def_t tb_sor_columns[] = {
     {"ms_sweep", "%.4g", "median time per iteration (a red and a black sweep), ms", TB_COL_TIME},
     {"bytes_update", "%.3g", "the byte floor per cell update: v read and written, f, material", 0},
     {"r0", "%.6g", "the solver's ||r_0||", TB_COL_WIDE},
+    {"px", "%.0f", "MPI: ranks of the process grid along x", 0},
+    {"py", "%.0f", "MPI: ranks of the process grid along y", 0},
+    {"pz", "%.0f", "MPI: ranks of the process grid along z", 0},
+    {"halo_bytes", "%.4g", "MPI: halo bytes the busiest rank sends an iteration", TB_COL_WIDE},
 };
 
 /* The seeds' published single-precision GPU runs, with their times to convergence. */
@@ -88,6 +96,41 @@ typedef struct tb_sor_priv {
   long double f_dev;     /* ||f_stored - f_exact||_inf there */
 } tb_sor_priv_t;
 
+/* The process grid from -P pgrid (PXxPYxPZ, or auto: MPI_Dims_create's
+ * over the ranks): its product must be the run's ranks, and no axis may
+ * have more ranks than points (every rank a box of its own). */
+static int tb_sor_pgrid(tb_sor_t *s, const char *text)
+{
+  const int ranks = tb_mpi_size();
+  const int64_t n3[3] = {s->nx, s->ny, s->nz};
+  char shown[48];
+  if (!text || !strcmp(text, "auto"))
+    tb_mpi_cart_dims(ranks, s->pgrid);
+  else {
+    const char *c = text;
+    for (int a = 0; a < 3; a++) {
+      char *end;
+      const long d = *c >= '1' && *c <= '9' ? strtol(c, &end, 10) : 0;
+      if (d < 1 || d > 1 << 20 || *end != (a < 2 ? 'x' : '\0'))
+        return tb_fail(TB_EINVAL, "sor: -P pgrid '%s' is not PXxPYxPZ (positive integers) or auto",
+                       tb_printable(text, shown, sizeof shown));
+      s->pgrid[a] = (int)d;
+      c = end + 1;
+    }
+  }
+  const int64_t product = (int64_t)s->pgrid[0] * s->pgrid[1] * s->pgrid[2];
+  if (product != ranks)
+    return tb_fail(TB_EINVAL, "sor: the process grid %dx%dx%d has %lld ranks, the run %d",
+                   s->pgrid[0], s->pgrid[1], s->pgrid[2], (long long)product, ranks);
+  for (int a = 0; a < 3; a++)
+    if (s->pgrid[a] > n3[a])
+      return tb_fail(TB_EINVAL, "sor: the process grid %dx%dx%d puts %d ranks on the %lld points "
+                                "along %c (-P pgrid)",
+                     s->pgrid[0], s->pgrid[1], s->pgrid[2], s->pgrid[a], (long long)n3[a],
+                     "xyz"[a]);
+  return TB_OK;
+}
+
 static int tb_sor_setup(tb_problem_t *p)
 {
   tb_sor_priv_t *sp = calloc(1, sizeof *sp);
@@ -104,6 +147,9 @@ static int tb_sor_setup(tb_problem_t *p)
   s->nz = p->param[P_NZ].i ? p->param[P_NZ].i : p->n;
   s->tol = p->param[P_TOL].r;
   s->check = p->param[P_CHECK].i;
+  int rc = tb_sor_pgrid(s, p->param[P_PGRID].s);
+  if (rc)
+    return rc;
   const double u = tb_unit_roundoff(p->prec);
   if (s->tol < 32 * u)
     return tb_fail(TB_EINVAL, "sor: --tol %g is below what %s resolves (32 unit roundoffs: %.2g)",
@@ -524,6 +570,164 @@ void tb_sor_finish(tb_ctx_t *ctx, int64_t iters, double r0, double rel)
   ctx->extra[TB_SOR_RESIDUAL] = rel;
   ctx->extra[TB_SOR_R0] = r0;
   ctx->extra[TB_SOR_BYTES] = tb_sor_floor(ctx->p);
+}
+
+void tb_sor_box_of(const tb_sor_t *s, const int coords[3], tb_sor_box_t *b)
+{
+  const int64_t n3[3] = {s->nx, s->ny, s->nz};
+  for (int a = 0; a < 3; a++) {
+    tb_mpi_part(n3[a], s->pgrid[a], coords[a], &b->lo[a], &b->hi[a]);
+    b->lo[a] += 1; /* interior points are 1..n; hi is then the last one */
+  }
+}
+
+int tb_sor_sweep_boxes(const tb_sor_box_t *b, const int has[3][2], int overlap, tb_sor_box_t *out,
+                       int *early)
+{
+  int n = 0;
+  tb_sor_box_t rest = *b;
+  *early = 0;
+  if (overlap)
+    /* Peel each travelling face off what is left, axis by axis: z's
+     * faces take the whole planes, y's the rows left between them, x's the
+     * points left between those, so the boxes are disjoint and cover b. */
+    for (int a = 2; a >= 0; a--)
+      for (int side = 0; side < 2; side++) {
+        if (!has[a][side] || rest.hi[a] < rest.lo[a])
+          continue;
+        tb_sor_box_t face = rest;
+        if (side)
+          face.lo[a] = rest.hi[a]--;
+        else
+          face.hi[a] = rest.lo[a]++;
+        if (!tb_sor_box_empty(&face))
+          out[n++] = face;
+      }
+  *early = n;
+  if (!tb_sor_box_empty(&rest))
+    out[n++] = rest;
+  return n;
+}
+
+void tb_sor_face_of(const tb_sor_t *s, const tb_sor_box_t *b, int d, int recv, tb_sor_face_t *f)
+{
+  const int a = d / 2, side = d % 2;
+  /* The face's two axes, the faster first (x before y before z). */
+  const int ua = a == 0 ? 1 : 0, ub = a == 2 ? 1 : 2;
+  const int64_t stride[3] = {1, s->sx, s->sxy};
+  int64_t at[3] = {b->lo[0], b->lo[1], b->lo[2]};
+  at[a] = side ? b->hi[a] + recv : b->lo[a] - recv;
+  f->origin = at[0] + s->sx * at[1] + s->sxy * at[2];
+  f->par = (int)((at[0] + at[1] + at[2]) & 1);
+  f->sa = stride[ua];
+  f->sb = stride[ub];
+  f->na = b->hi[ua] - b->lo[ua] + 1;
+  f->nb = b->hi[ub] - b->lo[ub] + 1;
+  f->w = (f->na + 1) / 2;
+}
+
+/* The MPI columns: the process grid and the busiest rank's halo bytes an
+ * iteration. */
+static void tb_sor_mpi_columns(tb_ctx_t *ctx)
+{
+  const tb_sor_t *s = ctx->p->priv;
+  const int64_t e = (int64_t)tb_kind_size(tb_prec_kind(ctx->p->prec));
+  double most = 0.0;
+  /* Every rank's sends (both colours' slots of its faces that have a
+   * neighbour), the largest: the grid's coordinates, not the ranks, so
+   * no communication is needed. */
+  for (int cx = 0; cx < s->pgrid[0]; cx++)
+    for (int cy = 0; cy < s->pgrid[1]; cy++)
+      for (int cz = 0; cz < s->pgrid[2]; cz++) {
+        const int co[3] = {cx, cy, cz};
+        tb_sor_box_t b;
+        double bytes = 0.0;
+        tb_sor_box_of(s, co, &b);
+        for (int d = 0; d < 6; d++) {
+          tb_sor_face_t f;
+          if (d % 2 ? co[d / 2] == s->pgrid[d / 2] - 1 : co[d / 2] == 0)
+            continue;
+          tb_sor_face_of(s, &b, d, 0, &f);
+          bytes += 2.0 * (double)tb_sor_face_slots(&f) * (double)e;
+        }
+        most = bytes > most ? bytes : most;
+      }
+  for (int a = 0; a < 3; a++)
+    ctx->extra[TB_SOR_PX + a] = s->pgrid[a];
+  ctx->extra[TB_SOR_HALO] = most;
+}
+
+int tb_sor_plan_make(tb_ctx_t *ctx, int overlap, tb_sor_plan_t *pl)
+{
+  const tb_sor_t *s = ctx->p->priv;
+  int has[3][2], early, rc;
+  memset(pl, 0, sizeof *pl);
+  if ((rc = tb_mpi_cart_create(s->pgrid, &pl->cart)))
+    return rc;
+  pl->have_cart = 1;
+  tb_sor_box_of(s, pl->cart.coords, &pl->box);
+  for (int d = 0; d < 6; d++) {
+    has[d / 2][d % 2] = pl->cart.nbr[d / 2][d % 2] >= 0;
+    tb_sor_face_of(s, &pl->box, d, 0, &pl->send[d]);
+    tb_sor_face_of(s, &pl->box, d, 1, &pl->recv[d]);
+    pl->off[d + 1] = pl->off[d] + (has[d / 2][d % 2] ? tb_sor_face_slots(&pl->send[d]) : 0);
+  }
+  const int n = tb_sor_sweep_boxes(&pl->box, has, overlap, pl->sweep, &early);
+  pl->nbefore = overlap ? early : n;
+  pl->nafter = n - pl->nbefore;
+  tb_sor_mpi_columns(ctx);
+  return TB_OK;
+}
+
+void tb_sor_plan_free(tb_sor_plan_t *pl)
+{
+  if (pl->have_cart)
+    tb_mpi_cart_free(&pl->cart);
+  pl->have_cart = 0;
+}
+
+/* The points of box b, row after row, between the grid and buf (out: grid
+ * to buf). */
+static void tb_sor_box_copy(const tb_sor_t *s, const tb_sor_box_t *b, char *grid, char *buf,
+                            size_t e, int out)
+{
+  const int64_t w = b->hi[0] - b->lo[0] + 1, ny = b->hi[1] - b->lo[1] + 1;
+  const int64_t rows = ny * (b->hi[2] - b->lo[2] + 1);
+#pragma omp parallel for schedule(static)
+  for (int64_t q = 0; q < rows; q++) {
+    const int64_t c = b->lo[0] + s->sx * (b->lo[1] + q % ny) + s->sxy * (b->lo[2] + q / ny);
+    char *g = grid + (size_t)c * e, *x = buf + (size_t)(q * w) * e;
+    memcpy(out ? x : g, out ? g : x, (size_t)w * e);
+  }
+}
+
+int tb_sor_mpi_gather(const tb_sor_t *s, const tb_mpi_cart_t *cart, void *grid, size_t e)
+{
+  const int64_t points = s->nx * s->ny * s->nz;
+  const int ranks = tb_mpi_size();
+  int co[3];
+  tb_sor_box_t b;
+  tb_mpi_cart_coords(cart, tb_mpi_rank(), co);
+  tb_sor_box_of(s, co, &b);
+  const int64_t count = tb_sor_box_points(&b);
+  char *all = malloc((size_t)points * e), *mine = malloc((size_t)count * e + 1);
+  int rc = TB_OK;
+  if (!all || !mine)
+    rc = tb_fail(TB_ENOMEM, "out of memory for the gathered grid");
+  if (!rc) {
+    tb_sor_box_copy(s, &b, grid, mine, e, 1);
+    rc = tb_mpi_allgatherv(mine, count, all, (int64_t)e);
+  }
+  /* The ranks' boxes arrive in rank order. */
+  for (int64_t r = 0, at = 0; !rc && r < ranks; r++) {
+    tb_mpi_cart_coords(cart, (int)r, co);
+    tb_sor_box_of(s, co, &b);
+    tb_sor_box_copy(s, &b, grid, all + (size_t)at * e, e, 0);
+    at += tb_sor_box_points(&b);
+  }
+  free(all);
+  free(mine);
+  return rc;
 }
 
 void tb_sor_uniform_rows(const tb_sor_t *s, const uint8_t *mat, int8_t *row)

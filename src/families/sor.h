@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../common/problem.h"
+#include "../common/tbmpi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,7 +40,11 @@ enum {
   TB_SOR_GLUPS,      /* cell updates per second / 1e9 (runner) */
   TB_SOR_SWEEP_MS,   /* median time per iteration, ms (runner) */
   TB_SOR_BYTES,      /* the byte floor per cell update */
-  TB_SOR_R0          /* the solver's ||r_0|| (wide) */
+  TB_SOR_R0,         /* the solver's ||r_0|| (wide) */
+  TB_SOR_PX,         /* the MPI twins' process grid: ranks along x, y, z */
+  TB_SOR_PY,
+  TB_SOR_PZ,
+  TB_SOR_HALO        /* the MPI twins' halo bytes a rank sends an iteration, the largest rank's */
 };
 
 /* The material byte: an index into the tables and the electrode bit. */
@@ -70,6 +75,9 @@ typedef struct tb_sor {
    * run knows. Every run stores it (tb_sor_finish); cost and per_run read it
    * after the runs of a row. */
   int64_t last_iters;
+  /* The MPI twins' process grid (-P pgrid, or MPI_Dims_create's): ranks
+   * along x, y and z; 1 x 1 x 1 outside MPI runs. */
+  int pgrid[3];
 } tb_sor_t;
 
 extern const tb_algo_t tb_algo_sor;
@@ -107,6 +115,94 @@ static inline int tb_sor_stop(const tb_sor_t *s, int64_t it, double r2, double *
 
 /* Record a finished run: its columns and the iterations for the cost. */
 void tb_sor_finish(tb_ctx_t *ctx, int64_t iters, double r0, double rel);
+
+/* ---- The MPI twins' 3-D decomposition (doc/mpi.md) ----------------------
+ * The rank at coordinates (cx, cy, cz) of the process grid owns a box of
+ * interior points, lo[a]..hi[a] on axis a (inclusive), each axis split as
+ * tb_mpi_part splits items. After each colour the rank sends the points of
+ * that colour on its box's faces to the neighbours (the other colour's
+ * points there did not change) and receives theirs into the layer around
+ * its box. */
+typedef struct tb_sor_box {
+  int64_t lo[3], hi[3];
+} tb_sor_box_t;
+
+void tb_sor_box_of(const tb_sor_t *s, const int coords[3], tb_sor_box_t *b);
+
+/* Whether a box holds no point. */
+static inline int tb_sor_box_empty(const tb_sor_box_t *b)
+{
+  return b->hi[0] < b->lo[0] || b->hi[1] < b->lo[1] || b->hi[2] < b->lo[2];
+}
+
+/* The points of a box. */
+static inline int64_t tb_sor_box_points(const tb_sor_box_t *b)
+{
+  return tb_sor_box_empty(b) ? 0
+                             : (b->hi[0] - b->lo[0] + 1) * (b->hi[1] - b->lo[1] + 1) *
+                                   (b->hi[2] - b->lo[2] + 1);
+}
+
+/* The boxes one colour's sweep visits, in order, into out[0..7): the whole
+ * box (blocking), or first the layers that travel (each face with a
+ * neighbour: has[a][side]) and then the rest (overlapped; *early of them
+ * are the faces). Returns how many; empty boxes are left out. */
+int tb_sor_sweep_boxes(const tb_sor_box_t *b, const int has[3][2], int overlap, tb_sor_box_t *out,
+                       int *early);
+
+/* A face as the exchange packs it: the points origin + a sa + r sb of the
+ * grid (a < na, r < nb) whose colour is the one sent; row r keeps w =
+ * (na + 1) / 2 slots, slot q the a = 2 q + ((col + par + r) & 1), par the
+ * colour of the origin (the last slot of a row may be unused). The sender's
+ * face and the receiver's layer are the same points of the grid, so both
+ * sides agree on every slot. */
+typedef struct tb_sor_face {
+  int64_t origin, sa, sb, na, nb, w;
+  int par;
+} tb_sor_face_t;
+
+/* Direction d = 2 a + side (side 0: below): the face the box sends (its
+ * own layer, recv 0) or the layer it receives (recv 1), over the box's
+ * extent on the other two axes. */
+void tb_sor_face_of(const tb_sor_t *s, const tb_sor_box_t *b, int d, int recv, tb_sor_face_t *f);
+
+/* What a distributed twin needs of the decomposition, made in prepare
+ * (both backends): the process grid, the rank's box, the boxes one
+ * colour's sweep visits (sweep[0..nbefore) before the exchange is posted:
+ * the whole box when blocking, the faces that travel when overlapped; then
+ * nafter more), the faces sent and the layers received (direction d's
+ * slots from off[d] in the buffers; off[6] in all). */
+typedef struct tb_sor_plan {
+  tb_mpi_cart_t cart;
+  int have_cart;
+  tb_sor_box_t box, sweep[7];
+  int nbefore, nafter;
+  tb_sor_face_t send[6], recv[6];
+  int64_t off[7];
+} tb_sor_plan_t;
+
+/* Make the plan (tb_mpi_cart_create: a collective of every rank) and the
+ * row's MPI columns; free it with tb_sor_plan_free. */
+int tb_sor_plan_make(tb_ctx_t *ctx, int overlap, tb_sor_plan_t *pl);
+void tb_sor_plan_free(tb_sor_plan_t *pl);
+
+/* Every rank's box of the solution into every rank's grid (a host array
+ * of elements of e bytes), for the verifier: a collective of the ranks. */
+int tb_sor_mpi_gather(const tb_sor_t *s, const tb_mpi_cart_t *cart, void *grid, size_t e);
+
+/* The slots of a face. */
+static TB_HD TB_INLINE int64_t tb_sor_face_slots(const tb_sor_face_t *f)
+{
+  return f->nb * f->w;
+}
+
+/* The grid offset of slot q of row r for colour col, or -1 (unused). */
+static TB_HD TB_INLINE int64_t tb_sor_face_at(const tb_sor_face_t *f, int col, int64_t r,
+                                              int64_t q)
+{
+  const int64_t a = 2 * q + ((col + f->par + r) & 1);
+  return a < f->na ? f->origin + a * f->sa + r * f->sb : -1;
+}
 
 /* The uniform rows: row[j + (ny + 2) k] is the material index (TB_SOR_MAT)
  * shared by every point of row (j, k) and every neighbour of its interior

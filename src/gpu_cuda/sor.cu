@@ -22,15 +22,16 @@
  * that one number.
  *
  * The distributed twins (MPI runs, tbmpi.h), as the CPU's (cpu_omp/sor.c):
- * the interior planes split in z over the ranks, each colour swept over the
- * rank's planes with published's kernel (launched on a run of planes
- * through shifted pointers, so every point is published's arithmetic), the
- * slab's edge planes exchanged with the ranks below and above after each
- * colour: device buffers where the library is CUDA-aware, else through
- * pinned host planes. mpi exchanges after the colour's sweep; mpi-overlap
- * sweeps the two edge planes, posts the exchange and launches the interior,
- * which runs on the GPU while the halos travel. The residual is reduced over
- * the ranks where the solver reads it. */
+ * the interior points split into a box a rank over the 3-D process grid,
+ * each colour swept over the rank's box with published's kernel (launched
+ * on boxes through shifted pointers, so every point is published's
+ * arithmetic), the colour's points of the box's faces packed by a kernel
+ * and exchanged with the six neighbours after each colour: device buffers
+ * where the library is CUDA-aware, else through pinned host buffers (one
+ * copy each way). mpi exchanges after the colour's sweep; mpi-overlap
+ * sweeps the faces that travel, posts the exchange and launches the rest,
+ * which runs on the GPU while the halos travel. The residual is reduced
+ * over the ranks where the solver reads it. */
 #include <config.h>
 
 #include <cuda_runtime.h>
@@ -756,103 +757,147 @@ TB_SOR_VARIANT(tb_sor_jacobi, "jacobi", TB_SOR_JACOBI, "Jacobi (two arrays), the
 /* ---- The distributed twins ---------------------------------------------- */
 
 struct tb_sor_mpi {
-  tb_sor_gpu base;    /* partial, sum and host as the single-device twins use them */
-  int64_t k0, k1;     /* the rank's planes */
-  int64_t pblocks;    /* the blocks of one plane's launch */
-  int aware;          /* MPI reads and writes device memory */
-  void *stage[4];     /* not aware: pinned send_lo, send_hi, recv_lo, recv_hi planes */
-  int overlap;
+  tb_sor_gpu base;        /* partial, sum and host as the single-device twins use them */
+  tb_sor_plan_t pl;       /* the decomposition (sor.h) */
+  void *dsend, *drecv;    /* the packed faces on the device */
+  void *hsend, *hrecv;    /* not aware: their pinned host copies */
+  int aware;              /* MPI reads and writes device memory */
 };
 
-/* Colour col over planes ka..kb with published's kernel, its partials from
- * partial[*np] on (*np advanced): the kernel's plane 1 is plane ka, through
- * pointers shifted by ka - 1 planes, and its colour test is on the shifted
- * index, so the colour passed is flipped where ka - 1 is odd. */
+/* The published launch over box b: 16 x 16 threads over x and y, one
+ * plane of blocks a z plane of the box. */
+dim3 tb_sor_box_grid(const tb_sor_box_t *b)
+{
+  return dim3((unsigned)((b->hi[0] - b->lo[0] + tb_sor_bx) / tb_sor_bx),
+              (unsigned)((b->hi[1] - b->lo[1] + tb_sor_by) / tb_sor_by),
+              (unsigned)(b->hi[2] - b->lo[2] + 1));
+}
+
+/* Colour col over box b with published's kernel, its partials from
+ * partial[*np] on (*np advanced): the kernel's point (1, 1, 1) is the box's
+ * first, through pointers and spacing tables shifted by the box's origin,
+ * and its colour test is on the shifted indices, so the colour passed is
+ * flipped where the shift's sum is odd. */
 template <typename T, bool RES>
-int tb_sor_mpi_sweep(tb_ctx_t *ctx, tb_sor_mpi *st, int col, int64_t ka, int64_t kb, int64_t *np)
+int tb_sor_mpi_sweep(tb_ctx_t *ctx, tb_sor_mpi *st, int col, const tb_sor_box_t *b, int64_t *np)
 {
   const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
-  if (kb < ka)
-    return TB_OK;
   tb_sor_k<T> q = tb_sor_args<T>(ctx);
-  const int64_t off = (ka - 1) * s->sxy;
+  const int64_t dx = b->lo[0] - 1, dy = b->lo[1] - 1, dz = b->lo[2] - 1;
+  const int64_t off = dx + s->sx * dy + s->sxy * dz;
   T *v = (T *)ctx->buf[s->v] + off;
   q.f += off;
   q.mat += off;
-  q.rx[4] += ka - 1;
-  q.rx[5] += ka - 1;
-  q.nz = kb - ka + 1;
-  dim3 g = tb_sor_grid(s, TB_SOR_PUBLISHED);
-  g.z = (unsigned)(kb - ka + 1);
+  const int64_t shift[3] = {dx, dy, dz};
+  for (int a = 0; a < 6; a++)
+    q.rx[a] += shift[a / 2];
+  q.nx = b->hi[0] - b->lo[0] + 1;
+  q.ny = b->hi[1] - b->lo[1] + 1;
+  q.nz = b->hi[2] - b->lo[2] + 1;
+  const dim3 g = tb_sor_box_grid(b);
   tb_k_sor_nat<T, RES, false><<<g, 256, 0, tb_gpu_stream(ctx)>>>(
-      q, v, v, col ^ (int)((ka - 1) & 1), st->base.partial + *np);
+      q, v, v, col ^ (int)((dx + dy + dz) & 1), st->base.partial + *np);
   TB_CUDA_LAUNCH("sor mpi");
   *np += (int64_t)g.x * g.y * g.z;
   return TB_OK;
 }
 
-/* Post the exchange of the slab's edge planes (staged: after copying them to
- * the pinned send planes). The stream is synchronised first: the edge
- * planes must be final before they travel. */
-template <typename T> int tb_sor_halo_post(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h)
+/* Colour col of a face between the grid and its slots in buf (pack: grid
+ * to buf; else buf to grid), a thread a slot (tb_sor_face_at). */
+template <typename T>
+__global__ void __launch_bounds__(256) tb_k_sor_face(tb_sor_face_t f, T *grid, T *buf, int col,
+                                                      int pack)
 {
-  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
-  cudaStream_t stream = tb_gpu_stream(ctx);
-  const int64_t n = s->sxy, bytes = n * (int64_t)sizeof(T);
-  T *v = (T *)ctx->buf[s->v];
-  if (st->aware) {
-    TB_CUDA(cudaStreamSynchronize(stream));
-    return tb_mpi_halo_start(h, v + st->k0 * n, v + st->k1 * n, v + (st->k0 - 1) * n,
-                             v + (st->k1 + 1) * n, bytes);
+  const int64_t n = tb_sor_face_slots(&f);
+  for (int64_t x = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; x < n;
+       x += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t c = tb_sor_face_at(&f, col, x / f.w, x % f.w);
+    if (c < 0)
+      continue;
+    if (pack)
+      buf[x] = grid[c];
+    else
+      grid[c] = buf[x];
   }
-  TB_CUDA(cudaMemcpyAsync(st->stage[0], v + st->k0 * n, (size_t)bytes, cudaMemcpyDeviceToHost,
-                          stream));
-  TB_CUDA(cudaMemcpyAsync(st->stage[1], v + st->k1 * n, (size_t)bytes, cudaMemcpyDeviceToHost,
-                          stream));
-  TB_CUDA(cudaStreamSynchronize(stream));
-  return tb_mpi_halo_start(h, st->stage[0], st->stage[1], st->stage[2], st->stage[3], bytes);
 }
 
-/* Complete the exchange; staged, queue the received planes' copies to the
- * device (only from ranks that exist: the grid's boundary planes stay). */
-template <typename T> int tb_sor_halo_finish(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h)
+/* Queue the pack (or unpack) of every face that travels. */
+template <typename T> int tb_sor_mpi_faces(tb_ctx_t *ctx, tb_sor_mpi *st, int col, int pack)
 {
   const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
-  cudaStream_t stream = tb_gpu_stream(ctx);
-  const int64_t n = s->sxy;
-  const size_t bytes = (size_t)n * sizeof(T);
   T *v = (T *)ctx->buf[s->v];
-  int rc = tb_mpi_halo_wait(h);
-  if (rc || st->aware)
-    return rc;
-  if (tb_mpi_rank() > 0)
-    TB_CUDA(cudaMemcpyAsync(v + (st->k0 - 1) * n, st->stage[2], bytes, cudaMemcpyHostToDevice,
-                            stream));
-  if (tb_mpi_rank() < tb_mpi_size() - 1)
-    TB_CUDA(cudaMemcpyAsync(v + (st->k1 + 1) * n, st->stage[3], bytes, cudaMemcpyHostToDevice,
-                            stream));
+  const tb_sor_plan_t *pl = &st->pl;
+  for (int d = 0; d < 6; d++) {
+    const int64_t n = pl->off[d + 1] - pl->off[d];
+    if (!n)
+      continue;
+    const unsigned g = (unsigned)(n < 256 * 4096 ? (n + 255) / 256 : 4096);
+    T *buf = (T *)(pack ? st->dsend : st->drecv) + pl->off[d];
+    tb_k_sor_face<T><<<g, 256, 0, tb_gpu_stream(ctx)>>>(pack ? pl->send[d] : pl->recv[d], v, buf,
+                                                        col, pack);
+    TB_CUDA_LAUNCH("sor face");
+  }
   return TB_OK;
 }
 
-/* One colour on the rank's slab with its exchange. */
+/* Post the exchange of the packed faces. The stream is synchronised
+ * first (staged: after the packed faces' copy to the pinned buffer): the
+ * faces must be final before they travel. */
+template <typename T> int tb_sor_halo_post(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h)
+{
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  char *send = (char *)(st->aware ? st->dsend : st->hsend);
+  char *recv = (char *)(st->aware ? st->drecv : st->hrecv);
+  const int64_t *off = st->pl.off;
+  void *sp[6], *rp[6];
+  int64_t bytes[6];
+  if (!st->aware && off[6])
+    TB_CUDA(cudaMemcpyAsync(st->hsend, st->dsend, (size_t)off[6] * sizeof(T),
+                            cudaMemcpyDeviceToHost, stream));
+  TB_CUDA(cudaStreamSynchronize(stream));
+  for (int d = 0; d < 6; d++) {
+    sp[d] = send + off[d] * (int64_t)sizeof(T);
+    rp[d] = recv + off[d] * (int64_t)sizeof(T);
+    bytes[d] = (off[d + 1] - off[d]) * (int64_t)sizeof(T);
+  }
+  return tb_mpi_halo_start(&st->pl.cart, h, sp, rp, bytes);
+}
+
+/* Complete the exchange and queue the received layers' unpack (staged:
+ * after their copy to the device). */
+template <typename T> int tb_sor_halo_finish(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h,
+                                             int col)
+{
+  int rc = tb_mpi_halo_wait(h);
+  if (rc)
+    return rc;
+  if (!st->aware && st->pl.off[6])
+    TB_CUDA(cudaMemcpyAsync(st->drecv, st->hrecv, (size_t)st->pl.off[6] * sizeof(T),
+                            cudaMemcpyHostToDevice, tb_gpu_stream(ctx)));
+  return tb_sor_mpi_faces<T>(ctx, st, col, 0);
+}
+
+/* One colour on the rank's box with its exchange: the boxes before the
+ * post (blocking: all of it; overlapped: the faces that travel), the faces
+ * packed and posted, the rest launched, which runs on the GPU while the
+ * halos travel, the wait and the unpack. */
 template <typename T, bool RES>
 int tb_sor_mpi_colour(tb_ctx_t *ctx, tb_sor_mpi *st, int col, int64_t *np)
 {
   tb_mpi_halo_t h;
-  const int64_t k0 = st->k0, k1 = st->k1;
-  int rc;
-  if (!st->overlap) {
-    if ((rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, k0, k1, np)) ||
-        (rc = tb_sor_halo_post<T>(ctx, st, &h)))
-      return rc;
-    return tb_sor_halo_finish<T>(ctx, st, &h);
-  }
-  if ((rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, k0, k0, np)) ||
-      (k1 > k0 && (rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, k1, k1, np))) ||
-      (rc = tb_sor_halo_post<T>(ctx, st, &h)) ||
-      (rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, k0 + 1, k1 - 1, np)))
+  int rc = TB_OK;
+  const tb_sor_plan_t *pl = &st->pl;
+  for (int q = 0; q < pl->nbefore && !rc; q++)
+    rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, &pl->sweep[q], np);
+  if (rc || (rc = tb_sor_mpi_faces<T>(ctx, st, col, 1)) || (rc = tb_sor_halo_post<T>(ctx, st, &h)))
     return rc;
-  return tb_sor_halo_finish<T>(ctx, st, &h);
+  for (int q = pl->nbefore; q < pl->nbefore + pl->nafter && !rc; q++)
+    rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, &pl->sweep[q], np);
+  if (rc) {
+    tb_mpi_halo_wait(&h);
+    return rc;
+  }
+  return tb_sor_halo_finish<T>(ctx, st, &h, col);
 }
 
 template <typename T> int tb_sor_mpi_run_t(tb_ctx_t *ctx)
@@ -885,56 +930,58 @@ int tb_sor_mpi_run(tb_ctx_t *ctx)
   return ctx->p->prec == TB_FLOAT ? tb_sor_mpi_run_t<float>(ctx) : tb_sor_mpi_run_t<double>(ctx);
 }
 
-/* The rank's planes, the partials of its launches (at most three a colour:
- * the two edge planes and the interior) and, where MPI is not CUDA-aware,
- * the four pinned halo planes. */
+/* The plan (a collective), the partials of its boxes' launches (both
+ * colours), and the faces' buffers: on the device, and where MPI is not
+ * CUDA-aware pinned host copies. */
 template <int OVERLAP> int tb_sor_mpi_prepare(tb_ctx_t *ctx)
 {
-  const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
-  const size_t plane = (size_t)s->sxy * tb_kind_size(tb_prec_kind(ctx->p->prec));
+  const size_t e = tb_kind_size(tb_prec_kind(ctx->p->prec));
   tb_sor_mpi *st = (tb_sor_mpi *)calloc(1, sizeof *st);
+  int rc;
   if (!st)
     return tb_fail(TB_ENOMEM, "out of memory");
   ctx->state = st;
-  if (s->nz > 65535 || s->ny > 65535 * 6)
-    return tb_fail(TB_EUNSUP, "the launch grid takes at most 65535 planes");
-  if (s->nz < tb_mpi_size())
-    return tb_fail(TB_EUNSUP, "%lld planes in z are fewer than the %d MPI ranks",
-                   (long long)s->nz, tb_mpi_size());
-  int64_t lo, hi;
-  tb_mpi_share(s->nz, tb_mpi_rank(), &lo, &hi);
-  st->k0 = lo + 1;
-  st->k1 = hi;
-  st->overlap = OVERLAP;
-  const dim3 g = tb_sor_grid(s, TB_SOR_PUBLISHED);
-  st->pblocks = (int64_t)g.x * g.y;
-  st->base.nblocks = st->pblocks * (st->k1 - st->k0 + 1);
-  TB_CUDA(cudaMalloc(&st->base.partial, (size_t)(2 * (st->base.nblocks + 2 * st->pblocks)) *
-                                            sizeof(double)));
+  if ((rc = tb_sor_plan_make(ctx, OVERLAP, &st->pl)))
+    return rc;
+  int64_t blocks = 0;
+  for (int q = 0; q < st->pl.nbefore + st->pl.nafter; q++) {
+    const tb_sor_box_t *b = &st->pl.sweep[q];
+    const dim3 g = tb_sor_box_grid(b);
+    if (b->hi[2] - b->lo[2] >= 65535 || g.y > 65535)
+      return tb_fail(TB_EUNSUP, "the launch grid takes at most 65535 planes and 65535 x 16 rows");
+    blocks += (int64_t)g.x * g.y * g.z;
+  }
+  st->base.nblocks = 2 * blocks;
+  TB_CUDA(cudaMalloc(&st->base.partial, (size_t)(2 * blocks + 1) * sizeof(double)));
   TB_CUDA(cudaMalloc(&st->base.sum, sizeof(double)));
   TB_CUDA(cudaMallocHost(&st->base.host, sizeof(double)));
+  const size_t bytes = (size_t)st->pl.off[6] * e + e;
+  TB_CUDA(cudaMalloc(&st->dsend, bytes));
+  TB_CUDA(cudaMalloc(&st->drecv, bytes));
   st->aware = tb_mpi_cuda_aware();
-  for (int b = 0; b < 4 && !st->aware; b++)
-    TB_CUDA(cudaMallocHost(&st->stage[b], plane));
+  if (!st->aware) {
+    TB_CUDA(cudaMallocHost(&st->hsend, bytes));
+    TB_CUDA(cudaMallocHost(&st->hrecv, bytes));
+  }
   return TB_OK;
 }
 
-/* Every rank's planes into every rank's device grid, through the host
+/* Every rank's box into every rank's device grid, through the host
  * (untimed: for the verifier). */
 int tb_sor_mpi_collect(tb_ctx_t *ctx)
 {
   const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
-  const int64_t plane = s->sxy * (int64_t)tb_kind_size(tb_prec_kind(ctx->p->prec));
-  char *v = (char *)ctx->buf[s->v];
-  char *host = (char *)malloc((size_t)(plane * s->nz));
+  const tb_sor_mpi *st = (const tb_sor_mpi *)ctx->state;
+  const size_t e = tb_kind_size(tb_prec_kind(ctx->p->prec)), bytes = (size_t)s->cells * e;
+  void *v = ctx->buf[s->v];
+  void *host = malloc(bytes);
   if (!host)
     return tb_fail(TB_ENOMEM, "out of memory for the gathered grid");
-  cudaError_t e = cudaMemcpy(host, v + plane, (size_t)(plane * s->nz), cudaMemcpyDeviceToHost);
-  int rc = e != cudaSuccess ? tb_cuda_status(e, "reading the grid", __FILE__, __LINE__) : TB_OK;
-  if (!rc && !(rc = tb_mpi_allgather_bytes(host, s->nz, plane)) &&
-      (e = cudaMemcpy(v + plane, host, (size_t)(plane * s->nz), cudaMemcpyHostToDevice)) !=
-          cudaSuccess)
-    rc = tb_cuda_status(e, "writing the gathered grid", __FILE__, __LINE__);
+  cudaError_t err = cudaMemcpy(host, v, bytes, cudaMemcpyDeviceToHost);
+  int rc = err != cudaSuccess ? tb_cuda_status(err, "reading the grid", __FILE__, __LINE__) : TB_OK;
+  if (!rc && !(rc = tb_sor_mpi_gather(s, &st->pl.cart, host, e)) &&
+      (err = cudaMemcpy(v, host, bytes, cudaMemcpyHostToDevice)) != cudaSuccess)
+    rc = tb_cuda_status(err, "writing the gathered grid", __FILE__, __LINE__);
   free(host);
   return rc;
 }
@@ -943,11 +990,14 @@ void tb_sor_mpi_release(tb_ctx_t *ctx)
 {
   tb_sor_mpi *st = (tb_sor_mpi *)ctx->state;
   if (st) {
+    tb_sor_plan_free(&st->pl);
     cudaFree(st->base.partial);
     cudaFree(st->base.sum);
     cudaFreeHost(st->base.host);
-    for (int b = 0; b < 4; b++)
-      cudaFreeHost(st->stage[b]);
+    cudaFree(st->dsend);
+    cudaFree(st->drecv);
+    cudaFreeHost(st->hsend);
+    cudaFreeHost(st->hrecv);
   }
   free(st);
   ctx->state = NULL;
@@ -955,12 +1005,13 @@ void tb_sor_mpi_release(tb_ctx_t *ctx)
 
 TB_VARIANT(tb_sor_gpu_mpi, "mpi", &tb_algo_sor, tb_sor_precs, TB_V_MPI, NULL, 0,
            tb_sor_mpi_prepare<0>, tb_sor_mpi_run, tb_sor_mpi_collect, tb_sor_mpi_release,
-           "MPI ranks: slabs of z planes, published's kernel, edge planes exchanged after each "
-           "colour (CUDA-aware, or through pinned host planes)");
+           "MPI ranks: a box each of the 3-D process grid (-P pgrid), published's kernel, the "
+           "colour's face points packed on the device and exchanged after each colour "
+           "(CUDA-aware, or through pinned host buffers)");
 TB_VARIANT(tb_sor_gpu_mpi_overlap, "mpi-overlap", &tb_algo_sor, tb_sor_precs, TB_V_MPI, NULL, 0,
            tb_sor_mpi_prepare<1>, tb_sor_mpi_run, tb_sor_mpi_collect, tb_sor_mpi_release,
-           "MPI ranks: slabs of z planes, edge planes first, their exchange while the interior "
-           "runs on the GPU");
+           "MPI ranks: boxes of the 3-D process grid, the faces first, their exchange while the "
+           "interior runs on the GPU");
 
 } /* namespace */
 
