@@ -87,4 +87,7 @@ run_csv "$TMP/rg.csv" sor --variant wave,roll --precision float,double --size 20
 # 2 precisions x (wave + roll at 6 caps)
 all_pass "$TMP/rg.csv" 14
 same_bits "$TMP/rg.csv"
+# A cap that has no kernel is refused in one line.
+expect_error 2 "\-\-regs: unknown value '50'" run sor --backend gpu --variant roll --regs 50 \
+  --size 8
 finish
