@@ -1,14 +1,16 @@
 #!/bin/sh
 # The red-black SOR family on the GPU against the CPU: every CUDA variant
-# (published, split, fused, stream, jacobi) in float and double on unequal
-# sides that are not multiples of the tiles (16 x 16, 32 x 8, the fused
-# sweep's 30 x 6 outputs and 32 planes a block, the stream sweep's shapes
-# and plane chunks of its tuning), on the manufactured problem (stretched
+# (published, split, fused, stream, roll, jacobi) in float and double on
+# unequal sides that are not multiples of the tiles (16 x 16, 32 x 8, the
+# fused sweep's 30 x 6 outputs and 32 planes a block, the stream and roll
+# sweeps' shapes, plane chunks and roll's register caps), on the
+# manufactured problem (stretched
 # mesh), the Laplace problem (every row uniform) and the capacitor
 # (electrodes held, rows of mixed materials): every row verified, and within
 # each method the CPU and GPU twins give the same bits (err_max and the true
 # residual to 17 digits) after the same number of iterations: the one-pass
-# sweeps (fused, stream; the CPU's fused and wave) equal the two-pass ones.
+# sweeps (fused, stream, roll; the CPU's fused and wave) equal the two-pass
+# ones.
 # The convergence rate on the GPU: about 4x per halving of h. Skips without
 # a GPU.
 . "${srcdir:-.}/tests/lib.sh"
@@ -31,45 +33,61 @@ same_bits() {
     "$TMP/bits" || fail "$1: CPU and GPU twins differ within a method"
 }
 
-run_csv "$TMP/a.csv" sor --variant natural,split,published,fused,wave,stream \
+run_csv "$TMP/a.csv" sor --variant natural,split,published,fused,wave,stream,roll \
   --precision float,double --size 20 -P nx=37 -P ny=21 -P nz=70 -P check=5 \
   -P problem=manufactured,capacitor -P mesh=stretched --block 96,256 --bx 32,64 --zchunk 1,9,128
-# 2 precisions x 2 problems x (4 CPU + 3 GPU + 9 stream: blocks of 32 x 3 (bx 64 does not
-# divide 96, skipped), 32 x 8 and 64 x 4, each with 1, 9 and 128 planes a block)
-all_pass "$TMP/a.csv" 64
+# 2 precisions x 2 problems x (4 CPU + 3 GPU + 9 stream + 9 roll: blocks of 32 x 3 (bx 64
+# does not divide 96, skipped), 32 x 8 and 64 x 4, each with 1, 9 and 128 planes a block)
+all_pass "$TMP/a.csv" 100
 same_bits "$TMP/a.csv"
 # The solver stopped on the check interval, before maxiter.
 awk -F, -v i="$(csv_col "$TMP/a.csv" iterations)" "$CSV_ROW"' { if ($i % 5 != 0) bad++ }
   END { exit bad > 0 }' "$TMP/a.csv" || fail "a stop off the check interval of 5"
 
 # Single points, two and three a side, and a box of odd sides: the kernels'
-# edges, and jacobi on both backends.
+# edges, and jacobi on both backends (every variant: 5 CPU, 6 GPU).
 run_csv "$TMP/edge.csv" sor --precision double --size 1,2,3,9 -P nx=auto,11 -P problem=laplace \
   -P tol=1e-10 -P maxiter=100000
-all_pass "$TMP/edge.csv" 80
+all_pass "$TMP/edge.csv" 88
 same_bits "$TMP/edge.csv"
 
 # The manufactured error on the GPU falls about 4x a halving, as on the CPU.
-run_csv "$TMP/conv.csv" sor --variant natural,fused,split,published,stream --precision double \
-  --size 15,31,63 -P tol=1e-11
-all_pass "$TMP/conv.csv" 21
+run_csv "$TMP/conv.csv" sor --variant natural,fused,split,published,stream,roll \
+  --precision double --size 15,31,63 -P tol=1e-11
+all_pass "$TMP/conv.csv" 24
 csv_select "$TMP/conv.csv" backend variant size err_max >"$TMP/conv"
 awk -F, '{ e[$2, $3] = $4 }
-  END { split("published split fused stream", v, " ")
-    for (k = 1; k <= 4; k++) {
+  END { split("published split fused stream roll", v, " ")
+    for (k = 1; k <= 5; k++) {
       r1 = e[v[k], 15] / e[v[k], 31]; r2 = e[v[k], 31] / e[v[k], 63]
       if (r1 < 3.9 || r1 > 4.1 || r2 < 3.9 || r2 > 4.1) { print v[k] " ratios " r1 " " r2; bad++ } }
     exit bad > 0 }' "$TMP/conv" || fail "GPU manufactured error: not ~4x a halving"
 same_bits "$TMP/conv.csv"
 
-# The stream sweep's shapes against the CPU's wave: a row of 38 slots (nx 75) over one,
-# two and a part of a third tile's width, 19 rows over tiles of 1, 6 and 30 rows, 33
-# planes in chunks of 1, 4 and 33; the capacitor's mixed rows and Laplace's uniform
-# ones, with the residual reduced every iteration (check 1).
-run_csv "$TMP/st.csv" sor --variant wave,stream --precision float,double --size 20 -P nx=75 \
-  -P ny=19 -P nz=33 -P check=1 -P problem=capacitor,laplace --block 96,256,1024 --bx 32,128 \
-  --zchunk 1,4,33
-# 2 precisions x 2 problems x (wave + stream at 32 x 3, 32 x 8, 32 x 32, 128 x 8 by 3 chunks)
-all_pass "$TMP/st.csv" 52
+# The stream and roll sweeps' shapes against the CPU's wave: a row of 38 slots (nx 75)
+# over one, two and a part of a third tile's width, 19 rows over tiles of 1, 6 and 30
+# rows (roll's shared black plane with its rows beyond the tile), 33 planes in chunks of
+# 1, 4 and 33 (roll's loads a step ahead at a chunk's last planes and the grid's); the
+# capacitor's mixed rows and Laplace's uniform ones, with the residual reduced every
+# iteration (check 1). Caps of 40 and 64 registers fit blocks of 1024 threads.
+run_csv "$TMP/st.csv" sor --variant wave,stream,roll --precision float,double --size 20 \
+  -P nx=75 -P ny=19 -P nz=33 -P check=1 -P problem=capacitor,laplace --block 96,256,1024 \
+  --bx 32,128 --zchunk 1,4,33 --regs 40,64
+# 2 precisions x 2 problems x (wave + stream at 32 x 3, 32 x 8, 32 x 32, 128 x 8 by 3
+# chunks + roll at the same by 2 caps)
+all_pass "$TMP/st.csv" 148
 same_bits "$TMP/st.csv"
+
+# Every register cap of roll (the larger spill nothing, the smaller spill to local
+# memory) on an odd box of the capacitor, on blocks of 256 threads, which every cap fits:
+# the same bits as the CPU's wave.
+run_csv "$TMP/rg.csv" sor --variant wave,roll --precision float,double --size 20 -P nx=41 \
+  -P ny=23 -P nz=17 -P check=3 -P problem=capacitor --block 256 --zchunk 5 \
+  --regs 40,48,64,80,128,255
+# 2 precisions x (wave + roll at 6 caps)
+all_pass "$TMP/rg.csv" 14
+same_bits "$TMP/rg.csv"
+# A cap that has no kernel is refused in one line.
+expect_error 2 "\-\-regs: unknown value '50'" run sor --backend gpu --variant roll --regs 50 \
+  --size 8
 finish

@@ -293,19 +293,18 @@ template <typename T> struct tb_sor_sk {
   int w, bx, by, zchunk;
 };
 
-/* stream: a point of the split layout whose neighbours' values are given;
- * c its index in its colour's arrays, p its row's parity (i = 2 ih + p), mo
- * the other colour's materials, um its row's uniform material or -1. */
+/* stream and roll: a point of the split layout whose neighbours' values and
+ * spacing factors are given; c its index in its colour's arrays, p its
+ * row's parity (i = 2 ih + p), mo the other colour's materials, um its row's
+ * uniform material or -1 (then the six faces' materials are read). */
 template <typename T>
-__device__ __forceinline__ T tb_sor_spt(const tb_sor_k<T> &q, const uint8_t *mo, int64_t c, int p,
-                                        int w, int64_t wz, int i, int j, int64_t k, int um,
-                                        unsigned m, T vc, T fc, T vw, T ve, T vs, T vn, T vb,
-                                        T vt, T *out)
+__device__ __forceinline__ T tb_sor_sup(const tb_sor_k<T> &q, const uint8_t *mo, int64_t c, int p,
+                                        int64_t w, int64_t wz, int um, unsigned m, T vc, T fc,
+                                        T vw, T ve, T vs, T vn, T vb, T vt, T rxm, T rxp, T rym,
+                                        T ryp, T rzm, T rzp, T *out)
 {
-  const T rxm = q.cf[q.rx[0] + i], rxp = q.cf[q.rx[1] + i], rym = q.cf[q.rx[2] + j],
-          ryp = q.cf[q.rx[3] + j], rzm = q.cf[q.rx[4] + k], rzp = q.cf[q.rx[5] + k];
   if (um >= 0) {
-    const T h = q.cf[q.hm + um * (TB_SOR_NMAT + 1)];
+    const T h = __ldg(q.cf + q.hm + um * (TB_SOR_NMAT + 1));
     return tb_sor_update(vc, fc, vw, ve, vs, vn, vb, vt, h, h, h, h, h, h, rxm, rxp, rym, ryp,
                          rzm, rzp, q.omega, out);
   }
@@ -314,6 +313,18 @@ __device__ __forceinline__ T tb_sor_spt(const tb_sor_k<T> &q, const uint8_t *mo,
                        hm[TB_SOR_MAT(mo[c + p])], hm[TB_SOR_MAT(mo[c - w])],
                        hm[TB_SOR_MAT(mo[c + w])], hm[TB_SOR_MAT(mo[c - wz])],
                        hm[TB_SOR_MAT(mo[c + wz])], rxm, rxp, rym, ryp, rzm, rzp, q.omega, out);
+}
+
+/* stream: tb_sor_sup with the point's spacing factors read here. */
+template <typename T>
+__device__ __forceinline__ T tb_sor_spt(const tb_sor_k<T> &q, const uint8_t *mo, int64_t c, int p,
+                                        int w, int64_t wz, int i, int j, int64_t k, int um,
+                                        unsigned m, T vc, T fc, T vw, T ve, T vs, T vn, T vb,
+                                        T vt, T *out)
+{
+  return tb_sor_sup(q, mo, c, p, w, wz, um, m, vc, fc, vw, ve, vs, vn, vb, vt, q.cf[q.rx[0] + i],
+                    q.cf[q.rx[1] + i], q.cf[q.rx[2] + j], q.cf[q.rx[3] + j], q.cf[q.rx[4] + k],
+                    q.cf[q.rx[5] + k], out);
 }
 
 /* stream: red at slot (ih, j) of plane k of the next iterate, from the
@@ -411,6 +422,185 @@ __global__ void __launch_bounds__(1024) tb_k_sor_stream(tb_sor_k<T> q, tb_sor_sk
     tb_sor_partial(r2, partial);
 }
 
+/* roll: one step's loads, issued a step ahead of their use (k the step:
+ * black is updated on plane k, red on plane k + 1). Every value is loaded
+ * once a step: the previous black of plane k + 2 (the thread's slot and, for
+ * the tile's first and last rows, the row beyond), red's old value, f and
+ * material on plane k + 1, black's f and material on plane k, row
+ * (j, k + 1)'s uniform material and plane k + 1's z spacing factors. */
+template <typename T> struct tb_sor_ahead {
+  T ob, oh, sr, fr, fb, rzm, rzp;
+  unsigned mr, mb;
+  int um;
+};
+
+/* roll: step k's loads into *x. cb is the thread's slot on plane 0 and hc
+ * its halo row's (hload: the thread loads one); what the thread does not
+ * use is left zero (materials held, rows not uniform). Every index lies in
+ * the arrays: planes 0 .. nz + 1, rows 0 .. ny + 1. */
+template <typename T>
+__device__ __forceinline__ void tb_sor_fetch(const tb_sor_k<T> &q, const tb_sor_sk<T> &a, int k,
+                                             int cb, int hc, int j, bool inside, bool inner,
+                                             bool hload, tb_sor_ahead<T> *x)
+{
+  const int nz = (int)q.nz, wz = (int)a.wz, c1 = cb + wz * (k + 1);
+  x->ob = x->oh = x->sr = x->fr = x->fb = T(0);
+  x->mr = x->mb = TB_SOR_FIXED;
+  x->um = -1;
+  x->rzm = __ldg(q.cf + q.rx[4] + k + 1);
+  x->rzp = __ldg(q.cf + q.rx[5] + k + 1);
+  if (inside) {
+    if (k + 2 <= nz + 1) {
+      x->ob = __ldg(a.sb + c1 + wz);
+      if (hload)
+        x->oh = __ldg(a.sb + hc + wz * (k + 2));
+    }
+    x->sr = __ldg(a.sr + c1);
+    x->fr = __ldg(a.fr + c1);
+    x->mr = __ldg(a.mr + c1);
+    x->um = __ldg(a.urow + j + ((int)q.ny + 2) * (k + 1));
+  }
+  if (inner) {
+    x->fb = __ldg(a.fb + c1 - wz);
+    x->mb = __ldg(a.mb + c1 - wz);
+  }
+}
+
+/* roll: stream's scheme (the same tiles, ring, chunks and ownership of the
+ * red planes; see tb_k_sor_stream) with every array element loaded once a
+ * step and everything else kept on chip: the previous black of planes k,
+ * k + 1 and k + 2 rolls through registers (black's own old value, red's z
+ * neighbours), and plane k + 1 also sits in one of two shared planes with a
+ * row beyond the tile on either side (red's x and y neighbours); red of
+ * planes k - 1, k and k + 1 as in stream. Red on plane k + 1 and black on
+ * plane k share the coordinate i = 2 ih + ((j + k + 1) & 1), so the x
+ * spacing factors of the slot's two points and the y ones of its row are
+ * read once, before the march. Loads run a step ahead (tb_sor_fetch), index
+ * arithmetic is 32-bit (the arrays' slots fit, checked in prepare) and the
+ * register cap is the template's REGS (__maxnreg__, the tuning's regs). One
+ * barrier a step: step k writes shared black plane k + 2 (last read by step
+ * k - 1's red, before step k - 1's barrier) and red plane k + 1 (last read by
+ * step k - 2's black, before step k - 1's barrier), and reads plane k + 1's
+ * black (written by step k - 1, or the prologue, before a barrier). The
+ * arithmetic of every point is the two-pass one: the same bits. */
+template <typename T, bool RES, int REGS>
+__global__ void __maxnreg__(REGS) tb_k_sor_roll(tb_sor_k<T> q, tb_sor_sk<T> a, double *partial)
+{
+  extern __shared__ double tb_sor_smem[];
+  const int bx = a.bx, by = a.by, plane = bx * by, oplane = plane + 2 * bx;
+  T *const red = reinterpret_cast<T *>(tb_sor_smem), *const old = red + 3 * plane;
+  const int tx = (int)threadIdx.x % bx, ty = (int)threadIdx.x / bx;
+  const int ih = (int)blockIdx.x * (bx - 2) + tx - 1, j = (int)blockIdx.y * (by - 2) + ty;
+  const int nx = (int)q.nx, ny = (int)q.ny, nz = (int)q.nz, w = a.w, wz = (int)a.wz;
+  const int k0 = 1 + (int)blockIdx.z * a.zchunk, k1 = min(k0 + a.zchunk - 1, nz);
+  const bool inside = ih >= 0 && ih < w && j <= ny + 1, jin = j >= 1 && j <= ny;
+  const bool inner = inside && tx >= 1 && tx < bx - 1 && ty >= 1 && ty < by - 1 && jin;
+  /* The first row of the tile also loads the row before it, the last the
+   * row after it, into the shared black plane's outer rows. */
+  const int hrow = ty == 0 ? -1 : ty == by - 1 ? 1 : 0;
+  const bool hload = inside && hrow != 0 && j + hrow >= 0 && j + hrow <= ny + 1;
+  const int os = (ty + 1) * bx + tx, hs = hrow < 0 ? tx : (by + 1) * bx + tx;
+  const int cb = ih + w * j, hc = cb + w * hrow;
+  T rxm0 = T(0), rxp0 = T(0), rxm1 = T(0), rxp1 = T(0), rym = T(0), ryp = T(0);
+  if (inside) {
+    rym = __ldg(q.cf + q.rx[2] + j);
+    ryp = __ldg(q.cf + q.rx[3] + j);
+    if (2 * ih <= nx + 1) {
+      rxm0 = __ldg(q.cf + q.rx[0] + 2 * ih);
+      rxp0 = __ldg(q.cf + q.rx[1] + 2 * ih);
+    }
+    if (2 * ih + 1 <= nx + 1) {
+      rxm1 = __ldg(q.cf + q.rx[0] + 2 * ih + 1);
+      rxp1 = __ldg(q.cf + q.rx[1] + 2 * ih + 1);
+    }
+  }
+  double r2 = 0.0;
+  T prev = tb_sor_sred<T, RES>(q, a, ih, j, k0 - 1, inside, false, &r2);
+  T cur = tb_sor_sred<T, RES>(q, a, ih, j, k0, inside, inner && k0 == 1, &r2);
+  T ob0 = T(0), ob1 = T(0), oh1 = T(0);
+  int ub = -1;
+  if (inside) {
+    ob0 = __ldg(a.sb + cb + wz * k0);
+    ob1 = __ldg(a.sb + cb + wz * (k0 + 1));
+    if (hload)
+      oh1 = __ldg(a.sb + hc + wz * (k0 + 1));
+    ub = __ldg(a.urow + j + (ny + 2) * k0);
+  }
+  T rzm = __ldg(q.cf + q.rx[4] + k0), rzp = __ldg(q.cf + q.rx[5] + k0);
+  tb_sor_ahead<T> x;
+  tb_sor_fetch(q, a, k0, cb, hc, j, inside, inner, hload, &x);
+  int rprev = 2 * plane, rcur = 0, rnext = plane;
+  red[rcur + threadIdx.x] = cur;
+  old[((k0 + 1) & 1) * oplane + os] = ob1;
+  if (hload)
+    old[((k0 + 1) & 1) * oplane + hs] = oh1;
+  __syncthreads();
+  for (int k = k0; k <= k1; k++) {
+    const tb_sor_ahead<T> s = x;
+    if (k < k1)
+      tb_sor_fetch(q, a, k + 1, cb, hc, j, inside, inner, hload, &x);
+    old[(k & 1) * oplane + os] = s.ob;
+    if (hload)
+      old[(k & 1) * oplane + hs] = s.oh;
+    const int p = (j + k + 1) & 1, i = 2 * ih + p;
+    const bool iin = i >= 1 && i <= nx;
+    const T rxm = p ? rxm1 : rxm0, rxp = p ? rxp1 : rxp0;
+    /* Red on plane k + 1 from the previous black. */
+    T next = s.sr;
+    if (inside && iin && jin && k + 1 <= nz && !(s.mr & TB_SOR_FIXED)) {
+      const T *o = old + ((k + 1) & 1) * oplane + os;
+      const int c = cb + wz * (k + 1);
+      const T r = tb_sor_sup(q, a.mb, c, p, w, wz, s.um, s.mr, s.sr, s.fr, o[p - 1], o[p], o[-bx],
+                             o[bx], ob0, s.ob, rxm, rxp, rym, ryp, s.rzm, s.rzp, &next);
+      if (inner) {
+        a.dr[c] = next;
+        if (RES)
+          r2 = fma((double)r, (double)r, r2);
+      }
+    }
+    red[rnext + threadIdx.x] = next;
+    __syncthreads();
+    /* Black on plane k from the new red. */
+    if (inner && iin && !(s.mb & TB_SOR_FIXED)) {
+      const T *b = red + rcur + threadIdx.x;
+      const int c = cb + wz * k;
+      T v;
+      const T r = tb_sor_sup(q, a.mr, c, p, w, wz, ub, s.mb, ob0, s.fb, b[p - 1], b[p], b[-bx],
+                             b[bx], prev, next, rxm, rxp, rym, ryp, rzm, rzp, &v);
+      a.db[c] = v;
+      if (RES)
+        r2 = fma((double)r, (double)r, r2);
+    }
+    prev = cur;
+    cur = next;
+    ob0 = ob1;
+    ob1 = s.ob;
+    ub = s.um;
+    rzm = s.rzm;
+    rzp = s.rzp;
+    const int t = rprev;
+    rprev = rcur;
+    rcur = rnext;
+    rnext = t;
+  }
+  if (RES)
+    tb_sor_partial(r2, partial);
+}
+
+/* roll's register caps (the tuning's regs): the kernels, by the caps' names. */
+const char *const tb_sor_regs[] = {"40", "48", "64", "80", "128", "255", NULL};
+template <typename T, bool RES>
+void (*const tb_sor_roll_k[])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
+    tb_k_sor_roll<T, RES, 40>, tb_k_sor_roll<T, RES, 48>,  tb_k_sor_roll<T, RES, 64>,
+    tb_k_sor_roll<T, RES, 80>, tb_k_sor_roll<T, RES, 128>, tb_k_sor_roll<T, RES, 255>};
+
+/* roll's shared memory: three red planes and two black ones with a row on
+ * either side. */
+size_t tb_sor_roll_smem(int bx, int by, size_t e)
+{
+  return (3 * (size_t)bx * by + 2 * (size_t)bx * (by + 2)) * e;
+}
+
 /* One block sums the n partials into *out. */
 __global__ void tb_k_sor_sum(const double *partial, int64_t n, double *out)
 {
@@ -422,7 +612,13 @@ __global__ void tb_k_sor_sum(const double *partial, int64_t n, double *out)
     *out = s;
 }
 
-enum { TB_SOR_PUBLISHED, TB_SOR_SPLIT, TB_SOR_FUSED, TB_SOR_JACOBI, TB_SOR_STREAM };
+enum { TB_SOR_PUBLISHED, TB_SOR_SPLIT, TB_SOR_FUSED, TB_SOR_JACOBI, TB_SOR_STREAM, TB_SOR_ROLL };
+
+/* The layouts that march up the planes on the split arrays with two iterates. */
+bool tb_sor_marches(int layout)
+{
+  return layout == TB_SOR_STREAM || layout == TB_SOR_ROLL;
+}
 
 struct tb_sor_gpu {
   double *partial, *sum; /* per block, and the final sum (device) */
@@ -434,7 +630,8 @@ struct tb_sor_gpu {
   void *half2[2];        /* stream: v of red and black, the second iterate */
   int8_t *urow;          /* stream: the uniform rows */
   int64_t w, half_cells;
-  int bx, by, zchunk; /* stream: the block's shape and its planes */
+  int bx, by, zchunk; /* stream and roll: the block's shape and its planes */
+  int regs;           /* roll: the register cap's index in tb_sor_regs */
 };
 
 template <typename T> tb_sor_k<T> tb_sor_args(const tb_ctx_t *ctx)
@@ -473,9 +670,9 @@ dim3 tb_sor_grid(const tb_sor_t *s, int layout)
               (unsigned)((s->ny + tb_sor_by - 1) / tb_sor_by), (unsigned)s->nz);
 }
 
-/* stream's tuning: the block's shape (bx x by, by = block / bx) and its
- * planes, checked; the grid. */
-template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st)
+/* stream's and roll's tuning: the block's shape (bx x by, by = block / bx)
+ * and its planes, checked; the grid; whether the kernel takes the block. */
+template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st, int layout)
 {
   const tb_sor_t *s = (const tb_sor_t *)ctx->p->priv;
   const int block = tb_gpu_block(ctx);
@@ -491,7 +688,20 @@ template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st)
   if (gy > 65535 || gz > 65535)
     return tb_fail(TB_EUNSUP, "the stream sweep's grid takes at most 65535 row and plane blocks");
   st->grid = dim3((unsigned)((st->w + st->bx - 3) / (st->bx - 2)), (unsigned)gy, (unsigned)gz);
-  return tb_gpu_fit(ctx, tb_k_sor_stream<T, true>, 3 * (size_t)block * sizeof(T), NULL, NULL);
+  if (layout == TB_SOR_STREAM)
+    return tb_gpu_fit(ctx, tb_k_sor_stream<T, true>, 3 * (size_t)block * sizeof(T), NULL, NULL);
+  /* roll indexes each colour's arrays, all planes, with 32-bit integers. */
+  if (st->half_cells > INT_MAX)
+    return tb_fail(TB_EUNSUP, "%lld points of a colour are over the roll sweep's 32-bit indices",
+                   (long long)st->half_cells);
+  st->regs = (int)tb_tune(ctx, "regs")->i;
+  const size_t smem = tb_sor_roll_smem(st->bx, st->by, sizeof(T));
+  cudaFuncAttributes fa;
+  const int rc = tb_gpu_fit(ctx, tb_sor_roll_k<T, true>[st->regs], smem, &fa, NULL);
+  if (!rc && smem > (size_t)fa.maxDynamicSharedSizeBytes)
+    return tb_fail(TB_EUNSUP, "the roll sweep's %zu bytes of shared planes are over the %d a block "
+                   "takes", smem, fa.maxDynamicSharedSizeBytes);
+  return rc;
 }
 
 template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int layout)
@@ -501,8 +711,8 @@ template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int la
     return tb_fail(TB_EUNSUP, "the launch grid takes at most 65535 planes");
   st->w = (s->nx + 3) / 2;
   st->half_cells = st->w * (s->ny + 2) * (s->nz + 2);
-  if (layout == TB_SOR_STREAM) {
-    const int rc = tb_sor_stream_shape<T>(ctx, st);
+  if (tb_sor_marches(layout)) {
+    const int rc = tb_sor_stream_shape<T>(ctx, st, layout);
     if (rc)
       return rc;
   } else
@@ -513,7 +723,7 @@ template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int la
   TB_CUDA(cudaMallocHost(&st->host, sizeof(double)));
   if (layout == TB_SOR_FUSED || layout == TB_SOR_JACOBI)
     TB_CUDA(cudaMalloc(&st->v2, (size_t)s->cells * sizeof(T)));
-  if (layout != TB_SOR_SPLIT && layout != TB_SOR_STREAM)
+  if (layout != TB_SOR_SPLIT && !tb_sor_marches(layout))
     return TB_OK;
   /* Zeroed, so that the slots past a row's last point (never read by an
    * update) hold numbers too: on the sweeps' stream, which is non-blocking,
@@ -528,12 +738,12 @@ template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int la
     TB_CUDA(cudaMemsetAsync(st->half[3 * c], 0, hb, stream));
     TB_CUDA(cudaMemsetAsync(st->half[3 * c + 1], 0, hb, stream));
     TB_CUDA(cudaMemsetAsync(st->half[3 * c + 2], 0, (size_t)st->half_cells, stream));
-    if (layout == TB_SOR_STREAM) {
+    if (tb_sor_marches(layout)) {
       TB_CUDA(cudaMalloc(&st->half2[c], hb));
       TB_CUDA(cudaMemsetAsync(st->half2[c], 0, hb, stream));
     }
   }
-  if (layout == TB_SOR_STREAM) {
+  if (tb_sor_marches(layout)) {
     const size_t rows = (size_t)((s->ny + 2) * (s->nz + 2));
     int8_t *urow = (int8_t *)malloc(rows);
     if (!urow)
@@ -612,7 +822,8 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
     tb_k_sor_fused<T, RES><<<g, 256, 0, stream>>>(q, src, dst, st->partial);
     TB_CUDA_LAUNCH("sor fused");
     break;
-  case TB_SOR_STREAM: {
+  case TB_SOR_STREAM:
+  case TB_SOR_ROLL: {
     /* Iteration it reads the first iterate's arrays when odd, the second's when even. */
     T *one[2] = {(T *)st->half[0], (T *)st->half[3]}, *two[2] = {(T *)st->half2[0],
                                                                  (T *)st->half2[1]};
@@ -633,9 +844,15 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
     a.by = st->by;
     a.zchunk = st->zchunk;
     const int block = st->bx * st->by;
-    tb_k_sor_stream<T, RES><<<g, block, 3 * (size_t)block * sizeof(T), stream>>>(q, a,
-                                                                               st->partial);
-    TB_CUDA_LAUNCH("sor stream");
+    if (layout == TB_SOR_STREAM) {
+      tb_k_sor_stream<T, RES><<<g, block, 3 * (size_t)block * sizeof(T), stream>>>(q, a,
+                                                                                 st->partial);
+      TB_CUDA_LAUNCH("sor stream");
+    } else {
+      tb_sor_roll_k<T, RES>[st->regs]<<<g, block, tb_sor_roll_smem(st->bx, st->by, sizeof(T)),
+                                        stream>>>(q, a, st->partial);
+      TB_CUDA_LAUNCH("sor roll");
+    }
     break;
   }
   default:
@@ -654,12 +871,12 @@ template <typename T> int tb_sor_run_t(tb_ctx_t *ctx, int layout)
   const size_t bytes = (size_t)s->cells * sizeof(T);
   const int lgrid = (int)((s->cells + 255) / 256 < 65536 ? (s->cells + 255) / 256 : 65536);
   const size_t hb = (size_t)st->half_cells * sizeof(T);
-  if (layout == TB_SOR_SPLIT || layout == TB_SOR_STREAM) {
+  if (layout == TB_SOR_SPLIT || tb_sor_marches(layout)) {
     tb_k_sor_layout<T, true><<<lgrid, 256, 0, stream>>>(v, (T *)st->half[0], (T *)st->half[3],
                                                         s->sx, s->ny + 2, st->w, s->cells);
     TB_CUDA_LAUNCH("sor split v");
     /* stream: the second iterate starts as the first, so its held points are set. */
-    for (int c = 0; layout == TB_SOR_STREAM && c < 2; c++)
+    for (int c = 0; tb_sor_marches(layout) && c < 2; c++)
       TB_CUDA(cudaMemcpyAsync(st->half2[c], st->half[3 * c], hb, cudaMemcpyDeviceToDevice,
                               stream));
   } else if (st->v2)
@@ -678,9 +895,9 @@ template <typename T> int tb_sor_run_t(tb_ctx_t *ctx, int layout)
     if (tb_sor_stop(s, it, r2, &r0, &rel))
       break;
   }
-  if (layout == TB_SOR_SPLIT || layout == TB_SOR_STREAM) {
-    /* stream: iteration it wrote the second iterate's arrays when odd. */
-    const bool second = layout == TB_SOR_STREAM && (it & 1);
+  if (layout == TB_SOR_SPLIT || tb_sor_marches(layout)) {
+    /* stream and roll: iteration it wrote the second iterate's arrays when odd. */
+    const bool second = tb_sor_marches(layout) && (it & 1);
     tb_k_sor_layout<T, false><<<lgrid, 256, 0, stream>>>(
         v, (T *)(second ? st->half2[0] : st->half[0]), (T *)(second ? st->half2[1] : st->half[3]),
         s->sx, s->ny + 2, st->w, s->cells);
@@ -731,15 +948,22 @@ const unsigned tb_sor_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
   TB_VARIANT(ID, NAME, &tb_algo_sor, tb_sor_precs, 0, NULL, 0, tb_sor_prepare<LAYOUT>,           \
              tb_sor_run<LAYOUT>, NULL, tb_sor_release, SUMMARY)
 
-/* stream's knobs: the block's shape and the planes a block marches up (a
- * taller tile recomputes fewer ring points, more planes fewer chunk edges,
- * fewer planes more blocks in flight). */
-const tb_param_def_t tb_sor_tuning_stream[] = {
-    TB_GPU_BLOCK("256"),
-    {"bx", "threads of a block along x (slots of one colour in a row); rows by = block / bx, "
-           "at least 3", TB_PARAM_INT, "32", 32, 1024, NULL, TB_PARAM_POW2, "32,64,128"},
-    {"zchunk", "planes a block marches up", TB_PARAM_INT, "32", 1, 65535, NULL, 0,
-     "8,16,32,64,128"},
+/* stream's and roll's knobs: the block's shape and the planes a block
+ * marches up (a taller tile recomputes fewer ring points, more planes fewer
+ * chunk edges, fewer planes more blocks in flight). */
+#define TB_SOR_MARCH_TUNING                                                                      \
+  TB_GPU_BLOCK("256"),                                                                           \
+      {"bx", "threads of a block along x (slots of one colour in a row); rows by = block / bx, " \
+             "at least 3", TB_PARAM_INT, "32", 32, 1024, NULL, TB_PARAM_POW2, "32,64,128"},      \
+      {"zchunk", "planes a block marches up", TB_PARAM_INT, "32", 1, 65535, NULL, 0,             \
+       "8,16,32,64,128"}
+const tb_param_def_t tb_sor_tuning_stream[] = {TB_SOR_MARCH_TUNING};
+/* roll's also the register cap: fewer registers, more warps resident to hide
+ * the loads' latency; more, no spills (the double kernel's). */
+const tb_param_def_t tb_sor_tuning_roll[] = {
+    TB_SOR_MARCH_TUNING,
+    {"regs", "roll: the most registers a thread (__maxnreg__): 40, 48, 64, 80, 128 or 255",
+     TB_PARAM_CHOICE, "64", 0, 0, tb_sor_regs, 0, "40,48,64,80,128,255"},
 };
 
 TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
@@ -752,6 +976,11 @@ TB_VARIANT(tb_sor_stream, "stream", &tb_algo_sor, tb_sor_precs, 0, tb_sor_tuning
            TB_COUNT(tb_sor_tuning_stream), tb_sor_prepare<TB_SOR_STREAM>,
            tb_sor_run<TB_SOR_STREAM>, NULL, tb_sor_release,
            "split layout, both colours in one pass up the planes, two iterates (2.5-D)");
+TB_VARIANT(tb_sor_roll, "roll", &tb_algo_sor, tb_sor_precs, 0, tb_sor_tuning_roll,
+           TB_COUNT(tb_sor_tuning_roll), tb_sor_prepare<TB_SOR_ROLL>, tb_sor_run<TB_SOR_ROLL>,
+           NULL, tb_sor_release,
+           "stream with each value loaded once: planes rolled through registers, loads a step "
+           "ahead, 32-bit indices, a register cap");
 TB_SOR_VARIANT(tb_sor_jacobi, "jacobi", TB_SOR_JACOBI, "Jacobi (two arrays), the baseline");
 
 /* ---- The distributed twins ---------------------------------------------- */
@@ -1016,4 +1245,4 @@ TB_VARIANT(tb_sor_gpu_mpi_overlap, "mpi-overlap", &tb_algo_sor, tb_sor_precs, TB
 } /* namespace */
 
 TB_VARIANT_LIST(sor, gpu, &tb_sor_published, &tb_sor_split, &tb_sor_fused, &tb_sor_stream,
-                &tb_sor_jacobi, &tb_sor_gpu_mpi, &tb_sor_gpu_mpi_overlap);
+                &tb_sor_roll, &tb_sor_jacobi, &tb_sor_gpu_mpi, &tb_sor_gpu_mpi_overlap);
