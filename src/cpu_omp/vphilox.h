@@ -15,9 +15,10 @@
  *
  * Why a swap (vpshufd) and not a shift right by 32 (vpsrlq): on Intel's
  * cores with 512-bit vectors the immediate shifts issue on port 0 only,
- * beside the multiplies, while the swap issues on port 5; with the shift a
- * round's six operations per eight blocks held port 0 four times, with the
- * swap the ports take three each. And why 32-bit lanes do not win: a
+ * the swap on port 5, so the swap takes the high words off the port that
+ * the shifts would crowd, the multiplies and xors being free to use both;
+ * on this build machine's Zen cores the two cost the same (the gain there
+ * is the packing below). And why 32-bit lanes do not win: a
  * 16-lane round needs the same four multiplies (even and odd words), and
  * the high and low words of both products must then be interleaved back
  * into 16 lanes (four permutes), against four swaps and two more xors here.
