@@ -34,17 +34,24 @@
 #define TB_BS_BLOCK 1024
 
 /* One pass over the options; VARY: per-option r and v, EXACT: the erfc CDF,
- * FAST: math=fast (constants, so each of the eight loops is specialised).
- * Each thread takes its static share (tb_cpu_share, the split the backend
- * first-touched) in blocks, and prices a block in three simd loops: d1, d2
- * and K; N of the 2 x block d's; the call and the put (as tb_bs_price ends),
- * which leave through non-temporal stores. Each stage's dependency chain per
- * vector is a fraction of tb_bs_price's (some 150 cycles), so more vectors
- * overlap; measured, the stages alone gained little (float, one thread: 21
- * against 22 ms for 2^24 options), the stores from L1 more. */
-#define TB_BS_FN(T, SFX, M, VARY, EXACT, FAST)                                                    \
-  static void tb_bs_omp_##M##SFX##_##VARY##EXACT##FAST(const tb_bs_t *b, void *const *buf,        \
-                                                        int64_t n, int threads)                   \
+ * FAST: math=fast, FUSED: the tuning parameter stages=fused (constants, so
+ * each of the sixteen loops is specialised). Each thread takes its static
+ * share (tb_cpu_share, the split the backend first-touched) in blocks and
+ * prices a block either in three simd loops (split): d1, d2 and K; N of
+ * the 2 x block d's; the call and the put (as tb_bs_price ends), or in one
+ * (fused: tb_bs_price whole); the prices leave through non-temporal stores.
+ * Each split stage's dependency chain per vector is a fraction of
+ * tb_bs_price's (some 150 cycles), so more vectors overlap; but the first
+ * stage holds every division and square root of a price (three or four a
+ * vector), so where the divider is slow (Intel's 512-bit one: a division
+ * every 10 cycles in float, 16 in double) it waits on the divider while
+ * the FMA ports idle, and the fused loop lets the divisions overlap the
+ * CDFs' arithmetic. Measured here (Zen, fast dividers), split gained little
+ * (float, one thread: 21 against 22 ms for 2^24 options), the stores from
+ * L1 more; the `stages` sweep decides on each machine. */
+#define TB_BS_FN(T, SFX, M, FUSED, VARY, EXACT, FAST)                                             \
+  static void tb_bs_omp_##M##SFX##_##FUSED##VARY##EXACT##FAST(const tb_bs_t *b, void *const *buf, \
+                                                               int64_t n, int threads)            \
   {                                                                                               \
     const T *restrict s = buf[b->in.s], *restrict x = buf[b->in.x], *restrict t = buf[b->in.t];   \
     const T *restrict r = VARY ? buf[b->in.r] : NULL, *restrict v = VARY ? buf[b->in.v] : NULL;   \
@@ -60,17 +67,24 @@
         const T *restrict sb = s + i0, *restrict xb = x + i0, *restrict tb = t + i0;              \
         const T *restrict rb = VARY ? r + i0 : NULL, *restrict vb = VARY ? v + i0 : NULL;         \
         T *restrict cb = call + i0, *restrict pb = put + i0;                                      \
-        _Pragma("omp simd")                                                                       \
-        for (int j = 0; j < m; j++)                                                               \
-          tb_bs_d_##M##cpu_##SFX(sb[j], xb[j], tb[j], VARY ? rb[j] : r0, VARY ? vb[j] : v0, FAST,       \
-                            &d[j], &d[m + j], &k[j]);                                             \
-        _Pragma("omp simd")                                                                       \
-        for (int j = 0; j < 2 * m; j++)                                                           \
-          d[j] = tb_cnd_##M##cpu_##SFX(d[j], EXACT, FAST);                                              \
-        _Pragma("omp simd")                                                                       \
-        for (int j = 0; j < m; j++) {                                                             \
-          const T n1 = d[j], n2 = d[m + j];                                                       \
-          tb_bs_combine_##M##cpu_##SFX(sb[j], k[j], n1, n2, &d[j], &d[m + j]);                           \
+        if (FUSED) {                                                                              \
+          _Pragma("omp simd")                                                                     \
+          for (int j = 0; j < m; j++)                                                             \
+            tb_bs_price_##M##cpu_##SFX(sb[j], xb[j], tb[j], VARY ? rb[j] : r0,                    \
+                                       VARY ? vb[j] : v0, EXACT, FAST, &d[j], &d[m + j]);         \
+        } else {                                                                                  \
+          _Pragma("omp simd")                                                                     \
+          for (int j = 0; j < m; j++)                                                             \
+            tb_bs_d_##M##cpu_##SFX(sb[j], xb[j], tb[j], VARY ? rb[j] : r0, VARY ? vb[j] : v0,     \
+                                   FAST, &d[j], &d[m + j], &k[j]);                                \
+          _Pragma("omp simd")                                                                     \
+          for (int j = 0; j < 2 * m; j++)                                                         \
+            d[j] = tb_cnd_##M##cpu_##SFX(d[j], EXACT, FAST);                                      \
+          _Pragma("omp simd")                                                                     \
+          for (int j = 0; j < m; j++) {                                                           \
+            const T n1 = d[j], n2 = d[m + j];                                                     \
+            tb_bs_combine_##M##cpu_##SFX(sb[j], k[j], n1, n2, &d[j], &d[m + j]);                  \
+          }                                                                                       \
         }                                                                                         \
         TB_BS_OUT(SFX, cb, d, m);                                                                 \
         TB_BS_OUT(SFX, pb, d + m, m);                                                             \
@@ -79,21 +93,26 @@
     }                                                                                             \
   }
 
-/* The eight loops of a precision and CDF instance (options_cpu.h: M is
- * empty, x_ or mvec_), indexed [vary][exact][fast]. */
-#define TB_BS_OMP8(T, SFX, M) TB_OPTIONS_EACH8(TB_BS_FN, T, SFX, M)
-#define TB_BS_OMP8_TAB(SFX, M)                                                                    \
-  {tb_bs_omp_##M##SFX##_000, tb_bs_omp_##M##SFX##_001, tb_bs_omp_##M##SFX##_010,                  \
-   tb_bs_omp_##M##SFX##_011, tb_bs_omp_##M##SFX##_100, tb_bs_omp_##M##SFX##_101,                  \
-   tb_bs_omp_##M##SFX##_110, tb_bs_omp_##M##SFX##_111}
+/* The eight loops of a precision, CDF instance (options_cpu.h: M is empty,
+ * x_ or mvec_) and stages choice F, indexed [vary][exact][fast]. */
+#define TB_BS_OMP8(T, SFX, M, F) TB_OPTIONS_EACH8(TB_BS_FN, T, SFX, M, F)
+#define TB_BS_OMP8_TAB(SFX, M, F)                                                                 \
+  {tb_bs_omp_##M##SFX##_##F##000, tb_bs_omp_##M##SFX##_##F##001,                                  \
+   tb_bs_omp_##M##SFX##_##F##010, tb_bs_omp_##M##SFX##_##F##011,                                  \
+   tb_bs_omp_##M##SFX##_##F##100, tb_bs_omp_##M##SFX##_##F##101,                                  \
+   tb_bs_omp_##M##SFX##_##F##110, tb_bs_omp_##M##SFX##_##F##111}
 
-/* The 24 loops of a precision, indexed [instance][vary][exact][fast]. */
+/* The 16 loops of a CDF instance, indexed [fused][vary][exact][fast]. */
+#define TB_BS_OMP16(T, SFX, M) TB_BS_OMP8(T, SFX, M, 0) TB_BS_OMP8(T, SFX, M, 1)
+#define TB_BS_OMP16_TAB(SFX, M) {TB_BS_OMP8_TAB(SFX, M, 0), TB_BS_OMP8_TAB(SFX, M, 1)}
+
+/* The 48 loops of a precision, indexed [instance][fused][vary][exact][fast]. */
 #define TB_BS_OMP(T, SFX)                                                                         \
-  TB_BS_OMP8(T, SFX, )                                                                            \
-  TB_BS_OMP8(T, SFX, x_)                                                                          \
-  TB_BS_OMP8(T, SFX, mvec_)                                                                       \
-  static void (*const tb_bs_omp_##SFX[3][8])(const tb_bs_t *, void *const *, int64_t, int) = {    \
-      TB_BS_OMP8_TAB(SFX, ), TB_BS_OMP8_TAB(SFX, x_), TB_BS_OMP8_TAB(SFX, mvec_)};
+  TB_BS_OMP16(T, SFX, )                                                                           \
+  TB_BS_OMP16(T, SFX, x_)                                                                         \
+  TB_BS_OMP16(T, SFX, mvec_)                                                                      \
+  static void (*const tb_bs_omp_##SFX[3][2][8])(const tb_bs_t *, void *const *, int64_t, int) = { \
+      TB_BS_OMP16_TAB(SFX, ), TB_BS_OMP16_TAB(SFX, x_), TB_BS_OMP16_TAB(SFX, mvec_)};
 
 TB_BS_OMP(float, f32)
 TB_BS_OMP(double, f64)
@@ -107,10 +126,15 @@ TB_BS_OMP(double, f64)
  * the CDFs within TB_CND_TWIN_ERR or libmvec's 4 ulps. */
 enum { TB_BS_CDF_AUTO, TB_BS_CDF_DIV, TB_BS_CDF_RCP, TB_BS_CDF_MVEC };
 static const char *const tb_bs_cdfs[] = {"auto", "div", "rcp", "libmvec", NULL};
+/* The stages parameter: a block priced in three loops or one (TB_BS_FN). */
+static const char *const tb_bs_stages[] = {"split", "fused", NULL};
 static const tb_param_def_t tb_bs_omp_tuning[] = {
     {"cdf", "how the CDFs divide: div (the divider), rcp (fused multiply-adds), libmvec (cnd=erfc "
             "by libmvec's erfc); auto: div in float, rcp in double",
      TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_cdfs, 0, "div,rcp,libmvec"},
+    {"stages", "how a block of options is priced: split (three loops: d's, CDFs, prices) or "
+               "fused (one loop: the divisions overlap the CDFs' arithmetic)",
+     TB_PARAM_CHOICE, "split", 0, 0, tb_bs_stages, 0, "split,fused"},
 };
 
 static int tb_bs_omp_prepare(tb_ctx_t *ctx)
@@ -128,10 +152,11 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
   const int dflt = ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP;
   const int cdf = (int)tb_tune(ctx, "cdf")->i;
   const int inst = cdf == TB_BS_CDF_MVEC ? 2 : cdf != TB_BS_CDF_AUTO && cdf != dflt;
+  const int fused = (int)tb_tune(ctx, "stages")->i;
   if (ctx->p->prec == TB_FLOAT)
-    tb_bs_omp_f32[inst][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
+    tb_bs_omp_f32[inst][fused][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
   else
-    tb_bs_omp_f64[inst][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
+    tb_bs_omp_f64[inst][fused][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
   return TB_OK;
 }
 
