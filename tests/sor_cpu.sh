@@ -6,7 +6,8 @@
 # one-pass sweeps (fused, wave) give the same bits and iteration counts in
 # every problem and precision, the uniform-row path (manufactured, laplace)
 # and the per-face one (the capacitor's rows by its plates and dielectric)
-# alike; Jacobi needs more
+# alike, wave with either synchronisation (a barrier a plane, or the
+# neighbours' flags, also with teams larger than the cores); Jacobi needs more
 # iterations than SOR; every row verified (held points bit for bit, the true
 # residual against the bound tol implies); bad parameters are one line.
 . "${srcdir:-.}/tests/lib.sh"
@@ -41,9 +42,9 @@ awk -F, -v e="$(csv_col "$TMP/lap.csv" err_max)" "$CSV_ROW"' { if (!($e < 1e-9))
 # digits, the same iterations) on every problem and mesh, in float and double,
 # with unequal sides and a check interval of 3.
 run_csv "$TMP/lay.csv" sor --precision float,double --size 10 -P nx=13 -P ny=9 -P nz=11 -P check=3 \
-  -P maxiter=100000 \
+  -P maxiter=100000 --sync barrier,flags \
   -P problem=manufactured,laplace,capacitor -P mesh=uniform,stretched
-all_pass "$TMP/lay.csv" 60
+all_pass "$TMP/lay.csv" 72
 csv_select "$TMP/lay.csv" variant precision problem mesh iterations err_max true_res residual >"$TMP/lay"
 awk -F, '$1 != "jacobi" { key = $2 "," $3 "," $4; val = $5 "," $6 "," $7
     if (key in s && s[key] != val) { print key ": " s[key] " vs " val; bad++ }; s[key] = val }
@@ -77,13 +78,24 @@ run_csv "$TMP/rep1.csv" sor --precision float --size 11 --variant natural,split,
 
 # The one-pass sweeps' shares (fused: of planes; wave: of rows): more threads
 # than planes or rows, one a share, uneven shares; the same bits as the
-# natural layout's two passes.
+# natural layout's two passes. Then wave's flags with teams of up to 8 on
+# this machine's cores, so threads are descheduled while their neighbours
+# wait (a missing wait would let a thread read a row before or after its
+# neighbour's update and change the bits), over 40 planes and a residual
+# reduced every iteration.
 "$TB" run sor --backend cpu --threads 1,3 --repeat 1 --warmup 0 $LIMIT --format csv \
-  --output "$TMP/sh.csv" --precision double --size 4 -P nz=1,2,5 -P ny=1,2,5 \
+  --output "$TMP/sh.csv" --precision double --size 4 -P nz=1,2,5 -P ny=1,2,5 --sync barrier,flags \
   -P problem=capacitor --variant natural,fused,wave 2>"$TMP/err" || fail "shares: $(cat "$TMP/err")"
-all_pass "$TMP/sh.csv" 54
+all_pass "$TMP/sh.csv" 72
 csv_select "$TMP/sh.csv" ny nz iterations err_max true_res | sort -u | cut -d, -f1,2 | uniq -d |
   grep -q . && fail "shares: the fused sweep differs from the natural layout"
+"$TB" run sor --backend cpu --threads 2,5,8 --repeat 2 --warmup 0 $LIMIT --format csv \
+  --output "$TMP/fl.csv" --precision float --size 12 -P ny=9,16 -P nz=40 -P check=1 \
+  -P problem=capacitor -P mesh=stretched --variant natural,wave --sync flags 2>"$TMP/err" ||
+  fail "flags: $(cat "$TMP/err")"
+all_pass "$TMP/fl.csv" 12
+csv_select "$TMP/fl.csv" ny iterations err_max true_res | sort -u | cut -d, -f1 | uniq -d |
+  grep -q . && fail "flags: wave differs from the natural layout"
 
 # omega is a parameter: another value still converges (slower) and verifies.
 run_csv "$TMP/om.csv" sor --precision double --size 9 --variant natural -P omega=1,1.5,auto
@@ -95,6 +107,7 @@ expect_error 2 "omega '0' must be a number in (0, 2)" run sor --backend cpu -P o
 expect_error 2 "omega '-0.5' must be a number in (0, 2)" run sor --backend cpu -P omega=-0.5 $LIMIT
 expect_error 2 "omega 'fast' must be a number in (0, 2)" run sor --backend cpu -P omega=fast $LIMIT
 expect_error 2 "\-\-size '0' must be at least 1" run sor --backend cpu --size 0 $LIMIT
+expect_error 2 "\-\-sync: unknown value 'spin'" run sor --backend cpu --variant wave --sync spin $LIMIT
 expect_error 2 "\-\-nx '0' must be at least 1" run sor --backend cpu -P nx=0 $LIMIT
 expect_error 2 "tol 1e-09 is below what float resolves" run sor --backend cpu -P tol=1e-9 $LIMIT
 expect_error 2 "does not fit in memory\|needs .* of host memory" run sor --backend cpu --size 2^18 \

@@ -2,6 +2,7 @@
 #ifndef TB_CPU_H
 #define TB_CPU_H
 
+#include <sched.h>
 #include <stdint.h>
 
 #include "../common/algo.h"
@@ -34,6 +35,20 @@ static inline void tb_cpu_share(int64_t n, int threads, int t, int64_t *lo, int6
   int64_t q = n / threads, r = n % threads;
   *lo = t * q + (t < r ? t : r);
   *hi = *lo + q + (t < r);
+}
+
+/* One poll of a spin wait that has polled `spins` times before: x86's pause
+ * for a while (the sibling thread gets the pipeline), then a yield of the
+ * core at every poll: a team larger than its cores, or a busy machine, would
+ * otherwise spin away the time slice of the very thread it waits for. */
+static inline void tb_cpu_backoff(int spins)
+{
+  if (spins >= 1024)
+    sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+  else
+    __builtin_ia32_pause();
+#endif
 }
 
 /* STREAM's op (TB_STREAM_*) in double with plain stores and a team of

@@ -26,7 +26,6 @@
 #include <config.h>
 
 #include <omp.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,23 +69,14 @@ typedef struct tb_scan_cpu {
   void *tmp;            /* jump: the second buffer */
 } tb_scan_cpu_t;
 
-/* The flag of a block once it has left TB_LINK_NONE (acquired). The wait
- * spins a while with x86's pause (the sibling thread gets the pipeline), then
- * yields the core at every poll: a team larger than its cores, or a busy
- * machine, would otherwise spin away the time slice of the very thread it
- * waits for. */
+/* The flag of a block once it has left TB_LINK_NONE (acquired), polled
+ * politely (tb_cpu_backoff). */
 static inline int tb_scan_wait(atomic_int *flag)
 {
   int f;
   for (int spins = 0; (f = atomic_load_explicit(flag, memory_order_acquire)) == TB_LINK_NONE;
-       spins++) {
-    if (spins >= 1024)
-      sched_yield();
-#if defined(__x86_64__) || defined(__i386__)
-    else
-      __builtin_ia32_pause();
-#endif
-  }
+       spins++)
+    tb_cpu_backoff(spins);
   return f;
 }
 

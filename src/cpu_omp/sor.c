@@ -41,7 +41,19 @@
  * (collect, untimed) for the verifier. */
 #include <config.h>
 
+/* GCC keeps 256-bit vectors on Intel cores unless told otherwise; a point
+ * update is some 30 vector instructions and a division, so at 256 bits the
+ * row loops issue about 4 instructions an update in float and 8 in double,
+ * which 16 threads cannot sustain at the memory's rate; 512-bit vectors
+ * halve that (the divider's lanes a cycle stay about the same). The pragma
+ * comes before the headers: the point update of sor.h, inlined into the
+ * loops, must share the setting. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("prefer-vector-width=512")
+#endif
+
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,9 +71,36 @@ typedef struct tb_sor_cpu {
   void *rx[4];  /* rxm and rxp at the points i = 2 ih + p: p = 0, then p = 1 */
   int8_t *urow; /* the uniform rows' materials (tb_sor_uniform_rows) */
   void *v2;     /* jacobi's second iterate */
+  struct tb_sor_done *done; /* wave with sync flags: a counter a thread */
 } tb_sor_cpu_t;
 
 enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE };
+
+/* wave's synchronisation between phases (tuning parameter sync): a team
+ * barrier, or flags: each thread publishes the phases it has finished and
+ * waits only for the two threads whose rows border its own (the only rows
+ * it reads besides its own), so a slow thread holds up its neighbours, not
+ * the team, and a thread may run phases ahead of the threads far from it. */
+enum { TB_SOR_SYNC_BARRIER, TB_SOR_SYNC_FLAGS };
+static const char *const tb_sor_syncs[] = {"barrier", "flags", NULL};
+static const tb_param_def_t tb_sor_wave_tuning[] = {
+    {"sync", "how wave's threads wait between planes: barrier (the team's), flags (the two "
+             "neighbouring threads' progress counters)",
+     TB_PARAM_CHOICE, "flags", 0, 0, tb_sor_syncs, 0, "barrier,flags"},
+};
+
+/* A thread's finished phases, alone on its cache line. */
+typedef struct tb_sor_done {
+  _Alignas(64) atomic_llong n;
+} tb_sor_done_t;
+
+/* Wait until the thread of d has finished k phases (acquired, so its rows'
+ * values are visible), polled politely (tb_cpu_backoff). */
+static void tb_sor_wait(tb_sor_done_t *d, long long k)
+{
+  for (int spins = 0; atomic_load_explicit(&d->n, memory_order_acquire) < k; spins++)
+    tb_cpu_backoff(spins);
+}
 
 static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
 {
@@ -221,46 +260,79 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     return r2;                                                                                    \
   }                                                                                               \
   /* One iteration in the colour-split layout, one pass: in phase k every thread takes red on     \
-   * row (j, k + 1), then black on row (j, k), for the rows j of its share; a barrier ends the    \
-   * phase. Black (j, k) reads red on (j, k +- 1) and (j +- 1, k), all updated (the earlier      \
-   * phases, and (j, k + 1) just before by the same thread); red (j, k + 1) reads black on       \
-   * (j, k), (j +- 1, k + 1) and (j, k + 2), none updated yet ((j, k) comes after it in the       \
-   * same thread, the others in later phases). So every point sees the two-pass values. */       \
+   * row (j, k + 1), then black on row (j, k), for the rows j of its share; then it waits for     \
+   * the others (sync barrier) or publishes its phase count (sync flags, below). Black (j, k)    \
+   * reads red on (j, k +- 1) and (j +- 1, k), all updated (the earlier phases, and (j, k + 1)    \
+   * just before by the same thread); red (j, k + 1) reads black on (j, k), (j +- 1, k + 1) and   \
+   * (j, k + 2), none updated yet ((j, k) comes after it in the same thread, the others in later  \
+   * phases). So every point sees the two-pass values. With flags a thread starts phase k once   \
+   * the threads of rows lo - 1 and hi (its neighbours t -+ 1) have finished phase k - 1: then    \
+   * red on their rows of plane k is written, and neither can start phase k + 1 (which writes     \
+   * black on plane k + 1, read here) before this thread has finished phase k. Only the first     \
+   * min(threads, ny) threads have rows (tb_cpu_share), so neighbours are found among them. */    \
   static double tb_sor_iter_wave_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                 \
-                                       const tb_sor_tab_##SFX *t, T omega, int threads)           \
+                                       const tb_sor_tab_##SFX *t, T omega, int threads, int flags) \
   {                                                                                               \
     double r2 = 0.0;                                                                              \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
     {                                                                                             \
+      const int nt = omp_get_num_threads(), tid = omp_get_thread_num();                           \
+      const int na = s->ny < nt ? (int)s->ny : nt;                                                \
       int64_t lo, hi;                                                                             \
-      tb_cpu_share(s->ny, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                 \
-      for (int64_t k = 0; k <= s->nz; k++) {                                                      \
+      tb_cpu_share(s->ny, nt, tid, &lo, &hi);                                                     \
+      if (flags) {                                                                                \
+        atomic_store_explicit(&st->done[tid].n, 0, memory_order_relaxed);                         \
+        _Pragma("omp barrier")                                                                    \
+      }                                                                                           \
+      for (int64_t k = 0; k <= s->nz && (!flags || tid < na); k++) {                              \
+        if (flags && tid > 0)                                                                     \
+          tb_sor_wait(&st->done[tid - 1], k);                                                     \
+        if (flags && tid + 1 < na)                                                                \
+          tb_sor_wait(&st->done[tid + 1], k);                                                     \
         for (int64_t j = lo + 1; j <= hi; j++) {                                                  \
           if (k < s->nz)                                                                          \
             r2 += tb_sor_srow_##SFX(s, st, t, omega, 0, j, k + 1);                                \
           if (k > 0)                                                                              \
             r2 += tb_sor_srow_##SFX(s, st, t, omega, 1, j, k);                                    \
         }                                                                                         \
-        _Pragma("omp barrier")                                                                    \
+        if (flags)                                                                                \
+          atomic_store_explicit(&st->done[tid].n, k + 1, memory_order_release);                   \
+        else {                                                                                    \
+          _Pragma("omp barrier")                                                                  \
+        }                                                                                         \
       }                                                                                           \
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* Move the natural layout to the colour-split one (to = 1) or back, by planes. */              \
+  /* Move the natural layout to the colour-split one (to = 1) or back, a row at a time: the     \
+   * row's even points go to colour (j + k) & 1, its odd ones to the other, at i / 2. */          \
   static void tb_sor_split_##SFX(const tb_sor_t *s, int64_t w, T *nat, T *const *half, int to,    \
                                  int threads)                                                     \
   {                                                                                               \
+    const int64_t ny2 = s->ny + 2, pairs = (s->nx + 2) / 2, odd = (s->nx + 2) & 1;               \
     _Pragma("omp parallel for schedule(static) num_threads(threads)")                             \
     for (int64_t k = 0; k < s->nz + 2; k++)                                                       \
-      for (int64_t j = 0; j < s->ny + 2; j++)                                                     \
-        for (int64_t i = 0; i < s->nx + 2; i++) {                                                 \
-          const int64_t c = i + s->sx * j + s->sxy * k, h = i / 2 + w * (j + (s->ny + 2) * k);    \
-          T *x = &half[(i + j + k) & 1][h];                                                       \
-          if (to)                                                                                 \
-            *x = nat[c];                                                                          \
-          else                                                                                    \
-            nat[c] = *x;                                                                          \
+      for (int64_t j = 0; j < ny2; j++) {                                                         \
+        T *n = nat + s->sx * j + s->sxy * k, *e = half[(j + k) & 1] + w * (j + ny2 * k),          \
+          *o = half[(j + k + 1) & 1] + w * (j + ny2 * k);                                         \
+        if (to) {                                                                                 \
+          _Pragma("omp simd")                                                                     \
+          for (int64_t ih = 0; ih < pairs; ih++) {                                                \
+            e[ih] = n[2 * ih];                                                                    \
+            o[ih] = n[2 * ih + 1];                                                                \
+          }                                                                                       \
+          if (odd)                                                                                \
+            e[pairs] = n[2 * pairs];                                                              \
+        } else {                                                                                  \
+          _Pragma("omp simd")                                                                     \
+          for (int64_t ih = 0; ih < pairs; ih++) {                                                \
+            n[2 * ih] = e[ih];                                                                    \
+            n[2 * ih + 1] = o[ih];                                                                \
+          }                                                                                       \
+          if (odd)                                                                                \
+            n[2 * pairs] = e[pairs];                                                              \
         }                                                                                         \
+      }                                                                                           \
   }                                                                                               \
   static int tb_sor_run_##SFX(tb_ctx_t *ctx, int layout)                                          \
   {                                                                                               \
@@ -276,6 +348,7 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     double r0 = 0.0, rel = 1.0;                                                                   \
     int64_t it = 1;                                                                               \
     const int split = layout == TB_SOR_SPLIT || layout == TB_SOR_WAVE;                            \
+    const int flags = st->done != NULL;                                                           \
     if (split)                                                                                    \
       tb_sor_split_##SFX(s, st->w, v, (T *const *)st->v, 1, threads);                             \
     if (layout == TB_SOR_JACOBI)                                                                  \
@@ -287,7 +360,7 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
         r2 = tb_sor_iter_split_##SFX(s, st, &t, omega, threads);                                  \
         break;                                                                                    \
       case TB_SOR_WAVE:                                                                           \
-        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads);                                   \
+        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads, flags);                            \
         break;                                                                                    \
       case TB_SOR_FUSED:                                                                          \
         r2 = tb_sor_iter_fused_##SFX(s, v, f, mat, &t, omega, threads);                           \
@@ -439,6 +512,7 @@ static void tb_sor_cpu_release(tb_ctx_t *ctx)
       free(st->rx[c]);
     free(st->urow);
     free(st->v2);
+    free(st->done);
   }
   free(st);
   ctx->state = NULL;
@@ -519,6 +593,9 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
       memset((char *)st->v2 + (size_t)(k * s->sxy) * e, 0, (size_t)s->sxy * e);
     return TB_OK;
   }
+  if (layout == TB_SOR_WAVE && tb_tune(ctx, "sync")->i == TB_SOR_SYNC_FLAGS &&
+      !(st->done = aligned_alloc(sizeof(tb_sor_done_t), (size_t)threads * sizeof(tb_sor_done_t))))
+    return tb_fail(TB_ENOMEM, "out of memory");
   if (layout == TB_SOR_SPLIT || layout == TB_SOR_WAVE)
     return tb_sor_cpu_split_prepare(ctx, st, layout);
   return TB_OK;
@@ -598,8 +675,9 @@ TB_VARIANT(tb_sor_split, "split", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor
 TB_VARIANT(tb_sor_fused, "fused", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_fused,
            tb_sor_run_fused, NULL, tb_sor_cpu_release,
            "in place, each thread up its planes: red on k + 1, then black on k (one pass)");
-TB_VARIANT(tb_sor_wave, "wave", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_wave,
-           tb_sor_run_wave, NULL, tb_sor_cpu_release,
+TB_VARIANT(tb_sor_wave, "wave", &tb_algo_sor, TB_SOR_PRECS, 0, tb_sor_wave_tuning,
+           TB_COUNT(tb_sor_wave_tuning), tb_sor_prep_wave, tb_sor_run_wave, NULL,
+           tb_sor_cpu_release,
            "split, one pass: the team up the planes, red on row (j, k + 1) then black on (j, k)");
 TB_VARIANT(tb_sor_jacobi, "jacobi", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_jacobi,
            tb_sor_run_jacobi, NULL, tb_sor_cpu_release,
