@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "status.h"
 #include "tbmpi.h"
@@ -106,6 +107,13 @@ int tb_mpi_allgather_bytes(void *buf, int64_t n, int64_t bytes)
   (void)buf;
   (void)n;
   (void)bytes;
+  return TB_OK;
+}
+
+/* With one rank the one block goes to itself. */
+int tb_mpi_alltoall(const void *send, void *recv, int64_t count, int64_t bytes)
+{
+  memcpy(recv, send, (size_t)(count * bytes));
   return TB_OK;
 }
 
