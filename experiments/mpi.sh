@@ -24,7 +24,7 @@
 #     the same points a rank (2-D N = 4096, 5760, 8192, 11520; 3-D N = 128,
 #     160, 200, 256: sizes of small prime factors that the ranks divide),
 #     efficiency = one rank's time per point over R ranks' time per point
-#     a rank; the line-batch knob (--lines) swept on 4 ranks; one process's
+#     a rank; the panel of lines (--panel) swept on 4 ranks; one process's
 #     r2c beside them; two ranks sharing the GPU (CUDA-aware and staged)
 #     against one process's cuFFT r2c.
 # Run from the build folder (where ./twinbench is). Full results go to $OUT.
@@ -96,17 +96,22 @@ for sizes in "2 4096 5760 8192 11520" "3 128 160 200 256"; do
     shift
   done
 done
-mpibench mpi-poisson-lines 4 run poisson --backend cpu --variant mpi --dim 2,3 --size 256,8192 \
-  --precision float --lines 1,4,16,64 --repeat 5 --warmup 1
+mpibench mpi-poisson-panel2d 4 run poisson --backend cpu --variant mpi $P2D --precision float \
+  --panel 4,8,16,32,64 --repeat 5 --warmup 1
+mpibench mpi-poisson-panel3d 4 run poisson --backend cpu --variant mpi $P3D --precision float \
+  --panel 4,8,16,32,64 --repeat 5 --warmup 1
 bench mpi-poisson-one run poisson --backend cpu --threads "$CORES" --variant r2c,panel \
   $P2D --precision float,double --repeat 5 --warmup 1
 bench mpi-poisson-one3d run poisson --backend cpu --threads "$CORES" --variant r2c,panel \
   $P3D --precision float,double --repeat 5 --warmup 1
-bench mpi-gpu-poisson-one run poisson --backend gpu --variant r2c --dim 2,3 --size 256,4096 \
-  --precision float,double
-for aware in 1 0; do
-  TB_MPI_CUDA_AWARE=$aware mpibench "mpi-gpu-poisson-aware$aware" 2 run poisson --backend gpu \
-    --variant mpi --dim 2,3 --size 256,4096 --precision float,double
+for case in "2 4096" "3 256"; do
+  set -- $case
+  bench "mpi-gpu-poisson${1}d-one" run poisson --backend gpu --variant r2c --dim "$1" \
+    --size "$2" --precision float,double
+  for aware in 1 0; do
+    TB_MPI_CUDA_AWARE=$aware mpibench "mpi-gpu-poisson${1}d-aware$aware" 2 run poisson \
+      --backend gpu --variant mpi --dim "$1" --size "$2" --precision float,double
+  done
 done
 
 python3 - "$OUT" <<'PY'
@@ -204,12 +209,12 @@ poisson_scaling("6c. Poisson weak scaling, 2-D (efficiency per point a rank)",
                 "mpi-poisson2d-weak", True)
 poisson_scaling("6d. Poisson weak scaling, 3-D (efficiency per point a rank)",
                 "mpi-poisson3d-weak", True)
-print("# 6e. the line batch (--lines) on 4 ranks")
-for r in rows("mpi-poisson-lines"):
-    print(f"  {r['dim']}-D N={r['size']:>5} lines {r['lines']:>3}: {f(r, 'median_ms'):9.3f} ms "
+print("# 6e. the panel of lines (--panel, CPU) on 4 ranks")
+for r in rows("mpi-poisson-panel2d") + rows("mpi-poisson-panel3d"):
+    print(f"  {r['dim']}-D N={r['size']:>5} panel {r['panel']:>3}: {f(r, 'median_ms'):9.3f} ms "
           f"comm {f(r, 'comm_ms'):8.3f} ms {r['verified']}")
 print("# 6f. two ranks sharing the GPU against one process's r2c (the same answers: error)")
-for name in ("mpi-gpu-poisson-one", "mpi-gpu-poisson-aware1", "mpi-gpu-poisson-aware0"):
+for name in (f"mpi-gpu-poisson{d}d-{k}" for d in (2, 3) for k in ("one", "aware1", "aware0")):
     for r in rows(name):
         print(f"  {name:24} {r['variant']:4} {r['dim']}-D N={r['size']:>5} {r['precision']:6} "
               f"{f(r, 'median_ms'):9.4f} ms comm {f(r, 'comm_ms'):8.4f} ms error "

@@ -114,7 +114,7 @@ b1=$(csv_select "$TMP/st1.csv" bytes) b2=$(csv_select "$TMP/st2.csv" bytes)
 # Spectral Poisson: the ranks' slabs, transposed by MPI_Alltoall, give the
 # one-process solution within the bound poisson_close derives (tests/lib.sh).
 # N = 24 (2-D: 13 spectrum columns, padded to a multiple of 4) and 12 (3-D),
-# --lines 5 so that the last batch of lines is short.
+# --panel 5 so that the last panel of lines is narrower.
 for prec in float double; do
   for case in "2 24 gauss" "3 12 mode"; do
     set -- $case
@@ -122,7 +122,7 @@ for prec in float double; do
     "$TB" run poisson --variant r2c $PP $OPTS --format csv --output "$TMP/p1.csv" \
       --dump "$TMP/pd1.csv" >/dev/null 2>"$TMP/err" || fail "poisson r2c: $(cat "$TMP/err")"
     for np in 1 2 4; do
-      timeout 300 mpirun --oversubscribe -np $np "$TB" run poisson --variant mpi $PP --lines 5 \
+      timeout 300 mpirun --oversubscribe -np $np "$TB" run poisson --variant mpi $PP --panel 5 \
         $OPTS --format csv --output "$TMP/p$np.x.csv" --dump "$TMP/pd$np.x.csv" >/dev/null \
         2>"$TMP/err" || fail "poisson $1-D $prec on $np ranks: $(cat "$TMP/err")"
       expect_rows "$TMP/p$np.x.csv" 1

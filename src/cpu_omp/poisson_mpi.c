@@ -3,22 +3,23 @@
  *
  * mpi  slabs of the slowest axis (2-D: rows; 3-D: z planes), P = N / R of
  *      them on each of the R ranks. Each rank transforms its slab with
- *      FFTW's threads along the other axes (r2c rows, or r2c planes), packs
- *      it into one block per rank (a tiled, vectorised transpose that makes
- *      the slow axis the fastest), and MPI_Alltoall swaps the blocks. A rank
- *      then holds whole lines along the slow axis: 2-D a share of the
- *      N/2 + 1 spectrum columns (padded to a multiple of R with zero
- *      columns), 3-D a share of the y rows. Each thread takes batches of
- *      those lines into its own buffer, transforms them forward, solves,
- *      transforms them back while they are in its cache, and puts them back
- *      where they came from, so the second all-to-all returns every block
- *      to its sender in the sender's own packed order; the unpack is the
- *      pack's inverse, and c2r (rows, or planes) writes the rank's slab of
- *      u. Two all-to-alls a solve, no transpose of the whole grid outside
- *      them. The gauge needs no collective: the zero mode lies on rank 0's
- *      first line after the transpose, which sets it to zero, so u has mean
- *      zero as the one-process twins' has. collect (untimed) gathers the
- *      slabs of u on every rank for the verifier. */
+ *      FFTW's threads along the other axes (r2c rows, or r2c planes) and
+ *      cuts each of its P spectrum rows into R pieces, piece d holding the
+ *      lines (the values along the slab axis) that rank d will own: 2-D a
+ *      share of the N/2 + 1 spectrum columns (padded to a multiple of R with
+ *      zero columns), 3-D a share of the y rows. The pack copies the pieces
+ *      contiguously (block d: P rows of the pieces), and MPI_Alltoall does
+ *      the transpose: rank r then holds block s's rows as rows s P .. of an
+ *      N x (its lines) matrix, each of its lines a column. Each thread takes
+ *      panels of a few adjacent columns, transforms them along the slab axis
+ *      (strided), solves and transforms them back while they are in its
+ *      cache; the second all-to-all returns every block to its sender, the
+ *      unpack copies the pieces back, and c2r (rows, or planes) writes the
+ *      rank's slab of u. Two all-to-alls a solve and no transpose outside
+ *      them. The gauge needs no collective: the zero mode is rank 0's first
+ *      column's first value, which it sets to zero, so u has mean zero as the
+ *      one-process twins' has. collect (untimed) gathers the slabs of u on
+ *      every rank for the verifier. */
 #include <config.h>
 
 #include "../families/poisson.h"
@@ -29,7 +30,6 @@
 #include <fftw3.h>
 #include <limits.h>
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,119 +42,87 @@ static const unsigned tb_pmpi_planner_flags[] = {FFTW_ESTIMATE, FFTW_MEASURE};
 static const tb_param_def_t tb_pmpi_tuning[] = {
     {"planner", "FFTW's planner effort: estimate (the default) or measure", TB_PARAM_CHOICE,
      "estimate", 0, 0, tb_pmpi_planners, 0, "estimate,measure"},
-    {"lines", "lines along the slab axis a thread transforms, solves and transforms back at "
-              "once; auto: 64 KiB of them",
-     TB_PARAM_INT, "auto", 1, 4096, NULL, TB_PARAM_AUTO, "1,4,16,64"},
+    {"panel", "adjacent lines (columns) along the slab axis a thread transforms, solves and "
+              "transforms back at once; auto: 128 bytes of a row",
+     TB_PARAM_INT, "auto", 1, 4096, NULL, TB_PARAM_AUTO, "4,8,16,32,64"},
 };
 
-/* The transposes work on tiles of TB_PMPI_TILE x TB_PMPI_TILE complex
- * values, so that the strided side of each tile stays in L1. */
-#define TB_PMPI_TILE 16
-
 /* The geometry of the decomposition. A rank's spectrum slab (after the
- * local transforms) is P rows of z (the slab axis), zs complex values
- * apart. Block d of the pack holds, for each of nq planes q and cols
- * columns x, the P values along z: block d, line l = q cols + x, at
- * d block + l P + z. Its source is slab value z zs + (d nq + q) qs + d dc
- * + x, and only its first valid(d) columns exist (2-D: the columns past
- * N/2 are padding, sent as zeros). 2-D: nq = 1, cols = C = ceil(H / R),
- * zs = H, qs = 0, dc = C. 3-D: nq = P (the y rows of the block), cols = H,
- * zs = N H, qs = H, dc = 0. */
+ * local transforms) is P rows (the slab axis), zs complex values apart.
+ * Piece d of row z starts at z zs + d (nq qs + dc) and holds count(d)
+ * values, followed in block d by lines - count(d) zeros: 2-D, nq = 1,
+ * cols = dc = C = ceil(H / R), zs = H, qs = 0, count(d) = the valid columns
+ * of [d C, d C + C) below H; 3-D, nq = P y rows of cols = qs = H values,
+ * dc = 0, zs = N H, count(d) = P H. Block d is its P pieces, `lines`
+ * values apart (block = P lines). */
 typedef struct tb_pmpi {
   int ranks, rank, threads;
-  int64_t n, p, h, nq, cols, zs, qs, dc, lines, block, batch;
+  int64_t n, p, h, nq, cols, zs, qs, dc, lines, block, panel;
   int64_t slab;   /* complex values of the spectrum slab */
   void *work;     /* the spectrum slab */
-  void *send, *recv; /* ranks blocks each */
-  void **tbuf;    /* a buffer of batch lines for each thread */
+  void *send, *recv; /* ranks blocks each; recv is the N x lines matrix */
   double *k2;     /* k^2 of each index of an axis */
   double *kline;  /* each line's |k|^2 without the slab axis's (1 on padding lines) */
-  void *fwd, *inv, *lfwd, *linv, *rfwd, *rinv; /* slab r2c, c2r; batch and remainder lines */
+  void *fwd, *inv, *pfwd, *pinv, *rfwd, *rinv; /* slab r2c, c2r; a panel and the last one */
   int dbl;
 } tb_pmpi_t;
 
-static int64_t tb_pmpi_valid(const tb_pmpi_t *g, int64_t d)
+/* The values of piece d (the rest of its block's row is padding). */
+static int64_t tb_pmpi_count(const tb_pmpi_t *g, int64_t d)
 {
-  int64_t v = g->h - d * g->dc;
-  return v < 0 ? 0 : v < g->cols ? v : g->cols;
+  const int64_t v = g->h - d * g->dc;
+  return (g->nq - 1) * g->cols + (v < 0 ? 0 : v < g->cols ? v : g->cols);
 }
 
-/* The typed passes: the pack (the slab's values of every block, zeros in
- * the padding), its inverse the unpack, and the lines' forward transform,
+/* The typed passes: the pack (every piece into its block, zeros in the
+ * padding) and its inverse the unpack, and a panel's forward transform,
  * solve and inverse. */
 #define TB_PMPI_PASSES(T, X)                                                                      \
   static void X##pmpi_pack(const tb_pmpi_t *g, T *restrict blocks, T *restrict slab, int back) \
   {                                                                                               \
-    const int64_t tiles = (g->cols + TB_PMPI_TILE - 1) / TB_PMPI_TILE;                            \
-    _Pragma("omp parallel for collapse(3) schedule(static) num_threads(g->threads)")              \
+    const size_t ce = 2 * sizeof(T);                                                              \
+    _Pragma("omp parallel for collapse(2) schedule(static) num_threads(g->threads)")              \
     for (int64_t d = 0; d < g->ranks; d++)                                                        \
-      for (int64_t q = 0; q < g->nq; q++)                                                         \
-        for (int64_t t = 0; t < tiles; t++) {                                                     \
-          const int64_t x0 = t * TB_PMPI_TILE, valid = tb_pmpi_valid(g, d);                       \
-          const int64_t x1 = x0 + TB_PMPI_TILE < g->cols ? x0 + TB_PMPI_TILE : g->cols;           \
-          const int64_t so = (d * g->nq + q) * g->qs + d * g->dc, zs = 2 * g->zs;                 \
-          T *restrict b = blocks + 2 * (d * g->block + q * g->cols * g->p);                       \
-          for (int64_t z0 = 0; z0 < g->p; z0 += TB_PMPI_TILE) {                                   \
-            const int64_t z1 = z0 + TB_PMPI_TILE < g->p ? z0 + TB_PMPI_TILE : g->p;               \
-            for (int64_t x = x0; x < x1; x++) {                                                   \
-              T *restrict line = b + 2 * x * g->p;                                                \
-              T *restrict col = slab + 2 * (so + x);                                              \
-              if (x >= valid) {                                                                   \
-                if (!back)                                                                        \
-                  memset(line + 2 * z0, 0, (size_t)(z1 - z0) * 2 * sizeof(T));                    \
-              } else if (back) {                                                                  \
-                _Pragma("omp simd")                                                               \
-                for (int64_t z = z0; z < z1; z++) {                                               \
-                  col[z * zs] = line[2 * z];                                                      \
-                  col[z * zs + 1] = line[2 * z + 1];                                              \
-                }                                                                                 \
-              } else {                                                                            \
-                _Pragma("omp simd")                                                               \
-                for (int64_t z = z0; z < z1; z++) {                                               \
-                  line[2 * z] = col[z * zs];                                                      \
-                  line[2 * z + 1] = col[z * zs + 1];                                              \
-                }                                                                                 \
-              }                                                                                   \
-            }                                                                                     \
-          }                                                                                       \
+      for (int64_t z = 0; z < g->p; z++) {                                                        \
+        const int64_t count = tb_pmpi_count(g, d);                                                \
+        T *piece = slab + 2 * (z * g->zs + d * (g->nq * g->qs + g->dc));                          \
+        T *row = blocks + 2 * (d * g->block + z * g->lines);                                      \
+        if (back) {                                                                               \
+          memcpy(piece, row, (size_t)count * ce);                                                 \
+        } else {                                                                                  \
+          memcpy(row, piece, (size_t)count * ce);                                                 \
+          memset(row + 2 * count, 0, (size_t)(g->lines - count) * ce);                            \
         }                                                                                         \
+      }                                                                                           \
   }                                                                                               \
-  /* Lines l0 .. l0 + m of the received blocks: gathered into the thread's */                   \
-  /* buffer (line l's values from rank s are its z range s P ..), forward, */                   \
-  /* divided by -|k|^2 N^dim (the zero mode set to zero), inverse, and */                       \
-  /* scattered back to where they came from. */                                                   \
-  static void X##pmpi_lines(const tb_pmpi_t *g, T *restrict recv, T *restrict buf, int64_t l0,   \
-                            int64_t m, void *fwd, void *inv, double scale)                        \
+  /* Columns c0 .. c0 + m of the N x lines matrix w: forward along the */                        \
+  /* slab axis, divided by -|k|^2 N^dim (the zero mode set to zero), inverse. */                 \
+  static void X##pmpi_panel(const tb_pmpi_t *g, T *restrict w, int64_t c0, int64_t m,            \
+                            void *fwd, void *inv, double scale)                                   \
   {                                                                                               \
-    const int64_t n = g->n, p = g->p;                                                             \
-    const size_t run = (size_t)p * 2 * sizeof(T);                                                 \
-    for (int64_t j = 0; j < m; j++)                                                               \
-      for (int64_t s = 0; s < g->ranks; s++)                                                      \
-        memcpy(buf + 2 * (j * n + s * p), recv + 2 * (s * g->block + (l0 + j) * p), run);         \
-    X##execute_dft(fwd, (X##complex *)buf, (X##complex *)buf);                                    \
+    T *at = w + 2 * c0;                                                                           \
     const T ns = (T)-scale;                                                                       \
-    for (int64_t j = 0; j < m; j++) {                                                             \
-      const T kl = (T)g->kline[l0 + j];                                                           \
-      T *restrict line = buf + 2 * j * n;                                                         \
+    X##execute_dft(fwd, (X##complex *)at, (X##complex *)at);                                      \
+    for (int64_t z = 0; z < g->n; z++) {                                                          \
+      const T kz = (T)g->k2[z];                                                                   \
+      const double *restrict kl = g->kline + c0;                                                  \
+      T *restrict row = at + 2 * z * g->lines;                                                    \
       _Pragma("omp simd")                                                                         \
-      for (int64_t z = 0; z < n; z++) {                                                           \
-        const T f = ns / (kl + (T)g->k2[z]);                                                      \
-        line[2 * z] *= f;                                                                         \
-        line[2 * z + 1] *= f;                                                                     \
+      for (int64_t c = 0; c < m; c++) {                                                           \
+        const T f = ns / ((T)kl[c] + kz);                                                         \
+        row[2 * c] *= f;                                                                          \
+        row[2 * c + 1] *= f;                                                                      \
       }                                                                                           \
     }                                                                                             \
-    if (g->rank == 0 && l0 == 0)                                                                  \
-      buf[0] = buf[1] = 0;                                                                        \
-    X##execute_dft(inv, (X##complex *)buf, (X##complex *)buf);                                    \
-    for (int64_t j = 0; j < m; j++)                                                               \
-      for (int64_t s = 0; s < g->ranks; s++)                                                      \
-        memcpy(recv + 2 * (s * g->block + (l0 + j) * p), buf + 2 * (j * n + s * p), run);         \
+    if (g->rank == 0 && c0 == 0)                                                                  \
+      at[0] = at[1] = 0;                                                                          \
+    X##execute_dft(inv, (X##complex *)at, (X##complex *)at);                                      \
   }                                                                                               \
   static int X##pmpi_run(tb_ctx_t *ctx, tb_pmpi_t *g)                                             \
   {                                                                                               \
     const tb_poisson_t *s = ctx->p->priv;                                                         \
     const int64_t off = g->rank * g->p * (s->total / s->n);                                       \
-    const int64_t nb = (g->lines + g->batch - 1) / g->batch;                                      \
+    const int64_t np = (g->lines + g->panel - 1) / g->panel;                                      \
     const double scale = 1.0 / (double)s->total;                                                  \
     int rc;                                                                                       \
     X##execute_dft_r2c(g->fwd, (T *)ctx->buf[s->f] + off, g->work);                               \
@@ -162,11 +130,10 @@ static int64_t tb_pmpi_valid(const tb_pmpi_t *g, int64_t d)
     if ((rc = tb_mpi_alltoall(g->send, g->recv, g->block, 2 * (int64_t)sizeof(T))))               \
       return rc;                                                                                  \
     _Pragma("omp parallel for schedule(static) num_threads(g->threads)")                          \
-    for (int64_t b = 0; b < nb; b++) {                                                            \
-      const int full = (b + 1) * g->batch <= g->lines;                                            \
-      X##pmpi_lines(g, g->recv, g->tbuf[omp_get_thread_num()], b * g->batch,                      \
-                    full ? g->batch : g->lines - b * g->batch, full ? g->lfwd : g->rfwd,          \
-                    full ? g->linv : g->rinv, scale);                                             \
+    for (int64_t b = 0; b < np; b++) {                                                            \
+      const int full = (b + 1) * g->panel <= g->lines;                                            \
+      X##pmpi_panel(g, g->recv, b * g->panel, full ? g->panel : g->lines - b * g->panel,          \
+                    full ? g->pfwd : g->rfwd, full ? g->pinv : g->rinv, scale);                   \
     }                                                                                             \
     if ((rc = tb_mpi_alltoall(g->recv, g->send, g->block, 2 * (int64_t)sizeof(T))))               \
       return rc;                                                                                  \
@@ -174,16 +141,15 @@ static int64_t tb_pmpi_valid(const tb_pmpi_t *g, int64_t d)
     X##execute_dft_c2r(g->inv, g->work, (T *)ctx->buf[s->u] + off);                               \
     return TB_OK;                                                                                 \
   }                                                                                               \
-  /* The plans: the slab's r2c and c2r (rows, or planes) with the team; */                      \
-  /* the lines of a batch and of the last, shorter one, single-threaded on */                   \
-  /* a thread buffer (every buffer is FFTW's, so equally aligned). The */                       \
-  /* slab's are made on u (its slab offset as f's: the same alignment) and */                   \
-  /* run on f by the new-array execute. */                                                        \
+  /* The plans: the slab's r2c and c2r (rows, or planes) with the team, */                     \
+  /* made on u (its slab offset as f's: the same alignment) and run on f */                      \
+  /* by the new-array execute; a panel's columns and the last, narrower */                        \
+  /* panel's, single-threaded, at any column offset (so unaligned). */                            \
   static int X##pmpi_plan(tb_ctx_t *ctx, tb_pmpi_t *g, unsigned flags)                            \
   {                                                                                               \
     const tb_poisson_t *s = ctx->p->priv;                                                         \
     const int nn[2] = {(int)s->n, (int)s->n}, r = s->dim - 1, n = (int)s->n;                      \
-    const int idist = (int)(s->total / s->n), odist = (int)(g->slab / g->p);                      \
+    const int idist = (int)(s->total / s->n), odist = (int)(g->slab / g->p), l = (int)g->lines;   \
     T *u = (T *)ctx->buf[s->u] + g->rank * g->p * idist;                                          \
     X##plan_with_nthreads(g->threads);                                                            \
     g->fwd = X##plan_many_dft_r2c(r, nn, (int)g->p, u, NULL, 1, idist, g->work, NULL, 1, odist,   \
@@ -191,27 +157,27 @@ static int64_t tb_pmpi_valid(const tb_pmpi_t *g, int64_t d)
     g->inv = X##plan_many_dft_c2r(r, nn, (int)g->p, g->work, NULL, 1, odist, u, NULL, 1, idist,   \
                                   flags);                                                         \
     X##plan_with_nthreads(1);                                                                     \
-    const int64_t rem = g->lines % g->batch;                                                      \
+    const int64_t rem = g->lines % g->panel;                                                      \
     for (int k = 0; k < (rem ? 2 : 1); k++) {                                                     \
-      const int m = (int)(k ? rem : g->batch);                                                    \
-      void **pf = k ? &g->rfwd : &g->lfwd, **pi = k ? &g->rinv : &g->linv;                        \
-      *pf = X##plan_many_dft(1, &n, m, g->tbuf[0], NULL, 1, n, g->tbuf[0], NULL, 1, n,            \
-                             FFTW_FORWARD, flags);                                                \
-      *pi = X##plan_many_dft(1, &n, m, g->tbuf[0], NULL, 1, n, g->tbuf[0], NULL, 1, n,            \
-                             FFTW_BACKWARD, flags);                                               \
+      const int m = (int)(k ? rem : g->panel);                                                    \
+      void **pf = k ? &g->rfwd : &g->pfwd, **pi = k ? &g->rinv : &g->pinv;                        \
+      *pf = X##plan_many_dft(1, &n, m, g->recv, NULL, l, 1, g->recv, NULL, l, 1, FFTW_FORWARD,    \
+                             flags | FFTW_UNALIGNED);                                             \
+      *pi = X##plan_many_dft(1, &n, m, g->recv, NULL, l, 1, g->recv, NULL, l, 1, FFTW_BACKWARD,   \
+                             flags | FFTW_UNALIGNED);                                             \
     }                                                                                             \
     if (!rem) {                                                                                   \
-      g->rfwd = g->lfwd;                                                                          \
-      g->rinv = g->linv;                                                                          \
+      g->rfwd = g->pfwd;                                                                          \
+      g->rinv = g->pinv;                                                                          \
     }                                                                                             \
-    if (!g->fwd || !g->inv || !g->lfwd || !g->linv || !g->rfwd || !g->rinv)                       \
+    if (!g->fwd || !g->inv || !g->pfwd || !g->pinv || !g->rfwd || !g->rinv)                       \
       return tb_fail(TB_ENOMEM, "FFTW (" #T ") made no plan for mpi, %d-D N = %d", s->dim, n);    \
     return TB_OK;                                                                                 \
   }                                                                                               \
   static void X##pmpi_free(tb_pmpi_t *g)                                                          \
   {                                                                                               \
-    void *plans[] = {g->fwd, g->inv, g->lfwd, g->linv,                                            \
-                     g->rfwd != g->lfwd ? g->rfwd : NULL, g->rinv != g->linv ? g->rinv : NULL};   \
+    void *plans[] = {g->fwd, g->inv, g->pfwd, g->pinv,                                            \
+                     g->rfwd != g->pfwd ? g->rfwd : NULL, g->rinv != g->pinv ? g->rinv : NULL};   \
     for (int k = 0; k < TB_COUNT(plans); k++)                                                     \
       if (plans[k])                                                                               \
         X##destroy_plan(plans[k]);                                                                \
@@ -229,13 +195,9 @@ static void tb_pmpi_release(tb_ctx_t *ctx)
     fftw_pmpi_free(g);
   else
     fftwf_pmpi_free(g);
-  if (g->tbuf)
-    for (int t = 0; t < g->threads; t++)
-      fftw_free(g->tbuf[t]);
   fftw_free(g->work);
   fftw_free(g->send);
   fftw_free(g->recv);
-  free(g->tbuf);
   free(g->k2);
   free(g->kline);
   free(g);
@@ -279,18 +241,17 @@ static int tb_pmpi_prepare(tb_ctx_t *ctx)
   if (g->block * ranks > INT_MAX || s->total / s->n > INT_MAX)
     return tb_fail(TB_EUNSUP, "poisson mpi: %d-D N = %lld is more than FFTW's and MPI's int "
                    "counts on %d ranks", s->dim, (long long)s->n, ranks);
-  const tb_param_value_t *lv = tb_tune(ctx, "lines");
-  g->batch = lv->i ? lv->i : (int64_t)(65536 / ((size_t)s->n * ce));
-  g->batch = g->batch < 1 ? 1 : g->batch > g->lines ? g->lines : g->batch;
-  tb_tune_resolved(ctx, "lines", (double)g->batch);
+  const tb_param_value_t *pv = tb_tune(ctx, "panel");
+  g->panel = pv->i ? pv->i : (int64_t)(128 / ce);
+  g->panel = g->panel > g->lines ? g->lines : g->panel;
+  tb_tune_resolved(ctx, "panel", (double)g->panel);
 
   g->work = fftw_malloc((size_t)g->slab * ce);
   g->send = fftw_malloc((size_t)(g->block * ranks) * ce);
   g->recv = fftw_malloc((size_t)(g->block * ranks) * ce);
-  g->tbuf = calloc((size_t)g->threads, sizeof *g->tbuf);
   g->k2 = malloc((size_t)s->n * sizeof *g->k2);
   g->kline = malloc((size_t)g->lines * sizeof *g->kline);
-  if (!g->work || !g->send || !g->recv || !g->tbuf || !g->k2 || !g->kline)
+  if (!g->work || !g->send || !g->recv || !g->k2 || !g->kline)
     return tb_fail(TB_ENOMEM, "out of memory for poisson mpi's buffers");
   for (int64_t i = 0; i < s->n; i++) {
     double k = 2.0 * M_PI / s->L * (double)tb_poisson_freq(i, s->n);
@@ -302,14 +263,9 @@ static int tb_pmpi_prepare(tb_ctx_t *ctx)
     const int64_t x = g->rank * g->dc + l % g->cols, y = g->rank * g->nq + l / g->cols;
     g->kline[l] = x >= g->h ? 1.0 : s->dim == 2 ? g->k2[x] : g->k2[y] + g->k2[x];
   }
-  int fail = 0;
-#pragma omp parallel num_threads(g->threads) reduction(+ : fail)
+  /* First touch by the team, in the static splits of the passes. */
+#pragma omp parallel num_threads(g->threads)
   {
-    const int t = omp_get_thread_num();
-    if (!(g->tbuf[t] = fftw_malloc((size_t)(g->batch * s->n) * ce)))
-      fail++;
-    else
-      memset(g->tbuf[t], 0, (size_t)(g->batch * s->n) * ce);
 #pragma omp for schedule(static)
     for (int64_t j = 0; j < g->slab * (int64_t)ce; j += 4096)
       ((char *)g->work)[j] = 0;
@@ -317,8 +273,6 @@ static int tb_pmpi_prepare(tb_ctx_t *ctx)
     for (int64_t j = 0; j < g->block * ranks * (int64_t)ce; j += 4096)
       ((char *)g->send)[j] = ((char *)g->recv)[j] = 0;
   }
-  if (fail)
-    return tb_fail(TB_ENOMEM, "out of memory for poisson mpi's line buffers");
   if (!(dbl ? fftw_init_threads() : fftwf_init_threads()))
     return tb_fail(TB_ENOMEM, "FFTW could not start its threads");
   const unsigned flags = tb_pmpi_planner_flags[tb_tune(ctx, "planner")->i];
@@ -345,8 +299,9 @@ static int tb_pmpi_collect(tb_ctx_t *ctx)
 
 const tb_variant_t tb__poisson_cpu_mpi = {
     "mpi",
-    "MPI ranks: slabs of the slowest axis, FFTW r2c of the slab, MPI_Alltoall, the slab axis's "
-    "lines forward, solved and back in cache, MPI_Alltoall back, c2r",
+    "MPI ranks: slabs of the slowest axis, FFTW r2c of the slab, MPI_Alltoall (the transpose), "
+    "panels of lines along the slab axis forward, solved and back in cache, MPI_Alltoall back, "
+    "c2r",
     &tb_algo_poisson,
     TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     TB_V_MPI,

@@ -3,16 +3,18 @@
  * CPU twin's decomposition (cpu_omp/poisson_mpi.c, doc/mpi.md) on cuFFT.
  *
  * mpi  the rank's slab of f (P = N / R rows, or z planes) through a batched
- *      cuFFT R2C (rows, or 2-D planes), a pack kernel (a tiled transpose
- *      through shared memory, zeros in the 2-D padding columns) into one
- *      block per rank, MPI_Alltoall (on the device buffers when the library
- *      is CUDA-aware at run time, else through pinned host buffers, the
- *      copies inside the timed run), a kernel that gathers the rank's lines
- *      along the slab axis, a batched C2C forward, the solve kernel, the
- *      inverse, the lines scattered back in the blocks' order,
- *      MPI_Alltoall back, the unpack kernel and a batched C2R into the
- *      rank's slab of u. The zero mode is on rank 0's first line; collect
- *      (untimed) gathers the slabs of u on every rank for the verifier. */
+ *      cuFFT R2C (rows, or 2-D planes); the pack, one 2-D copy a block
+ *      (cudaMemcpy2DAsync: block d is the P pieces of the spectrum rows that
+ *      rank d will own, zeros in the 2-D padding columns); MPI_Alltoall (on
+ *      the device buffers when the library is CUDA-aware at run time, else
+ *      through pinned host buffers, the copies inside the timed run), which
+ *      leaves the rank an N x (its lines) matrix; a batched C2C along the
+ *      slab axis (stride: the lines, each line a column), the solve kernel
+ *      (coalesced along the lines), the inverse; MPI_Alltoall back, the
+ *      unpack (the pack's copies reversed) and a batched C2R into the rank's
+ *      slab of u. The zero mode is rank 0's first value of the matrix;
+ *      collect (untimed) gathers the slabs of u on every rank for the
+ *      verifier. */
 #include <config.h>
 
 #include <cuda_runtime.h>
@@ -29,108 +31,50 @@
 namespace {
 
 /* The decomposition (cpu_omp/poisson_mpi.c's, whose comment derives it):
- * block d, line l = q cols + x, value z at d block + l P + z, from slab
- * value z zs + (d nq + q) qs + d dc + x, its first valid(d) columns real. */
+ * piece d of spectrum row z starts at z zs + d (nq qs + dc) and holds
+ * count(d) values; block d is its P pieces, `lines` values apart, each
+ * followed by lines - count(d) zeros (2-D padding). */
 struct tb_pgeo {
   int64_t ranks, rank, n, p, h, nq, cols, zs, qs, dc, lines, block;
 };
 
-__host__ __device__ inline int64_t tb_pgeo_valid(const tb_pgeo &g, int64_t d)
+int64_t tb_pgeo_count(const tb_pgeo &g, int64_t d)
 {
   const int64_t v = g.h - d * g.dc;
-  return v < 0 ? 0 : v < g.cols ? v : g.cols;
+  return (g.nq - 1) * g.cols + (v < 0 ? 0 : v < g.cols ? v : g.cols);
 }
 
-/* The pack (BACK 0: slab to blocks, zeros past the valid columns) and the
- * unpack (BACK 1: blocks to slab) of one 32 x 32 tile of (z, x) of block d's
- * plane q (blockIdx.z = d nq + q), through shared memory so that both the
- * slab's rows (x fastest) and the block's lines (z fastest) are read and
- * written coalesced. Blocks of 32 x 8 threads. */
-template <typename C, int BACK>
-__global__ void tb_k_pmpi_pack(C *__restrict__ blocks, C *__restrict__ slab, tb_pgeo g)
-{
-  __shared__ C tile[32][33];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int64_t d = blockIdx.z / g.nq, q = blockIdx.z % g.nq;
-  const int64_t x0 = (int64_t)blockIdx.x * 32, z0 = (int64_t)blockIdx.y * 32;
-  const int64_t valid = tb_pgeo_valid(g, d), so = (d * g.nq + q) * g.qs + d * g.dc;
-  C *b = blocks + d * g.block + q * g.cols * g.p;
-  if (!BACK) {
-    for (int j = ty; j < 32; j += 8) {
-      const int64_t z = z0 + j, x = x0 + tx;
-      if (z < g.p && x < valid)
-        tile[j][tx] = slab[z * g.zs + so + x];
-    }
-    __syncthreads();
-    for (int j = ty; j < 32; j += 8) {
-      const int64_t x = x0 + j, z = z0 + tx;
-      if (x < g.cols && z < g.p) {
-        C v = tile[tx][j];
-        if (x >= valid)
-          v.x = v.y = 0;
-        b[x * g.p + z] = v;
-      }
-    }
-  } else {
-    for (int j = ty; j < 32; j += 8) {
-      const int64_t x = x0 + j, z = z0 + tx;
-      if (x < valid && z < g.p)
-        tile[j][tx] = b[x * g.p + z];
-    }
-    __syncthreads();
-    for (int j = ty; j < 32; j += 8) {
-      const int64_t z = z0 + j, x = x0 + tx;
-      if (z < g.p && x < valid)
-        slab[z * g.zs + so + x] = tile[tx][j];
-    }
-  }
-}
-
-/* The rank's lines along the slab axis, line l's value z (from rank
- * s = z / P, its z % P) at blocks s block + l P + z % P: gathered into
- * lines[l N + z] (BACK 0) or scattered back (BACK 1). A block's threads walk
- * a line, the blocks a grid-stride loop over the lines. */
-template <typename C, int BACK>
-__global__ void tb_k_pmpi_lines(C *__restrict__ blocks, C *__restrict__ lines, tb_pgeo g)
-{
-  const int n = (int)g.n, p = (int)g.p;
-  for (int64_t l = blockIdx.x; l < g.lines; l += gridDim.x)
-    for (int z = threadIdx.x; z < n; z += blockDim.x) {
-      C *at = blocks + (z / p) * g.block + l * g.p + z % p;
-      if (BACK)
-        *at = lines[l * g.n + z];
-      else
-        lines[l * g.n + z] = *at;
-    }
-}
-
-/* The solve on the lines: value z of line l times -scale / (kline[l] +
- * k2[z]); the zero mode (rank 0's line 0, z = 0) set to zero. */
+/* The solve on the N x lines matrix w: value (z, l) times -scale /
+ * (kline[l] + k2[z]); the zero mode (rank 0's (0, 0)) set to zero. Threads
+ * along the lines (coalesced), a grid-stride loop over z in y. */
 template <typename T, typename C>
-__global__ void tb_k_pmpi_solve(C *__restrict__ lines, const T *__restrict__ kline,
-                                const T *__restrict__ k2, int64_t nlines, int n, T scale, int zero)
+__global__ void tb_k_pmpi_solve(C *__restrict__ w, const T *__restrict__ kline,
+                                const T *__restrict__ k2, int64_t lines, int64_t n, T scale,
+                                int zero)
 {
-  for (int64_t l = blockIdx.x; l < nlines; l += gridDim.x) {
-    const T kl = kline[l];
-    for (int z = threadIdx.x; z < n; z += blockDim.x) {
-      const T g = zero && l == 0 && z == 0 ? T(0) : -scale / (kl + k2[z]);
-      C v = lines[l * n + z];
-      v.x *= g;
-      v.y *= g;
-      lines[l * n + z] = v;
-    }
+  const int64_t l = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (l >= lines)
+    return;
+  const T kl = kline[l];
+  for (int64_t z = blockIdx.y; z < n; z += gridDim.y) {
+    const T g = zero && l == 0 && z == 0 ? T(0) : -scale / (kl + k2[z]);
+    C v = w[z * lines + l];
+    v.x *= g;
+    v.y *= g;
+    w[z * lines + l] = v;
   }
 }
 
 struct tb_pmpi_gpu {
   tb_pgeo g;
-  cufftHandle fwd, inv, line; /* the slab's R2C and C2R, the lines' C2C */
+  cufftHandle fwd, inv, line; /* the slab's R2C and C2R, the lines' C2C (strided) */
   int have[3];
   void *work;          /* the spectrum slab */
-  void *send, *recv;   /* ranks blocks each; send also holds the lines */
+  void *send, *recv;   /* ranks blocks each; recv is the N x lines matrix */
   void *hsend, *hrecv; /* not CUDA-aware: their pinned host copies */
   void *kline, *k2;    /* T: each line's |k|^2 without the slab axis's, k^2 of an axis */
-  int aware, grid;
+  int aware;
+  dim3 grid; /* the solve's */
 };
 
 const tb_param_def_t tb_pmpi_gpu_tuning[] = {TB_GPU_BLOCK("256")};
@@ -154,6 +98,29 @@ template <typename C> int tb_pmpi_exchange(tb_ctx_t *ctx, tb_pmpi_gpu *st, void 
   return TB_OK;
 }
 
+/* The pack (slab to blocks, with the padding zeroed) or the unpack (back):
+ * one 2-D copy a block on the run's stream. */
+template <typename C>
+int tb_pmpi_pack(tb_ctx_t *ctx, const tb_pgeo &g, C *blocks, C *slab, int back)
+{
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  const size_t ce = sizeof(C), bp = (size_t)g.lines * ce, sp = (size_t)g.zs * ce;
+  for (int64_t d = 0; d < g.ranks; d++) {
+    const int64_t count = tb_pgeo_count(g, d);
+    C *piece = slab + d * (g.nq * g.qs + g.dc), *row = blocks + d * g.block;
+    if (count && back)
+      TB_CUDA(cudaMemcpy2DAsync(piece, sp, row, bp, (size_t)count * ce, (size_t)g.p,
+                                cudaMemcpyDeviceToDevice, stream));
+    if (count && !back)
+      TB_CUDA(cudaMemcpy2DAsync(row, bp, piece, sp, (size_t)count * ce, (size_t)g.p,
+                                cudaMemcpyDeviceToDevice, stream));
+    if (count < g.lines && !back)
+      TB_CUDA(cudaMemset2DAsync(row + count, bp, 0, (size_t)(g.lines - count) * ce, (size_t)g.p,
+                                stream));
+  }
+  return TB_OK;
+}
+
 template <typename T> int tb_pmpi_gpu_run_t(tb_ctx_t *ctx)
 {
   typedef typename tb_fft<T>::C C;
@@ -163,43 +130,35 @@ template <typename T> int tb_pmpi_gpu_run_t(tb_ctx_t *ctx)
   cudaStream_t stream = tb_gpu_stream(ctx);
   const int64_t off = g.rank * g.p * (s->total / s->n);
   C *work = (C *)st->work, *send = (C *)st->send, *recv = (C *)st->recv;
-  const dim3 tb(32, 8), tg((unsigned)((g.cols + 31) / 32), (unsigned)((g.p + 31) / 32),
-                           (unsigned)(g.ranks * g.nq));
-  const int block = tb_gpu_block(ctx);
   int rc;
   TB_CUFFT(tb_fft<T>::exec_r2c(st->fwd, (T *)ctx->buf[s->f] + off, work));
-  tb_k_pmpi_pack<C, 0><<<tg, tb, 0, stream>>>(send, work, g);
-  TB_CUDA_LAUNCH("poisson mpi pack");
-  if ((rc = tb_pmpi_exchange<C>(ctx, st, send, recv)))
+  if ((rc = tb_pmpi_pack<C>(ctx, g, send, work, 0)) ||
+      (rc = tb_pmpi_exchange<C>(ctx, st, send, recv)))
     return rc;
-  tb_k_pmpi_lines<C, 0><<<st->grid, block, 0, stream>>>(recv, send, g);
-  TB_CUDA_LAUNCH("poisson mpi gather");
-  TB_CUFFT(tb_fft<T>::exec_c2c(st->line, send, CUFFT_FORWARD));
-  tb_k_pmpi_solve<T, C><<<st->grid, block, 0, stream>>>(send, (const T *)st->kline,
-                                                        (const T *)st->k2, g.lines, (int)g.n,
-                                                        T(1.0 / (double)s->total), g.rank == 0);
+  TB_CUFFT(tb_fft<T>::exec_c2c(st->line, recv, CUFFT_FORWARD));
+  tb_k_pmpi_solve<T, C><<<st->grid, tb_gpu_block(ctx), 0, stream>>>(
+      recv, (const T *)st->kline, (const T *)st->k2, g.lines, g.n, T(1.0 / (double)s->total),
+      g.rank == 0);
   TB_CUDA_LAUNCH("poisson mpi solve");
-  TB_CUFFT(tb_fft<T>::exec_c2c(st->line, send, CUFFT_INVERSE));
-  tb_k_pmpi_lines<C, 1><<<st->grid, block, 0, stream>>>(recv, send, g);
-  TB_CUDA_LAUNCH("poisson mpi scatter");
-  if ((rc = tb_pmpi_exchange<C>(ctx, st, recv, send)))
+  TB_CUFFT(tb_fft<T>::exec_c2c(st->line, recv, CUFFT_INVERSE));
+  if ((rc = tb_pmpi_exchange<C>(ctx, st, recv, send)) ||
+      (rc = tb_pmpi_pack<C>(ctx, g, send, work, 1)))
     return rc;
-  tb_k_pmpi_pack<C, 1><<<tg, tb, 0, stream>>>(send, work, g);
-  TB_CUDA_LAUNCH("poisson mpi unpack");
   TB_CUFFT(tb_fft<T>::exec_c2r(st->inv, work, (T *)ctx->buf[s->u] + off));
   return TB_OK;
 }
 
 /* A batched plan on the run's stream: `batch` transforms of rank r of
  * sizes nn, the input laid out as arrays of ie (its last extent: N real
- * values or H complex ones) idist values apart, the output as oe, odist. */
-int tb_pmpi_plan(tb_ctx_t *ctx, cufftHandle *h, int *have, int r, int *nn, int *ie, int idist,
-                 int *oe, int odist, cufftType type, int batch)
+ * values or H complex ones), `stride` apart within a transform and idist
+ * between transforms, the output as oe, odist, with the same stride. */
+int tb_pmpi_plan(tb_ctx_t *ctx, cufftHandle *h, int *have, int r, int *nn, int *ie, int stride,
+                 int idist, int *oe, int odist, cufftType type, int batch)
 {
   size_t ws = 0;
   TB_CUFFT(cufftCreate(h));
   *have = 1;
-  TB_CUFFT(cufftMakePlanMany(*h, r, nn, ie, 1, idist, oe, 1, odist, type, batch, &ws));
+  TB_CUFFT(cufftMakePlanMany(*h, r, nn, ie, stride, idist, oe, stride, odist, type, batch, &ws));
   TB_CUFFT(cufftSetStream(*h, tb_gpu_stream(ctx)));
   return TB_OK;
 }
@@ -230,9 +189,9 @@ template <typename T> int tb_pmpi_gpu_prepare_t(tb_ctx_t *ctx, tb_pmpi_gpu *st)
   }
   g.lines = g.nq * g.cols;
   g.block = g.lines * g.p;
-  if (g.block * ranks > INT_MAX || s->total / s->n > INT_MAX || g.ranks * g.nq > 65535)
-    return tb_fail(TB_EUNSUP, "poisson mpi: %d-D N = %lld is more than cuFFT's, MPI's and the "
-                   "launch's counts on %d ranks", s->dim, (long long)s->n, (int)ranks);
+  if (g.block * ranks > INT_MAX || s->total / s->n > INT_MAX)
+    return tb_fail(TB_EUNSUP, "poisson mpi: %d-D N = %lld is more than cuFFT's and MPI's int "
+                   "counts on %d ranks", s->dim, (long long)s->n, (int)ranks);
   const size_t all = (size_t)(g.block * ranks) * sizeof(C);
   TB_CUDA(cudaMalloc(&st->work, (size_t)(g.p * g.zs) * sizeof(C)));
   TB_CUDA(cudaMalloc(&st->send, all));
@@ -273,28 +232,25 @@ template <typename T> int tb_pmpi_gpu_prepare_t(tb_ctx_t *ctx, tb_pmpi_gpu *st)
     return tb_cuda_status(e, "poisson mpi's tables", __FILE__, __LINE__);
 
   /* The slab: P rows (planes) of N (N x N) reals, N^(dim-1) apart, and of
-   * H (N x H) complex values, N^(dim-2) H apart; the lines: N complex
-   * values each, contiguous. */
+   * H (N x H) complex values, N^(dim-2) H apart; the lines: the columns of
+   * the N x lines matrix, N values `lines` apart, adjacent lines 1 apart. */
   const int r = s->dim - 1, n = (int)g.n, h = (int)g.h;
   int nn[2] = {n, n}, re[2] = {n, n}, ce[2] = {r == 1 ? h : n, h}, rc;
   const int rdist = (int)(s->total / s->n), cdist = (int)g.zs;
   const double t0 = tb_wtime();
-  if ((rc = tb_pmpi_plan(ctx, &st->fwd, &st->have[0], r, nn, re, rdist, ce, cdist,
+  if ((rc = tb_pmpi_plan(ctx, &st->fwd, &st->have[0], r, nn, re, 1, rdist, ce, cdist,
                          tb_fft<T>::r2c, (int)g.p)) ||
-      (rc = tb_pmpi_plan(ctx, &st->inv, &st->have[1], r, nn, ce, cdist, re, rdist,
+      (rc = tb_pmpi_plan(ctx, &st->inv, &st->have[1], r, nn, ce, 1, cdist, re, rdist,
                          tb_fft<T>::c2r, (int)g.p)) ||
-      (rc = tb_pmpi_plan(ctx, &st->line, &st->have[2], 1, nn, nn, n, nn, n, tb_fft<T>::c2c,
-                         (int)g.lines)))
+      (rc = tb_pmpi_plan(ctx, &st->line, &st->have[2], 1, nn, nn, (int)g.lines, 1, nn, 1,
+                         tb_fft<T>::c2c, (int)g.lines)))
     return rc;
   ctx->extra[TB_POISSON_PLAN_MS] = 1e3 * (tb_wtime() - t0);
   ctx->extra[TB_POISSON_ROUNDTRIP] = 0.0;
-  if ((rc = tb_gpu_fit(ctx, tb_k_pmpi_lines<C, 0>, 0, NULL, NULL)) ||
-      (rc = tb_gpu_fit(ctx, tb_k_pmpi_lines<C, 1>, 0, NULL, NULL)) ||
-      (rc = tb_gpu_fit(ctx, tb_k_pmpi_solve<T, C>, 0, NULL, NULL)))
+  if ((rc = tb_gpu_fit(ctx, tb_k_pmpi_solve<T, C>, 0, NULL, NULL)))
     return rc;
-  /* A block a line, up to 32 blocks per SM resident at a time. */
-  const int64_t cap = (int64_t)32 * tb_gpu_dev(ctx)->sms;
-  st->grid = (int)(g.lines < cap ? g.lines : cap);
+  const int block = tb_gpu_block(ctx);
+  st->grid = dim3((unsigned)((g.lines + block - 1) / block), (unsigned)(g.n < 65535 ? g.n : 65535));
   return TB_OK;
 }
 
@@ -358,9 +314,9 @@ void tb_pmpi_gpu_release(tb_ctx_t *ctx)
 
 extern "C" const tb_variant_t tb__poisson_gpu_mpi = {
     "mpi",
-    "MPI ranks: slabs of the slowest axis, cuFFT R2C of the slab, pack kernel, MPI_Alltoall "
-    "(CUDA-aware or pinned host), the slab axis's lines C2C, solve, C2C back, MPI_Alltoall back, "
-    "unpack, C2R",
+    "MPI ranks: slabs of the slowest axis, cuFFT R2C of the slab, 2-D copies into the blocks, "
+    "MPI_Alltoall (the transpose; CUDA-aware or pinned host), strided C2C along the slab axis, "
+    "solve, C2C back, MPI_Alltoall back, C2R",
     &tb_algo_poisson,
     TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     TB_V_MPI,
