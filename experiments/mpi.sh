@@ -24,6 +24,15 @@
 #  5. Two ranks sharing the GPU: reduce (CUDA-aware where the library is,
 #     and host-staged), Monte Carlo, SOR (blocking and overlapped) and
 #     STREAM, beside one process.
+#  6. Spectral Poisson (slab decomposition, two MPI_Alltoall a solve):
+#     strong scaling of 2-D 8192^2 and 3-D 256^3 (float and double) on 1,
+#     2, 4, 8 ranks with the communication share; weak scaling with about
+#     the same points a rank (2-D N = 4096, 5760, 8192, 11520; 3-D N = 128,
+#     160, 200, 256: sizes of small prime factors that the ranks divide),
+#     efficiency = one rank's time per point over R ranks' time per point
+#     a rank; the panel of lines (--panel) swept on 4 ranks; one process's
+#     r2c beside them; two ranks sharing the GPU (CUDA-aware and staged)
+#     against one process's cuFFT r2c.
 # Run from the build folder (where ./twinbench is). Full results go to $OUT.
 set -uo pipefail
 OUT=${OUT:-.}
@@ -83,6 +92,42 @@ bench mpi-gpu-mc-one run montecarlo --backend gpu --variant fused --precision fl
   --size 128 -P paths=2^20
 mpibench mpi-gpu-mc 2 run montecarlo --backend gpu --variant mpi --precision float,double \
   --size 128 -P paths=2^20
+
+# 6. Spectral Poisson.
+P2D="--dim 2 --size 8192" P3D="--dim 3 --size 256"
+for r in $RANKS; do
+  mpibench "mpi-poisson2d-strong-$r" "$r" run poisson --backend cpu --variant mpi $P2D \
+    --precision float,double --repeat 5 --warmup 1
+  mpibench "mpi-poisson3d-strong-$r" "$r" run poisson --backend cpu --variant mpi $P3D \
+    --precision float,double --repeat 5 --warmup 1
+done
+for sizes in "2 4096 5760 8192 11520" "3 128 160 200 256"; do
+  set -- $sizes
+  dim=$1
+  shift
+  for r in $RANKS; do
+    mpibench "mpi-poisson${dim}d-weak-$r" "$r" run poisson --backend cpu --variant mpi \
+      --dim "$dim" --size "$1" --precision float --repeat 5 --warmup 1
+    shift
+  done
+done
+mpibench mpi-poisson-panel2d 4 run poisson --backend cpu --variant mpi $P2D --precision float \
+  --panel 4,8,16,32,64 --repeat 5 --warmup 1
+mpibench mpi-poisson-panel3d 4 run poisson --backend cpu --variant mpi $P3D --precision float \
+  --panel 4,8,16,32,64 --repeat 5 --warmup 1
+bench mpi-poisson-one run poisson --backend cpu --threads "$CORES" --variant r2c,panel \
+  $P2D --precision float,double --repeat 5 --warmup 1
+bench mpi-poisson-one3d run poisson --backend cpu --threads "$CORES" --variant r2c,panel \
+  $P3D --precision float,double --repeat 5 --warmup 1
+for case in "2 4096" "3 256"; do
+  set -- $case
+  bench "mpi-gpu-poisson${1}d-one" run poisson --backend gpu --variant r2c --dim "$1" \
+    --size "$2" --precision float,double
+  for aware in 1 0; do
+    TB_MPI_CUDA_AWARE=$aware mpibench "mpi-gpu-poisson${1}d-aware$aware" 2 run poisson \
+      --backend gpu --variant mpi --dim "$1" --size "$2" --precision float,double
+  done
+done
 
 python3 - "$OUT" <<'PY'
 import csv, math, pathlib, sys
@@ -146,6 +191,50 @@ for name in ("mpi-gpu-one", "mpi-gpu-reduce-aware1", "mpi-gpu-reduce-aware0", "m
         print(f"  {name:24} {r['variant']:8} {r['precision']:6} {f(r, 'median_ms'):9.4f} ms "
               f"{f(r, 'gbs'):8.1f} GB/s comm {f(r, 'comm_ms'):8.4f} ms result {r.get('result', '')} "
               f"{r['verified']}")
+def poisson_scaling(title, prefix, weak):
+    """Poisson's rows on 1, 2, 4, 8 ranks: speedup and efficiency against
+    one rank (weak: per point a rank, since the sizes only nearly scale),
+    and the share of a run spent in MPI_Alltoall."""
+    print(f"# {title}")
+    print(f"{'ranks':>5} {'dim':>3} {'N':>6} {'prec':6} {'ms/run':>10} {'speedup':>8} {'eff':>6} "
+          f"{'comm %':>7} {'GB/s':>8} {'error':>9} {'verified':>9}")
+    base = {}
+    for r_ in (1, 2, 4, 8):
+        for r in rows(f"{prefix}-{r_}"):
+            n, d = f(r, "size"), f(r, "dim")
+            key = (d, r["precision"])
+            t = f(r, "median_ms") / (n ** d / r_ if weak else 1.0)
+            base.setdefault(key, (r_, t))
+            b_r, b_t = base[key]
+            speed = b_t / t
+            eff = speed if weak else speed / (r_ / b_r)
+            share = 100 * f(r, "comm_ms") / f(r, "mean_ms")
+            print(f"{r_:5d} {d:3.0f} {n:6.0f} {r['precision']:6} {f(r, 'median_ms'):10.3f} "
+                  f"{speed:8.2f} {eff:6.2f} {share:7.1f} {f(r, 'gbs'):8.1f} {f(r, 'error'):9.2g} "
+                  f"{r['verified']:>9}")
+    print()
+
+poisson_scaling("6a. Poisson strong scaling, 2-D 8192^2", "mpi-poisson2d-strong", False)
+poisson_scaling("6b. Poisson strong scaling, 3-D 256^3", "mpi-poisson3d-strong", False)
+for name in ("mpi-poisson-one", "mpi-poisson-one3d"):
+    for r in rows(name):
+        print(f"  one process, {r['variant']} {r['dim']}-D {r['precision']}, {r['threads']} "
+              f"threads: {f(r, 'median_ms'):.3f} ms")
+print()
+poisson_scaling("6c. Poisson weak scaling, 2-D (efficiency per point a rank)",
+                "mpi-poisson2d-weak", True)
+poisson_scaling("6d. Poisson weak scaling, 3-D (efficiency per point a rank)",
+                "mpi-poisson3d-weak", True)
+print("# 6e. the panel of lines (--panel, CPU) on 4 ranks")
+for r in rows("mpi-poisson-panel2d") + rows("mpi-poisson-panel3d"):
+    print(f"  {r['dim']}-D N={r['size']:>5} panel {r['panel']:>3}: {f(r, 'median_ms'):9.3f} ms "
+          f"comm {f(r, 'comm_ms'):8.3f} ms {r['verified']}")
+print("# 6f. two ranks sharing the GPU against one process's r2c (the same answers: error)")
+for name in (f"mpi-gpu-poisson{d}d-{k}" for d in (2, 3) for k in ("one", "aware1", "aware0")):
+    for r in rows(name):
+        print(f"  {name:24} {r['variant']:4} {r['dim']}-D N={r['size']:>5} {r['precision']:6} "
+              f"{f(r, 'median_ms'):9.4f} ms comm {f(r, 'comm_ms'):8.4f} ms error "
+              f"{f(r, 'error'):.3g} err_linf {f(r, 'err_linf'):.3g} {r['verified']}")
 PY
 
 # The scaling views and their figures (doc/report.md: strong and weak

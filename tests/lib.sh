@@ -96,3 +96,22 @@ mc_verified() {
     END { exit bad > 0 || pass == 0 }' "$1" ||
     fail "$1: rows neither passed nor honestly unverifiable: $(cat "$1")"
 }
+
+# poisson_close ONE.csv ONE.dump RUN.csv RUN.dump: two Poisson solves of
+# the same problem (one-row CSV reports and their --dump of u, printed to
+# round trip) agree as their bounds allow. Both passed the verifier's bound
+# tol (RUN's tolerance column) against the same long-double reference
+# u_ref, so ||u_run - u_one||_2 <= 2 tol ||u_ref||_2 <= 2 tol ||u_one||_2 /
+# (1 - tol); their err_linf columns (the distance to the exact solution
+# after the shift by u(0)) differ by at most twice the largest pointwise
+# difference, itself at most that 2-norm: 4 tol ||u_one||_2 / (1 - tol).
+poisson_close() {
+  awk -F, -v tol="$(csv_select "$3" tolerance)" -v e1="$(csv_select "$1" err_linf)" \
+    -v ex="$(csv_select "$3" err_linf)" '
+    FNR == 1 { next }
+    NR == FNR { u[$1] = $3; n1 += $3 * $3; next }
+    { d += ($3 - u[$1]) ^ 2; m++ }
+    END { b = 2 * tol * sqrt(n1) / (1 - tol); dl = ex - e1
+          exit !(m == FNR - 1 && m > 0 && sqrt(d) <= b && dl <= 2 * b && -dl <= 2 * b) }' \
+    "$2" "$4" || fail "$3: u or err_linf off $1's solution by more than the bound"
+}

@@ -2,7 +2,8 @@
 # MPI runs (doc/mpi.md), on the CPU: under mpirun -np 1, 2 and 4 every
 # distributed twin gives the answer of one process (reduce: the exact int32
 # sum; Monte Carlo: the same prices bit for bit; SOR: the same iterations
-# and the same solution, the residual's norm to its summation order); rank 0
+# and the same solution, the residual's norm to its summation order;
+# spectral Poisson: the one-process solution within the derived bound); rank 0
 # alone reports; the rows gain ranks, nodes and comm_ms, and the JSON report
 # keeps to the schema; a rank that fails or dies ends the whole run with a
 # non-zero exit inside the timeout; a run without mpirun is the same as
@@ -163,6 +164,34 @@ expect_all_pass "$TMP/st2.csv"
 b1=$(csv_select "$TMP/st1.csv" bytes) b2=$(csv_select "$TMP/st2.csv" bytes)
 [ "$(awk -v a="$b1" -v b="$b2" 'BEGIN { print (b == 2 * a) }')" = 1 ] ||
   fail "stream on 2 ranks moved $b2 bytes, one process $b1"
+
+# Spectral Poisson: the ranks' slabs, transposed by MPI_Alltoall, give the
+# one-process solution within the bound poisson_close derives (tests/lib.sh).
+# N = 24 (2-D: 13 spectrum columns, padded to a multiple of 4) and 12 (3-D),
+# --panel 5 so that the last panel of lines is narrower.
+for prec in float double; do
+  for case in "2 24 gauss" "3 12 mode"; do
+    set -- $case
+    PP="--precision $prec --size $2 --dim $1 --rhs $3"
+    "$TB" run poisson --variant r2c $PP $OPTS --format csv --output "$TMP/p1.csv" \
+      --dump "$TMP/pd1.csv" >/dev/null 2>"$TMP/err" || fail "poisson r2c: $(cat "$TMP/err")"
+    for np in 1 2 4; do
+      timeout 300 mpirun --oversubscribe -np $np "$TB" run poisson --variant mpi $PP --panel 5 \
+        $OPTS --format csv --output "$TMP/p$np.x.csv" --dump "$TMP/pd$np.x.csv" >/dev/null \
+        2>"$TMP/err" || fail "poisson $1-D $prec on $np ranks: $(cat "$TMP/err")"
+      expect_rows "$TMP/p$np.x.csv" 1
+      expect_all_pass "$TMP/p$np.x.csv"
+      [ "$(csv_select "$TMP/p$np.x.csv" ranks)" = "$np" ] || fail "poisson on $np ranks: ranks"
+      poisson_close "$TMP/p1.csv" "$TMP/pd1.csv" "$TMP/p$np.x.csv" "$TMP/pd$np.x.csv"
+    done
+  done
+done
+# An N that the ranks do not divide is refused with its reason, and a run
+# with nothing left to run exits non-zero.
+timeout 120 mpirun --oversubscribe -np 4 "$TB" run poisson --variant mpi --size 6 \
+  --precision float $OPTS >/dev/null 2>"$TMP/err" && fail "poisson mpi ran N = 6 on 4 ranks"
+grep -q "N = 6 is not a multiple of the 4 MPI ranks" "$TMP/err" ||
+  fail "poisson mpi N = 6 on 4 ranks: $(cat "$TMP/err")"
 
 # The JSON report of an MPI run keeps to the schema, with its columns.
 timeout 300 mpirun --oversubscribe -np 2 "$TB" run reduce --variant mpi --size 1000 $OPTS \

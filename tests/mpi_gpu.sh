@@ -12,8 +12,10 @@
 # and unequal coefficients on the faces), the residual to its summation
 # order (N u for N = 41 x 40 x 45 cells: 1e-11, as derived in tests/mpi.sh;
 # true_res, the capacitor's check of the solution, to its summation order,
-# as there); STREAM runs on each rank's own device arrays and moves twice
-# the bytes. Skips without MPI or a GPU.
+# as there); spectral Poisson's gives r2c's solution (2-D 256^2, whose
+# 129 spectrum columns are padded to 130, and 3-D 64^3) within the bound of
+# tests/lib.sh's poisson_close; STREAM runs on each rank's own device arrays
+# and moves twice the bytes. Skips without MPI or a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 
 grep -q '^#define TB_HAVE_MPI 1' config.h 2>/dev/null || { echo "built without MPI: skipped"; exit 77; }
@@ -77,6 +79,24 @@ for aware in 1 0; do
   expect_sum_verdicts "$TMP/g$aware.csv"
   got=$(csv_select "$TMP/g$aware.csv" precision result | awk -F, '$1 == "int32" { print $2 }')
   [ "$got" = "$want" ] || fail "GPU reduce int32 on 2 ranks (aware=$aware): $got, want $want"
+done
+
+# Spectral Poisson: 2 ranks sharing the GPU against one process's r2c.
+for prec in float double; do
+  for case in "2 256 gauss" "3 64 mode"; do
+    set -- $case
+    PP="--backend gpu --precision $prec --size $2 --dim $1 --rhs $3"
+    "$TB" run poisson --variant r2c $PP $OPTS --format csv --output "$TMP/p1.csv" \
+      --dump "$TMP/pd1.csv" >/dev/null 2>"$TMP/err" || fail "poisson r2c: $(cat "$TMP/err")"
+    for aware in 1 0; do
+      TB_MPI_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 "$TB" run poisson \
+        --variant mpi $PP $OPTS --format csv --output "$TMP/p2.csv" --dump "$TMP/pd2.csv" \
+        >/dev/null 2>"$TMP/err" ||
+        fail "poisson $1-D $prec on 2 ranks (aware=$aware): $(cat "$TMP/err")"
+      all_pass "$TMP/p2.csv" 1
+      poisson_close "$TMP/p1.csv" "$TMP/pd1.csv" "$TMP/p2.csv" "$TMP/pd2.csv"
+    done
+  done
 done
 
 "$TB" run stream --backend gpu --variant vec16 -P op=triad --size 16M $OPTS --format csv \

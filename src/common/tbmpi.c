@@ -203,6 +203,25 @@ int tb_mpi_allgather_bytes(void *buf, int64_t n, int64_t bytes)
   return rc;
 }
 
+int tb_mpi_alltoall(const void *send, void *recv, int64_t count, int64_t bytes)
+{
+  MPI_Datatype item;
+  if (!tb_mpi.active) {
+    memcpy(recv, send, (size_t)(count * bytes));
+    return TB_OK;
+  }
+  if (count > INT_MAX || bytes > INT_MAX)
+    return tb_fail(TB_EUNSUP, "an all-to-all of %lld items of %lld bytes is more than MPI counts",
+                   (long long)count, (long long)bytes);
+  const double t0 = MPI_Wtime();
+  MPI_Type_contiguous((int)bytes, MPI_BYTE, &item);
+  MPI_Type_commit(&item);
+  MPI_Alltoall(send, (int)count, item, recv, (int)count, item, MPI_COMM_WORLD);
+  MPI_Type_free(&item);
+  tb_mpi.comm_s += MPI_Wtime() - t0;
+  return TB_OK;
+}
+
 /* ---- The Cartesian process grid and its halo exchange ------------------ */
 
 void tb_mpi_cart_dims(int ranks, int dims[3])

@@ -84,6 +84,12 @@ int tb_mpi_allreduce_sum(void *buf, int64_t count, tb_kind_t kind);
  * every rank's buf, in place. */
 int tb_mpi_allgather_bytes(void *buf, int64_t n, int64_t bytes);
 
+/* The balanced all-to-all: rank r's send holds size blocks of `count`
+ * elements of `bytes` each, block d for rank d; its recv gets block r of
+ * every rank s, in block s. The buffers may be device pointers only when
+ * tb_mpi_cuda_aware says so. Without MPI, send is copied to recv. */
+int tb_mpi_alltoall(const void *send, void *recv, int64_t count, int64_t bytes);
+
 /* ---- A 3-D Cartesian process grid and its halo exchange ----------------- */
 
 /* The process grid of a run: dims[a] ranks along axis a (x, y, z), this

@@ -504,8 +504,11 @@ TB_POISSON_CPU_VARIANT(panel, TB_PV_PANEL, 2,
 TB_POISSON_CPU_VARIANT(fftonly, TB_PV_FFTONLY, 1,
                        "baseline: FFTW r2c and c2r alone, no solve (verified as a round trip)")
 
+/* The distributed twin (MPI runs only), in poisson_mpi.c. */
+extern const tb_variant_t tb__poisson_cpu_mpi;
+
 TB_VARIANT_LIST(poisson, cpu, &tb_poisson_cpu_c2c, &tb_poisson_cpu_r2c, &tb_poisson_cpu_panel,
-                &tb_poisson_cpu_fftonly);
+                &tb_poisson_cpu_fftonly, &tb__poisson_cpu_mpi);
 
 #else
 
