@@ -71,6 +71,7 @@ csv_select "$TMP/mc.csv" variant precision tables | awk -F, '
   $1 == "twostep" && $3 != "" { bad++ }
   $1 != "twostep" && $3 != ($2 == "double" ? "all" : "none") { bad++ }
   END { exit bad > 0 }' || fail "montecarlo: the tables column is not the math run"
+expect_error 2 "tables: unknown value 'some'" run montecarlo --backend gpu --tables some
 # Antithetic pairs, calls and puts: 2 x 2 x 2 x 2 x 2 problems, 2 blocks, 6 rows each.
 "$TB" run montecarlo --backend gpu --precision float,double --size 5,37 --paths 1002,16386 \
   --antithetic yes --payoff call,put --math libm,fast --block 64,256 --repeat 1 --seed 14 \

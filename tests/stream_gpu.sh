@@ -29,6 +29,10 @@ csv_select "$TMP/tune.csv" op stores unroll | awk -F, '
   $1 != "dot" { seen[$2 "," $3]++ }
   END { for (k in seen) n++; if (n != 6) { print n " settings of stores and unroll, not 6"; bad++ }
         exit bad > 0 }' || fail "stores and unroll are not reported as run"
+# Bad tunings: one line, exit 2.
+expect_error 2 "unroll '3' is not a power of two" run stream --backend gpu --unroll 3
+expect_error 2 "unroll" run stream --backend gpu --unroll 8
+expect_error 2 "stores: unknown value 'cs'" run stream --backend gpu --stores cs
 # Transfers were timed for both kinds of host memory.
 for c in h2d_pageable_ms h2d_pinned_ms d2h_pageable_ms d2h_pinned_ms; do
   k=$(csv_col "$TMP/gpu.csv" $c)

@@ -150,7 +150,8 @@ int main(void)
   CHECK(w <= lbound, "log, interval ends: %.3g u at u = %.17g", w, at);
   printf("log, interval ends: worst %.3f u (at %.17g) over %lld uniforms\n", w, at,
          (long long)m);
-  CHECK(tb_mcexp2(-3.0, tab) == 0.125 && tb_mcexp2(600.0, tab) == 0x1p600, "2^x not exact at integers");
+  CHECK(tb_mcexp2(-3.0, tab) == 0.125 && tb_mcexp2(600.0, tab) == 0x1p600,
+        "2^x is not exact at integers");
   free(x);
   TEST_EXIT();
 }

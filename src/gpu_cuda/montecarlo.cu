@@ -420,13 +420,17 @@ template <typename T> int tb_mc_prepare_t(tb_ctx_t *ctx, int kind, tb_mc_gpu_sta
       tb_mcexp_table(h + TB_MC_TAB_EXP);
       tb_mclog_table(h + TB_MC_TAB_C, h + TB_MC_TAB_L);
       TB_CUDA(cudaMalloc(&st->tab, sizeof h));
-      TB_CUDA(cudaMemcpy(st->tab, h, sizeof h, cudaMemcpyHostToDevice));
+      /* On the kernels' stream: a plain cudaMemcpy from pageable memory may
+       * return before its DMA lands, and the kernels' non-blocking stream
+       * would not wait for it. The call stages h before it returns. */
+      TB_CUDA(cudaMemcpyAsync(st->tab, h, sizeof h, cudaMemcpyHostToDevice, tb_gpu_stream(ctx)));
       st->logtab = tables == TB_MC_TABLES_ALL;
     }
     tb_tune_resolved(ctx, "tables", tables);
   }
-  int rc = kind == TB_MC_FUSED1B                     ? tb_mc_fused_blocks<T, true>(ctx, st, &st->bpo)
-           : kind == TB_MC_FUSED || kind == TB_MC_MPI ? tb_mc_fused_blocks<T, false>(ctx, st, &st->bpo)
+  const bool fused = kind == TB_MC_FUSED || kind == TB_MC_MPI;
+  int rc = kind == TB_MC_FUSED1B ? tb_mc_fused_blocks<T, true>(ctx, st, &st->bpo)
+           : fused               ? tb_mc_fused_blocks<T, false>(ctx, st, &st->bpo)
            : st->wide
                ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_mem<T, true>, false>(m),
                               tb_src_mem<T, true>::w, true, &st->bpo)
@@ -578,8 +582,8 @@ TB_VARIANT(tb_mc_twostep, "twostep", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_
            NULL, tb_mc_release,
            "cuRAND (Philox4_32_10) normals to memory, then payoffs, many blocks per option");
 TB_VARIANT(tb_mc_fused, "fused", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_gpu_tuning_fused,
-           TB_COUNT(tb_mc_gpu_tuning_fused), tb_mc_prepare<TB_MC_FUSED>, tb_mc_run<TB_MC_FUSED>, NULL,
-           tb_mc_release,
+           TB_COUNT(tb_mc_gpu_tuning_fused), tb_mc_prepare<TB_MC_FUSED>, tb_mc_run<TB_MC_FUSED>,
+           NULL, tb_mc_release,
            "Philox normals and payoffs in one kernel, many blocks per option, sums reduced on "
            "the GPU");
 TB_VARIANT(tb_mc_fused1b, "fused1b", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_gpu_tuning_1b,
