@@ -64,6 +64,14 @@ done
   --format csv --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo: $(cat "$TMP/err")"
 mc_verified "$TMP/mc.csv" 504
 grep -q "skipped (block=100" "$TMP/err" || fail "montecarlo block 100 was not reported as skipped"
+# The fused kernels' math as run: the tables in double (all, the default),
+# the library's in float (which has no table forms); twostep has no such
+# tuning.
+csv_select "$TMP/mc.csv" variant precision tables | awk -F, '
+  $1 == "twostep" && $3 != "" { bad++ }
+  $1 != "twostep" && $3 != ($2 == "double" ? "all" : "none") { bad++ }
+  END { exit bad > 0 }' || fail "montecarlo: the tables column is not the math run"
+expect_error 2 "tables: unknown value 'some'" run montecarlo --backend gpu --tables some
 # Antithetic pairs, calls and puts: 2 x 2 x 2 x 2 x 2 problems, 2 blocks, 6 rows each.
 "$TB" run montecarlo --backend gpu --precision float,double --size 5,37 --paths 1002,16386 \
   --antithetic yes --payoff call,put --math libm,fast --block 64,256 --repeat 1 --seed 14 \
@@ -120,7 +128,11 @@ for prec in float double; do
       common="$common --repeat 1 --seed 15"
       "$TB" run montecarlo --backend cpu $common --threads 2 $LIMIT --dump "$TMP/c.csv" \
         --format csv >/dev/null 2>"$TMP/err" || fail "mc cpu dump: $(cat "$TMP/err")"
-      for cfg in "fused --grid auto" "fused --grid 7" "fused1b --block 96"; do
+      # fused --tables none, exp: the library's log and exp, or its log and the
+      # table's exp, where the default takes both from tables (double; float
+      # always takes the library's).
+      for cfg in "fused --grid auto" "fused --grid 7" "fused1b --block 96" \
+        "fused --tables none" "fused --tables exp"; do
         "$TB" run montecarlo --backend gpu $common --variant $cfg --dump "$TMP/g.csv" \
           --format csv >/dev/null 2>"$TMP/err" || fail "mc gpu dump $cfg: $(cat "$TMP/err")"
         set -- $(agree "$TMP/c.csv" "$TMP/g.csv" $prec $samples)

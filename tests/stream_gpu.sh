@@ -15,6 +15,24 @@ nvar=$("$TB" list stream | grep -c '^    gpu ')
 # blocks + dot at the 2 blocks that are multiples of 32)
 all_pass "$TMP/gpu.csv" $((336 * nvar))
 grep -q "skipped (block=100" "$TMP/err" || fail "dot at block 100 was not reported as skipped"
+# The stores and unroll tunings on the same awkward sizes (the unrolled loop's
+# last step partly past n, the vectors' scalar tail): 2 precisions x 4 sizes x
+# the variants x 2 grids x (4 elementwise ops x 2 blocks x 2 stores x 3
+# unrolls + the dot at block 32 for each of the 6 settings), every row
+# verified; the dot resolves both to plain and 1, the others keep theirs.
+"$TB" run stream --backend gpu --precision float,double --size 1,3,4099,1000003 \
+  --block 32,100 --grid auto,7 --stores plain,nt --unroll 1,2,4 --repeat 1 --seed 12 \
+  --format csv --output "$TMP/tune.csv" 2>"$TMP/err" || fail "tuned run: $(cat "$TMP/err")"
+all_pass "$TMP/tune.csv" $((864 * nvar))
+csv_select "$TMP/tune.csv" op stores unroll | awk -F, '
+  $1 == "dot" && ($2 != "plain" || $3 != 1) { print "dot not resolved: " $0; bad++ }
+  $1 != "dot" { seen[$2 "," $3]++ }
+  END { for (k in seen) n++; if (n != 6) { print n " settings of stores and unroll, not 6"; bad++ }
+        exit bad > 0 }' || fail "stores and unroll are not reported as run"
+# Bad tunings: one line, exit 2.
+expect_error 2 "unroll '3' is not a power of two" run stream --backend gpu --unroll 3
+expect_error 2 "unroll" run stream --backend gpu --unroll 8
+expect_error 2 "stores: unknown value 'cs'" run stream --backend gpu --stores cs
 # Transfers were timed for both kinds of host memory.
 for c in h2d_pageable_ms h2d_pinned_ms d2h_pageable_ms d2h_pinned_ms; do
   k=$(csv_col "$TMP/gpu.csv" $c)

@@ -17,6 +17,14 @@
  *             library is CUDA-aware, else through the host), and every rank
  *             adds each option's in block order: fused's prices bit for bit
  *             (the same blocks per option: they follow the job's options).
+ *   The fused kernels in double take the terminal price's exponential and
+ *   Box-Muller's logarithm from tables in shared memory (mcmath.h; the
+ *   tuning parameter tables: none, exp, or all, the default): the library's
+ *   log and exp are most of their double-unit work, and the table forms
+ *   spend 11 and 10 double operations where the library spends about 31 and
+ *   18, within the same 4-ulp allowance of the verifier. The uniforms are
+ *   Philox's as before, so the paths are the same; prices may differ from
+ *   tables=none's in the last bits.
  *   Blocks per option for twostep and fused: grid / options with an explicit
  *   --grid, else enough blocks for about four waves of the GPU, at most one
  *   group of paths per thread. Block sizes must be multiples of 32 (the
@@ -27,7 +35,10 @@
 #include <curand.h>
 #include <stdlib.h>
 
+#include <type_traits>
+
 #include "../common/tbmpi.h"
+#include "mcmath.h"
 #include "options.cuh"
 
 namespace {
@@ -38,6 +49,7 @@ template <typename T> struct tb_src_philox {
   static const int w = tb_opt<T>::w;
   static const bool fsum = tb_opt<T>::fsum; /* float sums of a full group, for math=fast */
   uint64_t seed;
+  __device__ __forceinline__ void init(T, T) {}
   __device__ __forceinline__ tb_mc_sum_t sum(int64_t o, int64_t g, int count, T s, T x, T mu,
                                              T sig, int put, int anti, int fast) const
   {
@@ -48,6 +60,81 @@ template <typename T> struct tb_src_philox {
                                                     int put, int anti, int fast) const
   {
     return tb_opt<T>::fgroup(seed, (uint64_t)o, (uint64_t)g, s, x, mu, sig, put, anti, fast);
+  }
+};
+
+/* The largest Box-Muller radius of the double uniforms, sqrt(-2 ln 2^-53) =
+ * 8.57, rounded up: |z| stays below it. */
+const double tb_mc_rmax_f64 = 8.6;
+
+/* The tables of mcmath.h in one array, as the kernels keep them in shared
+ * memory: exp's 2^(j/128), then log's c_j and L_j. */
+enum {
+  TB_MC_TAB_EXP = 0,
+  TB_MC_TAB_C = TB_MCEXP_N,
+  TB_MC_TAB_L = TB_MCEXP_N + TB_MCLOG_N,
+  TB_MC_TAB_N = TB_MCEXP_N + 2 * TB_MCLOG_N
+};
+
+/* tb_src_philox<double> with the terminal price's e^x (2^x with math=fast)
+ * from mcmath.h's table, and with LOG Box-Muller's ln u1 too; init copies the
+ * tables to shared memory. The uniforms, the angle, the radius's square root
+ * and the order of the sums are tb_mc_words_f64's (options_math.h); only the
+ * log and exp differ. An option whose arguments mu + sig z could leave the
+ * table exp's range (|mu| + |sig| r_max > TB_MCEXP_MAX, or not a number)
+ * takes the library's functions, tb_mc_group_f64: one test per option, the
+ * same for every thread of a block. */
+template <bool LOG> struct tb_src_philox_tab {
+  static const int w = TB_MC_W_F64;
+  static const bool fsum = false;
+  uint64_t seed;
+  const double *gtab; /* the tables in device memory (TB_MC_TAB_N) */
+  const double *tab;  /* the block's copy in shared memory */
+  bool in_range;
+  __device__ __forceinline__ void init(double mu, double sig)
+  {
+    __shared__ double stab[TB_MC_TAB_N];
+    for (int j = threadIdx.x; j < (LOG ? TB_MC_TAB_N : TB_MCEXP_N); j += blockDim.x)
+      stab[j] = gtab[j];
+    __syncthreads();
+    tab = stab;
+    in_range = fabs(mu) + fabs(sig) * tb_mc_rmax_f64 <= TB_MCEXP_MAX;
+  }
+  /* One sample: tb_mc_sample_f64 with the table's exponential. */
+  __device__ __forceinline__ double sample(double s, double x, double mu, double sig, double z,
+                                           int put, int anti, int fast) const
+  {
+    const double *t = tab + TB_MC_TAB_EXP;
+    const double st = s * (fast ? tb_mcexp2(mu + sig * z, t) : tb_mcexp(mu + sig * z, t));
+    double y = tb__pos_f64(put ? x - st : st - x);
+    if (anti) {
+      const double st2 = s * (fast ? tb_mcexp2(mu - sig * z, t) : tb_mcexp(mu - sig * z, t));
+      y = 0.5 * (y + tb__pos_f64(put ? x - st2 : st2 - x));
+    }
+    return y;
+  }
+  __device__ __forceinline__ tb_mc_sum_t sum(int64_t o, int64_t g, int count, double s, double x,
+                                             double mu, double sig, int put, int anti,
+                                             int fast) const
+  {
+    if (!in_range)
+      return tb_mc_group_f64(seed, (uint64_t)o, (uint64_t)g, count, s, x, mu, sig, put, anti,
+                             fast);
+    const tb_philox4_t b = tb_philox_block(seed, TB_MC_STREAM, ((uint64_t)o << 32) | (uint64_t)g);
+    const double u1 = tb_u01_f64(b.v[0], b.v[1]), u2 = tb_u01_f64(b.v[2], b.v[3]);
+    double z0, z1;
+    if (LOG) { /* tb_mc_box_muller_f64 with the table's log (both forms take -2 ln u1) */
+      const double r = sqrt(-2.0 * tb_mclog(u1, tab + TB_MC_TAB_C, tab + TB_MC_TAB_L));
+      double sn, cs;
+      tb__sincos_turn_f64(u2, &sn, &cs);
+      z0 = r * cs;
+      z1 = r * sn;
+    } else
+      tb_mc_box_muller_f64(u1, u2, fast, &z0, &z1);
+    const double y0 = sample(s, x, mu, sig, z0, put, anti, fast);
+    const double y1 = count > 1 ? sample(s, x, mu, sig, z1, put, anti, fast) : 0.0;
+    tb_mc_sum_t r = {y0 + y1, y0 * y0 + y1 * y1};
+    return r;
   }
 };
 
@@ -62,6 +149,7 @@ template <typename T, bool WIDE> struct tb_src_mem {
   static const bool fsum = false;
   const T *z;
   int64_t samples;
+  __device__ __forceinline__ void init(T, T) {}
   __device__ __forceinline__ tb_mc_sum_t sum(int64_t o, int64_t g, int count, T s, T x, T mu,
                                              T sig, int put, int anti, int fast) const
   {
@@ -121,6 +209,7 @@ __global__ void tb_k_mc(SRC src, tb_opt_in<T> in, int64_t samples, int bpo, int6
   const T s = in.s[o], x = in.x[o];
   T mu, sig;
   tb_opt<T>::drift(in.t[o], in.r ? in.r[o] : in.r0, in.v ? in.v[o] : in.v0, FAST, &mu, &sig);
+  src.init(mu, sig);
   const int w = SRC::w;
   const int64_t full = samples / w, groups = (samples + w - 1) / w;
   const int64_t step = (int64_t)bpo * blockDim.x;
@@ -199,6 +288,17 @@ tb_mc_kernel_t<T, SRC, DIRECT> tb_mc_kernel(const tb_mc_t *m)
 
 enum { TB_MC_TWOSTEP, TB_MC_FUSED, TB_MC_FUSED1B, TB_MC_MPI };
 
+/* The tuning parameter tables of the fused kernels: the library's log and
+ * exp, mcmath.h's exp, or its log and exp (double only: float rows resolve
+ * to none). */
+enum { TB_MC_TABLES_NONE, TB_MC_TABLES_EXP, TB_MC_TABLES_ALL };
+const char *const tb_mc_tables[] = {"none", "exp", "all", NULL};
+#define TB_MC_TABLES_PARAM                                                                        \
+  {"tables", "the double kernels' table-driven math (shared memory, low-degree polynomials, "    \
+             "within the library's 4 ulps): none (the library's log and exp), exp (the "         \
+             "terminal price's), all (Box-Muller's log too); float takes none",                 \
+   TB_PARAM_CHOICE, "all", 0, 0, tb_mc_tables, 0, "none,exp,all"}
+
 /* Threads per block of the last kernel, which adds each option's block sums. */
 const int tb_mc_final_block = 256;
 
@@ -206,6 +306,8 @@ struct tb_mc_gpu_state {
   int bpo;              /* blocks per option */
   int grid;             /* blocks of the payoff kernel: options x bpo */
   bool wide;            /* twostep: groups of one 16-byte load of normals */
+  double *tab;          /* fused with tables: mcmath.h's (NULL: the library's log and exp) */
+  bool logtab;          /* fused with tables=all: the log's too */
   double *partial;      /* per-block sums (many blocks per option) */
   void *normals;        /* twostep: the normals */
   int64_t nnormals;     /* twostep: how many (even, as cuRAND asks) */
@@ -261,17 +363,74 @@ template <typename K> int tb_mc_blocks(tb_ctx_t *ctx, K kernel, int w, bool many
   return TB_OK;
 }
 
+/* The fused kernels' blocks per option (DIRECT: one), for the source the row
+ * takes: the tables' where st->tab is set (double only). */
+template <typename T, bool DIRECT>
+int tb_mc_fused_blocks(tb_ctx_t *ctx, const tb_mc_gpu_state *st, int *bpo)
+{
+  const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
+  if constexpr (std::is_same<T, double>::value)
+    if (st->tab)
+      return st->logtab ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox_tab<true>, DIRECT>(m),
+                                       TB_MC_W_F64, !DIRECT, bpo)
+                        : tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox_tab<false>, DIRECT>(m),
+                                       TB_MC_W_F64, !DIRECT, bpo);
+  return tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, DIRECT>(m), tb_opt<T>::w, !DIRECT,
+                      bpo);
+}
+
+/* Launch the fused kernel of the row (as tb_mc_fused_blocks chose it) on
+ * blocks b0 .. b0 + grid - 1 of options x bpo. */
+template <typename T, bool DIRECT>
+void tb_mc_fused_launch(const tb_ctx_t *ctx, const tb_mc_gpu_state *st, int64_t grid, int bpo,
+                        int64_t b0, const tb_opt_in<T> &in, T *price, T *se)
+{
+  const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
+  const int block = tb_gpu_block(ctx);
+  cudaStream_t stream = tb_gpu_stream(ctx);
+  if constexpr (std::is_same<T, double>::value)
+    if (st->tab) {
+      if (st->logtab) {
+        tb_src_philox_tab<true> src = {ctx->p->seed, st->tab, NULL, false};
+        tb_mc_kernel<T, tb_src_philox_tab<true>, DIRECT>(m)<<<(unsigned)grid, block, 0, stream>>>(
+            src, in, m->samples, bpo, b0, st->partial, price, se);
+      } else {
+        tb_src_philox_tab<false> src = {ctx->p->seed, st->tab, NULL, false};
+        tb_mc_kernel<T, tb_src_philox_tab<false>, DIRECT>(m)<<<(unsigned)grid, block, 0,
+                                                              stream>>>(
+            src, in, m->samples, bpo, b0, st->partial, price, se);
+      }
+      return;
+    }
+  tb_src_philox<T> src = {ctx->p->seed};
+  tb_mc_kernel<T, tb_src_philox<T>, DIRECT>(m)<<<(unsigned)grid, block, 0, stream>>>(
+      src, in, m->samples, bpo, b0, st->partial, price, se);
+}
+
 template <typename T> int tb_mc_prepare_t(tb_ctx_t *ctx, int kind, tb_mc_gpu_state *st)
 {
   const tb_mc_t *m = (const tb_mc_t *)ctx->p->priv;
   const int64_t n = ctx->p->n;
   st->wide = m->samples % tb_src_mem<T, true>::w == 0;
-  int rc = kind == TB_MC_FUSED1B
-               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, true>(m),
-                              tb_opt<T>::w, false, &st->bpo)
-           : kind == TB_MC_FUSED || kind == TB_MC_MPI
-               ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_philox<T>, false>(m),
-                              tb_opt<T>::w, true, &st->bpo)
+  if (kind != TB_MC_TWOSTEP) {
+    const int tables =
+        std::is_same<T, double>::value ? (int)tb_tune(ctx, "tables")->i : TB_MC_TABLES_NONE;
+    if (tables != TB_MC_TABLES_NONE) {
+      double h[TB_MC_TAB_N];
+      tb_mcexp_table(h + TB_MC_TAB_EXP);
+      tb_mclog_table(h + TB_MC_TAB_C, h + TB_MC_TAB_L);
+      TB_CUDA(cudaMalloc(&st->tab, sizeof h));
+      /* On the kernels' stream: a plain cudaMemcpy from pageable memory may
+       * return before its DMA lands, and the kernels' non-blocking stream
+       * would not wait for it. The call stages h before it returns. */
+      TB_CUDA(cudaMemcpyAsync(st->tab, h, sizeof h, cudaMemcpyHostToDevice, tb_gpu_stream(ctx)));
+      st->logtab = tables == TB_MC_TABLES_ALL;
+    }
+    tb_tune_resolved(ctx, "tables", tables);
+  }
+  const bool fused = kind == TB_MC_FUSED || kind == TB_MC_MPI;
+  int rc = kind == TB_MC_FUSED1B ? tb_mc_fused_blocks<T, true>(ctx, st, &st->bpo)
+           : fused               ? tb_mc_fused_blocks<T, false>(ctx, st, &st->bpo)
            : st->wide
                ? tb_mc_blocks(ctx, tb_mc_kernel<T, tb_src_mem<T, true>, false>(m),
                               tb_src_mem<T, true>::w, true, &st->bpo)
@@ -335,14 +494,10 @@ template <typename T> int tb_mc_run_t(tb_ctx_t *ctx, int kind)
     }
     TB_CUDA_LAUNCH("monte carlo payoffs");
   } else {
-    tb_src_philox<T> src = {ctx->p->seed};
     if (kind == TB_MC_FUSED1B)
-      tb_mc_kernel<T, tb_src_philox<T>, true>(m)<<<grid, block, 0, stream>>>(
-          src, in, m->samples, 1, 0, st->partial, price, se);
+      tb_mc_fused_launch<T, true>(ctx, st, grid, 1, 0, in, price, se);
     else if (st->b_hi > st->b_lo)
-      tb_mc_kernel<T, tb_src_philox<T>, false>(m)<<<(unsigned)(st->b_hi - st->b_lo), block, 0,
-                                                     stream>>>(src, in, m->samples, st->bpo,
-                                                               st->b_lo, st->partial, price, se);
+      tb_mc_fused_launch<T, false>(ctx, st, st->b_hi - st->b_lo, st->bpo, st->b_lo, in, price, se);
     TB_CUDA_LAUNCH("monte carlo fused");
   }
   if (kind == TB_MC_MPI) {
@@ -376,6 +531,7 @@ void tb_mc_release(tb_ctx_t *ctx)
   tb_mc_gpu_state *st = (tb_mc_gpu_state *)ctx->state;
   if (st) {
     cudaFree(st->partial);
+    cudaFree(st->tab);
     cudaFree(st->normals);
     cudaFreeHost(st->host);
     if (st->have_gen)
@@ -400,14 +556,23 @@ template <int KIND> int tb_mc_run(tb_ctx_t *ctx)
   return ctx->p->prec == TB_FLOAT ? tb_mc_run_t<float>(ctx, KIND) : tb_mc_run_t<double>(ctx, KIND);
 }
 
-/* twostep and fused: several blocks per option; fused1b: one. */
+/* twostep and fused: several blocks per option; fused1b: one. The fused
+ * kernels choose their exponential too. */
+#define TB_MC_GRID_PARAM                                                                          \
+  TB_GPU_GRID("the options times enough blocks each for about 4 waves of resident blocks, "      \
+              "at most one group of paths per thread; a number is divided among the options")
 const tb_param_def_t tb_mc_gpu_tuning[] = {
     TB_GPU_BLOCK("256"),
-    TB_GPU_GRID("the options times enough blocks each for about 4 waves of resident blocks, "
-                "at most one group of paths per thread; a number is divided among the options"),
+    TB_MC_GRID_PARAM,
+};
+const tb_param_def_t tb_mc_gpu_tuning_fused[] = {
+    TB_GPU_BLOCK("256"),
+    TB_MC_GRID_PARAM,
+    TB_MC_TABLES_PARAM,
 };
 const tb_param_def_t tb_mc_gpu_tuning_1b[] = {
     TB_GPU_BLOCK("256"),
+    TB_MC_TABLES_PARAM,
 };
 
 const unsigned tb_mc_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
@@ -416,17 +581,17 @@ TB_VARIANT(tb_mc_twostep, "twostep", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_
            TB_COUNT(tb_mc_gpu_tuning), tb_mc_prepare<TB_MC_TWOSTEP>, tb_mc_run<TB_MC_TWOSTEP>,
            NULL, tb_mc_release,
            "cuRAND (Philox4_32_10) normals to memory, then payoffs, many blocks per option");
-TB_VARIANT(tb_mc_fused, "fused", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_gpu_tuning,
-           TB_COUNT(tb_mc_gpu_tuning), tb_mc_prepare<TB_MC_FUSED>, tb_mc_run<TB_MC_FUSED>, NULL,
-           tb_mc_release,
+TB_VARIANT(tb_mc_fused, "fused", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_gpu_tuning_fused,
+           TB_COUNT(tb_mc_gpu_tuning_fused), tb_mc_prepare<TB_MC_FUSED>, tb_mc_run<TB_MC_FUSED>,
+           NULL, tb_mc_release,
            "Philox normals and payoffs in one kernel, many blocks per option, sums reduced on "
            "the GPU");
 TB_VARIANT(tb_mc_fused1b, "fused1b", &tb_algo_montecarlo, tb_mc_precs, 0, tb_mc_gpu_tuning_1b,
            TB_COUNT(tb_mc_gpu_tuning_1b), tb_mc_prepare<TB_MC_FUSED1B>,
            tb_mc_run<TB_MC_FUSED1B>, NULL, tb_mc_release,
            "Philox normals and payoffs in one kernel, one block per option");
-TB_VARIANT(tb_mc_mpi, "mpi", &tb_algo_montecarlo, tb_mc_precs, TB_V_MPI, tb_mc_gpu_tuning,
-           TB_COUNT(tb_mc_gpu_tuning), tb_mc_prepare<TB_MC_MPI>, tb_mc_run<TB_MC_MPI>, NULL,
+TB_VARIANT(tb_mc_mpi, "mpi", &tb_algo_montecarlo, tb_mc_precs, TB_V_MPI, tb_mc_gpu_tuning_fused,
+           TB_COUNT(tb_mc_gpu_tuning_fused), tb_mc_prepare<TB_MC_MPI>, tb_mc_run<TB_MC_MPI>, NULL,
            tb_mc_release,
            "MPI ranks: fused's blocks split over the ranks, their sums gathered, added in block "
            "order on every rank (fused's prices bit for bit)");
