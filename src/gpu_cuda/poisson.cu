@@ -30,76 +30,14 @@
  * out_ms), apart from the timed figures. */
 #include <config.h>
 
-#include <cuda_runtime.h>
-#include <cufft.h>
-#include <cufftXt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../common/stats.h"
 #include "../common/timer.h"
-#include "../families/poisson.h"
-#include "cuda_util.h"
-#include "gpu_cuda/poisson_cb_fatbin.h"
-#include "poisson_cb.h"
+#include "poisson.cuh"
 
 namespace {
-
-/* The name of a cuFFT result, as cufft.h spells it. */
-const char *tb_cufft_name(cufftResult r)
-{
-  static const char *const names[] = {
-      "CUFFT_SUCCESS",        "CUFFT_INVALID_PLAN",   "CUFFT_ALLOC_FAILED",
-      "CUFFT_INVALID_TYPE",   "CUFFT_INVALID_VALUE",  "CUFFT_INTERNAL_ERROR",
-      "CUFFT_EXEC_FAILED",    "CUFFT_SETUP_FAILED",   "CUFFT_INVALID_SIZE",
-      "CUFFT_UNALIGNED_DATA", NULL,                   "CUFFT_INVALID_DEVICE",
-      NULL,                   "CUFFT_NO_WORKSPACE",   "CUFFT_NOT_IMPLEMENTED",
-      NULL,                   "CUFFT_NOT_SUPPORTED",  "CUFFT_MISSING_DEPENDENCY",
-      "CUFFT_NVRTC_FAILURE",  "CUFFT_NVJITLINK_FAILURE", "CUFFT_NVSHMEM_FAILURE"};
-  const int k = (int)r;
-  return k >= 0 && k < TB_COUNT(names) && names[k] ? names[k] : "an unknown cuFFT result";
-}
-
-/* cuFFT's failures as twinbench statuses (an allocation failure is
- * TB_ENOMEM, so that a size over the device's memory says so). */
-int tb_cufft_status(cufftResult r, const char *what, int line)
-{
-  return tb_fail(r == CUFFT_ALLOC_FAILED ? TB_ENOMEM : TB_EDEVICE,
-                 "%s: %s (cuFFT error %d) at %s:%d", what, tb_cufft_name(r), (int)r, __FILE__,
-                 line);
-}
-
-#define TB_CUFFT(call)                                                                          \
-  do {                                                                                          \
-    cufftResult tb_r_ = (call);                                                                 \
-    if (tb_r_ != CUFFT_SUCCESS)                                                                 \
-      return tb_cufft_status(tb_r_, #call, __LINE__);                                           \
-  } while (0)
-
-/* cuFFT's types and calls by precision. */
-template <typename T> struct tb_fft;
-template <> struct tb_fft<float> {
-  typedef cufftComplex C;
-  static constexpr cufftType c2c = CUFFT_C2C, r2c = CUFFT_R2C, c2r = CUFFT_C2R;
-  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX, load = CUFFT_CB_LD_COMPLEX;
-  static constexpr const char *store_name = "tb_poisson_cb_store_f";
-  static constexpr const char *load_name = "tb_poisson_cb_load_f";
-  static cufftResult exec_c2c(cufftHandle h, C *w, int dir) { return cufftExecC2C(h, w, w, dir); }
-  static cufftResult exec_r2c(cufftHandle h, float *in, C *out) { return cufftExecR2C(h, in, out); }
-  static cufftResult exec_c2r(cufftHandle h, C *in, float *out) { return cufftExecC2R(h, in, out); }
-};
-template <> struct tb_fft<double> {
-  typedef cufftDoubleComplex C;
-  static constexpr cufftType c2c = CUFFT_Z2Z, r2c = CUFFT_D2Z, c2r = CUFFT_Z2D;
-  static constexpr cufftXtCallbackType store = CUFFT_CB_ST_COMPLEX_DOUBLE,
-                                       load = CUFFT_CB_LD_COMPLEX_DOUBLE;
-  static constexpr const char *store_name = "tb_poisson_cb_store_d";
-  static constexpr const char *load_name = "tb_poisson_cb_load_d";
-  static cufftResult exec_c2c(cufftHandle h, C *w, int dir) { return cufftExecZ2Z(h, w, w, dir); }
-  static cufftResult exec_r2c(cufftHandle h, double *in, C *out) { return cufftExecD2Z(h, in, out); }
-  static cufftResult exec_c2r(cufftHandle h, C *in, double *out) { return cufftExecZ2D(h, in, out); }
-};
 
 /* ---- Kernels ----------------------------------------------------------- */
 
@@ -272,13 +210,6 @@ __global__ void tb_k_solve_flat(C *__restrict__ w, int64_t pairs, int64_t half, 
 
 enum { TB_PG_C2C, TB_PG_C2C_SMEM, TB_PG_R2C, TB_PG_CB, TB_PG_FFTONLY };
 
-/* cb's tuning parameter side: where the callback sits. */
-enum { TB_CB_STORE, TB_CB_LOAD };
-const char *const tb_poisson_cb_sides[] = {"store", "load", NULL};
-
-/* The stages of a pipeline, in order: each variant runs those it has. */
-enum { TB_PS_IN, TB_PS_FWD, TB_PS_SOLVE, TB_PS_INV, TB_PS_OUT, TB_NSTAGES };
-
 struct tb_poisson_gpu {
   cufftHandle fwd, inv; /* c2c: one plan for both directions (fwd) */
   int have_fwd, have_inv;
@@ -312,43 +243,24 @@ int tb_poisson_plan(const tb_ctx_t *ctx, cufftHandle *h, int *have, cufftType ty
 }
 
 /* cb's plans: the one of `side` with the LTO callback (whose constants
- * prepare put at st->info), the other plain. The callback is linked when its
- * plan is made; where cuFFT cannot set or link it, the variant is TB_EUNSUP
- * (the runner notes and skips it) with what failed: the call, cuFFT's result,
- * the callback's symbol, the device's architecture and those the LTO-IR was
- * built for (an architecture above all of them is still linked: the LTO-IR
- * of the highest is finalised for it through PTX). */
+ * prepare put at st->info; tb_poisson_make_cb notes what failed where cuFFT
+ * cannot set or link it), the other plain. */
 template <typename T> int tb_poisson_plan_cb(const tb_ctx_t *ctx, tb_poisson_gpu *st, int side)
 {
   const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
-  const tb_device_info_t *dev = tb_gpu_dev(ctx);
   const int store = side == TB_CB_STORE;
-  const char *sym = store ? tb_fft<T>::store_name : tb_fft<T>::load_name;
   cufftHandle *h = store ? &st->fwd : &st->inv;
   TB_CUFFT(cufftCreate(h));
   *(store ? &st->have_fwd : &st->have_inv) = 1;
   st->info_ptr = st->info;
-  const char *call = "cufftXtSetJITCallback";
-  cufftResult r = cufftXtSetJITCallback(*h, sym, tb_poisson_cb_fatbin, sizeof tb_poisson_cb_fatbin,
-                                        store ? tb_fft<T>::store : tb_fft<T>::load, &st->info_ptr);
-  if (r == CUFFT_SUCCESS) {
-    call = s->dim == 2 ? "cufftMakePlan2d" : "cufftMakePlan3d";
-    r = tb_poisson_make(ctx, *h, store ? tb_fft<T>::r2c : tb_fft<T>::c2r);
-  }
-  if (r == CUFFT_ALLOC_FAILED)
-    return tb_cufft_status(r, call, __LINE__);
-  if (r != CUFFT_SUCCESS) {
-    int ver = 0;
-    cufftGetVersion(&ver);
-    return tb_fail(TB_EUNSUP,
-                   "the LTO %s callback %s on the %s plan: %s returned %s (cuFFT error %d); "
-                   "device sm_%d%d, callback LTO-IR for sm_%s (nvcc %s), cuFFT %d, which "
-                   "compiles its glue with libnvrtc and links it with libnvJitLink, both "
-                   "loaded from libcufft's folder at plan time",
-                   store ? "store" : "load", sym, store ? "R2C" : "C2R", call, tb_cufft_name(r),
-                   (int)r, dev->cc_major, dev->cc_minor, TB_POISSON_CB_ARCHS,
-                   TB_POISSON_CB_NVCC, ver);
-  }
+  const int rc = tb_poisson_make_cb<T>(
+      ctx, *h, side, &st->info_ptr, store ? "R2C" : "C2R",
+      s->dim == 2 ? "cufftMakePlan2d" : "cufftMakePlan3d",
+      [ctx, store](cufftHandle p) {
+        return tb_poisson_make(ctx, p, store ? tb_fft<T>::r2c : tb_fft<T>::c2r);
+      });
+  if (rc)
+    return rc;
   return store ? tb_poisson_plan(ctx, &st->inv, &st->have_inv, tb_fft<T>::c2r)
                : tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::r2c);
 }
@@ -410,12 +322,8 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
   const int64_t cplx = c2c ? s->total : s->rows * s->half;
   int rc;
   TB_CUDA(cudaMalloc(&st->work, (size_t)cplx * sizeof(C)));
-  if (kind == TB_PG_CB) {
-    const tb_poisson_cb_info info = {s->n, s->half, s->dim, cplx < ((int64_t)1 << 32),
-                                     2.0 * M_PI / s->L, 1.0 / (double)s->total};
-    TB_CUDA(cudaMalloc(&st->info, sizeof info));
-    TB_CUDA(cudaMemcpy(st->info, &info, sizeof info, cudaMemcpyHostToDevice));
-  }
+  if (kind == TB_PG_CB && (rc = tb_poisson_cb_put(s, s->half, &st->info)))
+    return rc;
   if (kind == TB_PG_C2C_SMEM) {
     T *k2 = (T *)malloc((size_t)s->n * sizeof(T));
     if (!k2)
@@ -523,55 +431,15 @@ template <typename T> int tb_poisson_run_t(tb_ctx_t *ctx, int kind)
   return rc;
 }
 
-/* The breakdown: TB_POISSON_STAGE_RUNS runs more, untimed by the runner, an
- * event before the first stage and after each, and each stage's median in
- * its column. The outputs are the same as the timed runs'. */
+/* The breakdown columns (tb_poisson_time_stages) of the stages kind has. */
 template <typename T> int tb_poisson_collect_t(tb_ctx_t *ctx, int kind)
 {
-  enum { R = TB_POISSON_STAGE_RUNS };
-  static const int column[TB_NSTAGES] = {TB_POISSON_IN_MS, TB_POISSON_FWD_MS, TB_POISSON_SOLVE_MS,
-                                         TB_POISSON_INV_MS, TB_POISSON_OUT_MS};
-  cudaStream_t stream = tb_gpu_stream(ctx);
-  cudaEvent_t ev[TB_NSTAGES + 1];
-  double ms[TB_NSTAGES][R];
-  int made = 0, rc = TB_OK;
-  cudaError_t e = cudaSuccess;
-  for (; made <= TB_NSTAGES && e == cudaSuccess; made++)
-    e = cudaEventCreate(&ev[made]);
-  if (e != cudaSuccess)
-    made--;
-  for (int r = 0; r < R && e == cudaSuccess && !rc; r++) {
-    int at = 0, mark[TB_NSTAGES];
-    e = cudaEventRecord(ev[0], stream);
-    for (int g = 0; g < TB_NSTAGES && e == cudaSuccess && !rc; g++) {
-      mark[g] = -1;
-      if (!tb_poisson_has_stage(kind, g))
-        continue;
-      if (!(rc = tb_poisson_stage_t<T>(ctx, kind, g)))
-        e = cudaEventRecord(ev[++at], stream);
-      mark[g] = at;
-    }
-    if (e == cudaSuccess && !rc)
-      e = cudaEventSynchronize(ev[at]);
-    for (int g = 0; g < TB_NSTAGES && e == cudaSuccess && !rc; g++) {
-      float t = NAN;
-      if (mark[g] > 0)
-        e = cudaEventElapsedTime(&t, ev[mark[g] - 1], ev[mark[g]]);
-      ms[g][r] = t;
-    }
-  }
-  for (int k = 0; k < made; k++)
-    cudaEventDestroy(ev[k]);
-  if (rc)
-    return rc;
-  TB_CUDA(e);
-  for (int g = 0; g < TB_NSTAGES; g++) {
-    tb_stats_t st;
-    ctx->extra[column[g]] = tb_poisson_has_stage(kind, g) && !tb_stats_compute(ms[g], R, &st)
-                                ? st.median
-                                : NAN;
-  }
-  return TB_OK;
+  unsigned has = 0;
+  for (int g = 0; g < TB_NSTAGES; g++)
+    has |= tb_poisson_has_stage(kind, g) ? 1u << g : 0u;
+  return tb_poisson_time_stages(ctx, has, [ctx, kind](int g) {
+    return tb_poisson_stage_t<T>(ctx, kind, g);
+  });
 }
 
 void tb_poisson_gpu_release(tb_ctx_t *ctx)
