@@ -21,6 +21,9 @@
  *           device's and the LTO-IR's architectures;
  * fftonly   R2C and C2R alone, no kernel: the baseline the solve is timed
  *           against (verified as the round trip u = N^dim f).
+ * cols      (poisson_cols.cu) the transform split by hand into batched
+ *           1-D transforms of the rows and of the columns, the callback on
+ *           a column transform.
  * The plans are made in prepare, on the run's stream; their time is the
  * plan_ms column, apart from the timed run. The published solve kernels walk
  * the spectrum as rows of contiguous values: x over the columns, a
@@ -514,4 +517,4 @@ TB_POISSON_GPU_VARIANT(fftonly, TB_PG_FFTONLY, NULL, 0,
 } /* namespace */
 
 TB_VARIANT_LIST(poisson, gpu, &tb_poisson_gpu_c2c, &tb_poisson_gpu_c2c_smem, &tb_poisson_gpu_r2c,
-                &tb_poisson_gpu_cb, &tb_poisson_gpu_fftonly);
+                &tb_poisson_gpu_cb, &tb__poisson_gpu_cols, &tb_poisson_gpu_fftonly);

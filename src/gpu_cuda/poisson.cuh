@@ -1,4 +1,6 @@
-/* twinbench: what the Poisson family's CUDA files share: cuFFT's results as statuses, its types and calls by
+/* twinbench: what the Poisson family's CUDA files share (poisson.cu, the
+ * 2-D and 3-D cuFFT plans; poisson_cols.cu, the transform decomposed into
+ * rows and columns): cuFFT's results as statuses, its types and calls by
  * precision, the LTO callbacks' setting and linking with the note of what
  * failed, and the stage-by-stage timing behind the breakdown columns. */
 #ifndef TB_POISSON_CUH
@@ -14,6 +16,9 @@
 #include "cuda_util.h"
 #include "gpu_cuda/poisson_cb_fatbin.h"
 #include "poisson_cb.h"
+
+/* The variant cols (poisson_cols.cu), listed with poisson.cu's variants. */
+extern "C" const tb_variant_t tb__poisson_gpu_cols;
 
 namespace {
 
