@@ -4,8 +4,10 @@
 # float and double, 2-D and 3-D, power-of-two and other even sizes, over
 # block sizes (the shared-memory solve skips a block that is no multiple of
 # 32, with a note); the callback variant on both sides (the R2C's store, the
-# C2R's load), a failure to link it an error unless cuFFT reports its
-# libraries missing (CUFFT_MISSING_DEPENDENCY: a note); a single mode solved
+# C2R's load), and cols (the callback on the column transforms of the
+# transform split into rows and columns) on both sides in both layouts, a
+# failure to link either an error unless cuFFT reports its libraries missing
+# (CUFFT_MISSING_DEPENDENCY: a note); a single mode solved
 # to rounding (double below 1e-12); sigma = 0.05 at N = 64 exact to
 # rounding; every variant on both backends gives the same error columns;
 # plan times and the breakdown's stage times reported; a size over the
@@ -32,15 +34,16 @@ for dim in 2 3; do
         END { exit bad > 0 }' || fail "dim=$dim seed=$seed: a double mode is not exact to 1e-12"
     grep -q "c2c_smem skipped (block=100" "$TMP/err" ||
       fail "c2c_smem at block 100 was not reported as skipped"
-    grep "cb skipped" "$TMP/err" >>"$TMP/cbskips"
+    grep -E "(cb|cols) skipped" "$TMP/err" >>"$TMP/cbskips"
   done
 done
 # Per precision and size: c2c 3 blocks, c2c_smem 2, r2c 3, fftonly 1, and
-# cb 1 where cuFFT takes the callback. cb must link its LTO callback: only a
-# toolkit without the libraries cuFFT links it with (nvJitLink, NVRTC) may
-# skip it everywhere (CUFFT_MISSING_DEPENDENCY), and cuFFT may refuse a
-# callback on a shape it does not support (CUFFT_NOT_SUPPORTED), but never
-# on the 2-D 1024^2 of the benchmarks; the notes are shown here.
+# cb and cols 1 each where cuFFT takes the callback. Both must link the LTO
+# callback: only a toolkit without the libraries cuFFT links it with
+# (nvJitLink, NVRTC) may skip it everywhere (CUFFT_MISSING_DEPENDENCY), and
+# cuFFT may refuse a callback on a shape it does not support
+# (CUFFT_NOT_SUPPORTED), but never on the 2-D 1024^2 of the benchmarks, nor
+# cols's batched column transforms at 64^3; the notes are shown here.
 cb=1
 while read -r note; do
   case $note in
@@ -51,27 +54,38 @@ while read -r note; do
 done <"$TMP/cbskips"
 for dim in 2 3; do
   rows=$((dim == 2 ? 12 : 10))
-  cbrows=$(csv_select "$TMP/mode$dim.1.csv" variant | grep -c '^cb$')
+  cbrows=$(csv_select "$TMP/mode$dim.1.csv" variant | grep -cE '^(cb|cols)$')
   expect_rows "$TMP/mode$dim.1.csv" $((rows * 9 + cbrows))
 done
 if [ "$cb" -eq 1 ]; then
-  [ "$(csv_select "$TMP/mode2.1.csv" variant size | grep -c '^cb,1024$')" -eq 2 ] ||
-    fail "cb did not run at 1024^2 in float and double"
+  for v in cb cols; do
+    [ "$(csv_select "$TMP/mode2.1.csv" variant size | grep -c "^$v,1024\$")" -eq 2 ] ||
+      fail "$v did not run at 1024^2 in float and double"
+  done
+  [ "$(csv_select "$TMP/mode3.1.csv" variant size | grep -c '^cols,64$')" -eq 2 ] ||
+    fail "cols did not run at 64^3 in float and double"
 fi
 
-# Both sides of the callback, 2-D and 3-D, both precisions: verified, and
-# the same error columns as r2c's (1e-12 in double, 1e-5 in float).
+# Both sides of the callback (cols: in both layouts), 2-D and 3-D, both
+# precisions: verified, and the same error columns as r2c's (1e-12 in
+# double, 1e-5 in float). cols runs at every point: its column transforms
+# are the plain batched shapes cuFFT takes callbacks on.
 if [ "$cb" -eq 1 ]; then
   for dim in 2 3; do
     sizes=16,64,130
     [ "$dim" -eq 3 ] && sizes=16,30,64
     "$TB" $RUN --backend gpu --precision float,double --size $sizes -P dim=$dim \
-      --variant r2c,cb -P side=store,load --output "$TMP/cb$dim.csv" 2>"$TMP/err" ||
-      fail "cb dim=$dim: $(cat "$TMP/err")"
+      --variant r2c,cb,cols -P side=store,load -P layout=natural,transposed \
+      --output "$TMP/cb$dim.csv" 2>"$TMP/err" || fail "cb dim=$dim: $(cat "$TMP/err")"
     expect_all_pass "$TMP/cb$dim.csv"
     for side in store load; do
       [ "$(csv_select "$TMP/cb$dim.csv" variant side | grep -c "^cb,$side\$")" -ge 4 ] ||
         fail "cb side=$side dim=$dim: fewer than 4 of its 6 rows ran"
+      for layout in natural transposed; do
+        [ "$(csv_select "$TMP/cb$dim.csv" variant side layout |
+          grep -c "^cols,$side,$layout\$")" -eq 6 ] ||
+          fail "cols side=$side layout=$layout dim=$dim: not all 6 rows ran: $(cat "$TMP/err")"
+      done
     done
     csv_select "$TMP/cb$dim.csv" precision size variant side err_linf | awk -F, '
       { k = $1 "," $2 }
@@ -80,7 +94,7 @@ if [ "$cb" -eq 1 ]; then
       END { for (i = 1; i <= n; i++)
               if (!(key[i] in e) || e[key[i]] - v[i] > t[i] || v[i] - e[key[i]] > t[i]) {
                 bad++; print cb[i] }
-            exit bad > 0 }' || fail "cb dim=$dim: a side disagrees with r2c"
+            exit bad > 0 }' || fail "dim=$dim: a callback variant disagrees with r2c"
   done
 fi
 

@@ -21,6 +21,9 @@
  *           device's and the LTO-IR's architectures;
  * fftonly   R2C and C2R alone, no kernel: the baseline the solve is timed
  *           against (verified as the round trip u = N^dim f).
+ * cols      (poisson_cols.cu) the transform split by hand into batched
+ *           1-D transforms of the rows and of the columns, the callback on
+ *           a column transform.
  * The plans are made in prepare, on the run's stream; their time is the
  * plan_ms column, apart from the timed run. The published solve kernels walk
  * the spectrum as rows of contiguous values: x over the columns, a
@@ -30,18 +33,12 @@
  * out_ms), apart from the timed figures. */
 #include <config.h>
 
-#include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../common/stats.h"
 #include "../common/timer.h"
-#include "../families/poisson.h"
-#include "cuda_util.h"
-#include "gpu_cuda/poisson_cb_fatbin.h"
-#include "poisson_cb.h"
-#include "poisson_fft.cuh"
+#include "poisson.cuh"
 
 namespace {
 
@@ -216,13 +213,6 @@ __global__ void tb_k_solve_flat(C *__restrict__ w, int64_t pairs, int64_t half, 
 
 enum { TB_PG_C2C, TB_PG_C2C_SMEM, TB_PG_R2C, TB_PG_CB, TB_PG_FFTONLY };
 
-/* cb's tuning parameter side: where the callback sits. */
-enum { TB_CB_STORE, TB_CB_LOAD };
-const char *const tb_poisson_cb_sides[] = {"store", "load", NULL};
-
-/* The stages of a pipeline, in order: each variant runs those it has. */
-enum { TB_PS_IN, TB_PS_FWD, TB_PS_SOLVE, TB_PS_INV, TB_PS_OUT, TB_NSTAGES };
-
 struct tb_poisson_gpu {
   cufftHandle fwd, inv; /* c2c: one plan for both directions (fwd) */
   int have_fwd, have_inv;
@@ -256,43 +246,24 @@ int tb_poisson_plan(const tb_ctx_t *ctx, cufftHandle *h, int *have, cufftType ty
 }
 
 /* cb's plans: the one of `side` with the LTO callback (whose constants
- * prepare put at st->info), the other plain. The callback is linked when its
- * plan is made; where cuFFT cannot set or link it, the variant is TB_EUNSUP
- * (the runner notes and skips it) with what failed: the call, cuFFT's result,
- * the callback's symbol, the device's architecture and those the LTO-IR was
- * built for (an architecture above all of them is still linked: the LTO-IR
- * of the highest is finalised for it through PTX). */
+ * prepare put at st->info; tb_poisson_make_cb notes what failed where cuFFT
+ * cannot set or link it), the other plain. */
 template <typename T> int tb_poisson_plan_cb(const tb_ctx_t *ctx, tb_poisson_gpu *st, int side)
 {
   const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
-  const tb_device_info_t *dev = tb_gpu_dev(ctx);
   const int store = side == TB_CB_STORE;
-  const char *sym = store ? tb_fft<T>::store_name : tb_fft<T>::load_name;
   cufftHandle *h = store ? &st->fwd : &st->inv;
   TB_CUFFT(cufftCreate(h));
   *(store ? &st->have_fwd : &st->have_inv) = 1;
   st->info_ptr = st->info;
-  const char *call = "cufftXtSetJITCallback";
-  cufftResult r = cufftXtSetJITCallback(*h, sym, tb_poisson_cb_fatbin, sizeof tb_poisson_cb_fatbin,
-                                        store ? tb_fft<T>::store : tb_fft<T>::load, &st->info_ptr);
-  if (r == CUFFT_SUCCESS) {
-    call = s->dim == 2 ? "cufftMakePlan2d" : "cufftMakePlan3d";
-    r = tb_poisson_make(ctx, *h, store ? tb_fft<T>::r2c : tb_fft<T>::c2r);
-  }
-  if (r == CUFFT_ALLOC_FAILED)
-    return tb_cufft_status(r, call, __FILE__, __LINE__);
-  if (r != CUFFT_SUCCESS) {
-    int ver = 0;
-    cufftGetVersion(&ver);
-    return tb_fail(TB_EUNSUP,
-                   "the LTO %s callback %s on the %s plan: %s returned %s (cuFFT error %d); "
-                   "device sm_%d%d, callback LTO-IR for sm_%s (nvcc %s), cuFFT %d, which "
-                   "compiles its glue with libnvrtc and links it with libnvJitLink, both "
-                   "loaded from libcufft's folder at plan time",
-                   store ? "store" : "load", sym, store ? "R2C" : "C2R", call, tb_cufft_name(r),
-                   (int)r, dev->cc_major, dev->cc_minor, TB_POISSON_CB_ARCHS,
-                   TB_POISSON_CB_NVCC, ver);
-  }
+  const int rc = tb_poisson_make_cb<T>(
+      ctx, *h, side, &st->info_ptr, store ? "R2C" : "C2R",
+      s->dim == 2 ? "cufftMakePlan2d" : "cufftMakePlan3d",
+      [ctx, store](cufftHandle p) {
+        return tb_poisson_make(ctx, p, store ? tb_fft<T>::r2c : tb_fft<T>::c2r);
+      });
+  if (rc)
+    return rc;
   return store ? tb_poisson_plan(ctx, &st->inv, &st->have_inv, tb_fft<T>::c2r)
                : tb_poisson_plan(ctx, &st->fwd, &st->have_fwd, tb_fft<T>::r2c);
 }
@@ -354,12 +325,8 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
   const int64_t cplx = c2c ? s->total : s->rows * s->half;
   int rc;
   TB_CUDA(cudaMalloc(&st->work, (size_t)cplx * sizeof(C)));
-  if (kind == TB_PG_CB) {
-    const tb_poisson_cb_info info = {s->n, s->half, s->dim, cplx < ((int64_t)1 << 32),
-                                     2.0 * M_PI / s->L, 1.0 / (double)s->total};
-    TB_CUDA(cudaMalloc(&st->info, sizeof info));
-    TB_CUDA(cudaMemcpy(st->info, &info, sizeof info, cudaMemcpyHostToDevice));
-  }
+  if (kind == TB_PG_CB && (rc = tb_poisson_cb_put(s, s->half, &st->info)))
+    return rc;
   if (kind == TB_PG_C2C_SMEM) {
     T *k2 = (T *)malloc((size_t)s->n * sizeof(T));
     if (!k2)
@@ -467,55 +434,15 @@ template <typename T> int tb_poisson_run_t(tb_ctx_t *ctx, int kind)
   return rc;
 }
 
-/* The breakdown: TB_POISSON_STAGE_RUNS runs more, untimed by the runner, an
- * event before the first stage and after each, and each stage's median in
- * its column. The outputs are the same as the timed runs'. */
+/* The breakdown columns (tb_poisson_time_stages) of the stages kind has. */
 template <typename T> int tb_poisson_collect_t(tb_ctx_t *ctx, int kind)
 {
-  enum { R = TB_POISSON_STAGE_RUNS };
-  static const int column[TB_NSTAGES] = {TB_POISSON_IN_MS, TB_POISSON_FWD_MS, TB_POISSON_SOLVE_MS,
-                                         TB_POISSON_INV_MS, TB_POISSON_OUT_MS};
-  cudaStream_t stream = tb_gpu_stream(ctx);
-  cudaEvent_t ev[TB_NSTAGES + 1];
-  double ms[TB_NSTAGES][R];
-  int made = 0, rc = TB_OK;
-  cudaError_t e = cudaSuccess;
-  for (; made <= TB_NSTAGES && e == cudaSuccess; made++)
-    e = cudaEventCreate(&ev[made]);
-  if (e != cudaSuccess)
-    made--;
-  for (int r = 0; r < R && e == cudaSuccess && !rc; r++) {
-    int at = 0, mark[TB_NSTAGES];
-    e = cudaEventRecord(ev[0], stream);
-    for (int g = 0; g < TB_NSTAGES && e == cudaSuccess && !rc; g++) {
-      mark[g] = -1;
-      if (!tb_poisson_has_stage(kind, g))
-        continue;
-      if (!(rc = tb_poisson_stage_t<T>(ctx, kind, g)))
-        e = cudaEventRecord(ev[++at], stream);
-      mark[g] = at;
-    }
-    if (e == cudaSuccess && !rc)
-      e = cudaEventSynchronize(ev[at]);
-    for (int g = 0; g < TB_NSTAGES && e == cudaSuccess && !rc; g++) {
-      float t = NAN;
-      if (mark[g] > 0)
-        e = cudaEventElapsedTime(&t, ev[mark[g] - 1], ev[mark[g]]);
-      ms[g][r] = t;
-    }
-  }
-  for (int k = 0; k < made; k++)
-    cudaEventDestroy(ev[k]);
-  if (rc)
-    return rc;
-  TB_CUDA(e);
-  for (int g = 0; g < TB_NSTAGES; g++) {
-    tb_stats_t st;
-    ctx->extra[column[g]] = tb_poisson_has_stage(kind, g) && !tb_stats_compute(ms[g], R, &st)
-                                ? st.median
-                                : NAN;
-  }
-  return TB_OK;
+  unsigned has = 0;
+  for (int g = 0; g < TB_NSTAGES; g++)
+    has |= tb_poisson_has_stage(kind, g) ? 1u << g : 0u;
+  return tb_poisson_time_stages(ctx, has, [ctx, kind](int g) {
+    return tb_poisson_stage_t<T>(ctx, kind, g);
+  });
 }
 
 void tb_poisson_gpu_release(tb_ctx_t *ctx)
@@ -593,4 +520,5 @@ TB_POISSON_GPU_VARIANT(fftonly, TB_PG_FFTONLY, NULL, 0,
 extern "C" const tb_variant_t tb__poisson_gpu_mpi;
 
 TB_VARIANT_LIST(poisson, gpu, &tb_poisson_gpu_c2c, &tb_poisson_gpu_c2c_smem, &tb_poisson_gpu_r2c,
-                &tb_poisson_gpu_cb, &tb_poisson_gpu_fftonly, &tb__poisson_gpu_mpi);
+                &tb_poisson_gpu_cb, &tb__poisson_gpu_cols, &tb_poisson_gpu_fftonly,
+                &tb__poisson_gpu_mpi);

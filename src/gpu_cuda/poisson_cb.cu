@@ -23,9 +23,10 @@ namespace {
 /* The multiplier of half-spectrum value `offset`: -scale / |k|^2, 0 for the
  * zero mode. The index splits into the row r (2-D: i1; 3-D: i0 N + i1) and
  * the column c; 32-bit divisions where the spectrum allows (all sizes the
- * family benchmarks). */
+ * family benchmarks). Host code too, so that tests/test_poisson_cols_layout
+ * checks it. */
 template <typename T>
-__device__ __forceinline__ T tb_cb_factor(unsigned long long offset, const tb_poisson_cb_info *in)
+__host__ __device__ __forceinline__ T tb_cb_factor(unsigned long long offset, const tb_poisson_cb_info *in)
 {
   unsigned long long r, c, i0 = 0, i1;
   if (in->small) {

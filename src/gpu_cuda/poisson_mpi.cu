@@ -26,7 +26,7 @@
 #include "../common/timer.h"
 #include "../families/poisson.h"
 #include "cuda_util.h"
-#include "poisson_fft.cuh"
+#include "poisson.cuh"
 
 namespace {
 
