@@ -41,6 +41,21 @@ OUT=${OUT:-.}
 CORES=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 RANKS="1 2 4 8"
+# QUICK=1: the same study at sizes that fit a short lease (about 5 minutes on the
+# 16-core machine): SOR at 128^3 and a box of 96^3 a rank, each solve capped
+# at 50 iterations; Poisson strong scaling at 2-D 4096^2 and 3-D 128^3 and
+# weak scaling from 2048^2 and 64^3; fewer repeats; no 16-rank run or panel
+# sweep. The rows are the full study's in shape, so the same report reads them.
+if [ "${QUICK:-0}" = 1 ]; then
+  SOR_N=128 SOR_BOX=96 SOR_CAP="-P maxiter=50" SOR_WEAK_IT=50 REP=2
+  P2D="--dim 2 --size 4096" P3D="--dim 3 --size 128"
+  WEAK2="2 2048 2880 4096 5760" WEAK3="3 64 80 100 128"
+else
+  SOR_N=256 SOR_BOX=160 SOR_CAP="" SOR_WEAK_IT=100 REP=3
+  P2D="--dim 2 --size 8192" P3D="--dim 3 --size 256"
+  WEAK2="2 4096 5760 8192 11520" WEAK3="3 128 160 200 256"
+fi
+export SOR_N SOR_BOX P2D P3D
 
 # mpibench NAME R ARGS...: bench's run on R ranks, each of CORES / R threads.
 mpibench() {
@@ -59,13 +74,13 @@ for r in $RANKS; do
   grids=auto
   [ "$r" = 8 ] && grids=2x2x2,1x2x4,1x1x8
   mpibench "mpi-sor-strong-$r" "$r" run sor --backend cpu --variant mpi,mpi-overlap \
-    --precision float --size 256 -P tol=1e-3 -P pgrid=$grids --repeat 3 --warmup 1
+    --precision float --size $SOR_N -P tol=1e-3 $SOR_CAP -P pgrid=$grids --repeat $REP --warmup 1
   g=$(sor_weak_grid "$r")
   px=${g%%x*} pz=${g##*x} py=${g#*x}
   py=${py%x*}
   mpibench "mpi-sor-weak-$r" "$r" run sor --backend cpu --variant mpi,mpi-overlap \
-    --precision float -P nx=$((160 * px)) -P ny=$((160 * py)) -P nz=$((160 * pz)) -P pgrid=$g \
-    -P tol=1e-5 -P maxiter=100 --repeat 3 --warmup 1
+    --precision float -P nx=$((SOR_BOX * px)) -P ny=$((SOR_BOX * py)) -P nz=$((SOR_BOX * pz)) \
+    -P pgrid=$g -P tol=1e-5 -P maxiter=$SOR_WEAK_IT --repeat $REP --warmup 1
   mpibench "mpi-reduce-$r" "$r" run reduce --backend cpu --variant mpi --precision int32,double \
     --size 2^28 --repeat 10
   mpibench "mpi-mc-$r" "$r" run montecarlo --backend cpu --variant mpi --precision float,double \
@@ -74,34 +89,33 @@ for r in $RANKS; do
     --size 2^26 --repeat 10
 done
 r=16
-mpibench "mpi-sor-strong-$r" "$r" run sor --backend cpu --variant mpi,mpi-overlap \
-  --precision float --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+[ "${QUICK:-0}" = 1 ] || mpibench "mpi-sor-strong-$r" "$r" run sor --backend cpu \
+  --variant mpi,mpi-overlap --precision float --size $SOR_N -P tol=1e-3 --repeat $REP --warmup 1
 bench mpi-sor-natural run sor --backend cpu --threads "$CORES" --variant natural --precision float \
-  --size 256 -P tol=1e-3 --repeat 3 --warmup 1
+  --size $SOR_N -P tol=1e-3 $SOR_CAP --repeat $REP --warmup 1
 bench mpi-gpu-one run reduce --backend gpu --variant cub --precision int32,double --size 2^28
 for aware in 1 0; do
   TB_MPI_CUDA_AWARE=$aware mpibench "mpi-gpu-reduce-aware$aware" 2 run reduce --backend gpu \
     --variant mpi --precision int32,double --size 2^28
 done
 mpibench mpi-gpu-stream 2 run stream --backend gpu -P op=triad --precision double --size 2^27
-bench mpi-gpu-sor-one run sor --backend gpu --variant published --precision float --size 256 \
-  -P tol=1e-3 --repeat 3 --warmup 1
+bench mpi-gpu-sor-one run sor --backend gpu --variant published --precision float --size $SOR_N \
+  -P tol=1e-3 $SOR_CAP --repeat $REP --warmup 1
 mpibench mpi-gpu-sor 2 run sor --backend gpu --variant mpi,mpi-overlap --precision float \
-  --size 256 -P tol=1e-3 -P pgrid=1x1x2,1x2x1,2x1x1 --repeat 3 --warmup 1
+  --size $SOR_N -P tol=1e-3 $SOR_CAP -P pgrid=1x1x2,1x2x1,2x1x1 --repeat $REP --warmup 1
 bench mpi-gpu-mc-one run montecarlo --backend gpu --variant fused --precision float,double \
   --size 128 -P paths=2^20
 mpibench mpi-gpu-mc 2 run montecarlo --backend gpu --variant mpi --precision float,double \
   --size 128 -P paths=2^20
 
 # 6. Spectral Poisson.
-P2D="--dim 2 --size 8192" P3D="--dim 3 --size 256"
 for r in $RANKS; do
   mpibench "mpi-poisson2d-strong-$r" "$r" run poisson --backend cpu --variant mpi $P2D \
     --precision float,double --repeat 5 --warmup 1
   mpibench "mpi-poisson3d-strong-$r" "$r" run poisson --backend cpu --variant mpi $P3D \
     --precision float,double --repeat 5 --warmup 1
 done
-for sizes in "2 4096 5760 8192 11520" "3 128 160 200 256"; do
+for sizes in "$WEAK2" "$WEAK3"; do
   set -- $sizes
   dim=$1
   shift
@@ -111,10 +125,12 @@ for sizes in "2 4096 5760 8192 11520" "3 128 160 200 256"; do
     shift
   done
 done
-mpibench mpi-poisson-panel2d 4 run poisson --backend cpu --variant mpi $P2D --precision float \
-  --panel 4,8,16,32,64 --repeat 5 --warmup 1
-mpibench mpi-poisson-panel3d 4 run poisson --backend cpu --variant mpi $P3D --precision float \
-  --panel 4,8,16,32,64 --repeat 5 --warmup 1
+if [ "${QUICK:-0}" != 1 ]; then
+  mpibench mpi-poisson-panel2d 4 run poisson --backend cpu --variant mpi $P2D --precision float \
+    --panel 4,8,16,32,64 --repeat 5 --warmup 1
+  mpibench mpi-poisson-panel3d 4 run poisson --backend cpu --variant mpi $P3D --precision float \
+    --panel 4,8,16,32,64 --repeat 5 --warmup 1
+fi
 bench mpi-poisson-one run poisson --backend cpu --threads "$CORES" --variant r2c,panel \
   $P2D --precision float,double --repeat 5 --warmup 1
 bench mpi-poisson-one3d run poisson --backend cpu --threads "$CORES" --variant r2c,panel \
@@ -130,7 +146,8 @@ for case in "2 4096" "3 256"; do
 done
 
 python3 - "$OUT" <<'PY'
-import csv, math, pathlib, sys
+import csv, math, os, pathlib, sys
+E = os.environ
 out = pathlib.Path(sys.argv[1])
 
 def rows(name):
@@ -165,12 +182,12 @@ def scaling(title, prefix, per, weak):
                   f"{share:7.1f} {f(r, 'gbs'):8.1f} {r['verified']:>9}")
     print()
 
-scaling("1. SOR strong scaling, 256^3 float (time per iteration; efficiency = speedup / ranks)",
+scaling(f"1. SOR strong scaling, {E['SOR_N']}^3 float (time per iteration; efficiency = speedup / ranks)",
         "mpi-sor-strong", "ms_sweep", False)
 for r in rows("mpi-sor-natural"):
     print(f"  one process, natural, {r['threads']} threads: {f(r, 'ms_sweep'):.4f} ms/iter, "
           f"{f(r, 'iterations'):.0f} iterations\n")
-scaling("2. SOR weak scaling, a box of 160^3 a rank (efficiency = one rank's time / R ranks')",
+scaling(f"2. SOR weak scaling, a box of {E['SOR_BOX']}^3 a rank (efficiency = one rank's time / R ranks')",
         "mpi-sor-weak", "ms_sweep", True)
 scaling("4a. reduce strong scaling, 2^28 elements", "mpi-reduce", None, False)
 print("# 4b. the all-reduce of the reduction: one element, so latency-bound")
@@ -214,8 +231,8 @@ def poisson_scaling(title, prefix, weak):
                   f"{r['verified']:>9}")
     print()
 
-poisson_scaling("6a. Poisson strong scaling, 2-D 8192^2", "mpi-poisson2d-strong", False)
-poisson_scaling("6b. Poisson strong scaling, 3-D 256^3", "mpi-poisson3d-strong", False)
+poisson_scaling(f"6a. Poisson strong scaling, 2-D {E['P2D'].split()[-1]}^2", "mpi-poisson2d-strong", False)
+poisson_scaling(f"6b. Poisson strong scaling, 3-D {E['P3D'].split()[-1]}^3", "mpi-poisson3d-strong", False)
 for name in ("mpi-poisson-one", "mpi-poisson-one3d"):
     for r in rows(name):
         print(f"  one process, {r['variant']} {r['dim']}-D {r['precision']}, {r['threads']} "
