@@ -68,6 +68,7 @@ typedef struct tb_scan_cpu {
   tb_scan_slot_t *slot; /* twopass, sync barrier: 2 x threads */
   tb_scan_link_t *link; /* twopass, sync lookback: one a block */
   void *tmp;            /* jump: the second buffer */
+  int vw;               /* twopass: pass 2's vector width, an index into tb_scan_widths */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired). The wait
@@ -113,17 +114,21 @@ static inline void tb_scan_fence(void)
 #endif
 }
 
-/* The bytes of the vectors pass 2 scans in: the widest the target has. */
+/* The widths of the vectors pass 2 may scan in (tuning simd), in bytes, and
+ * auto's: the widest the target has. Every width compiles on every target
+ * (GCC splits a vector wider than the target's), so a sweep can compare
+ * them: GCC itself prefers 32-byte vectors on some AVX-512 CPUs. */
+static const int tb_scan_widths[] = {16, 32, 64};
 #if defined(__AVX512F__)
-#define TB_SCAN_VB 64
+#define TB_SCAN_AUTO_WIDTH 2
 #elif defined(__AVX__)
-#define TB_SCAN_VB 32
+#define TB_SCAN_AUTO_WIDTH 1
 #else
-#define TB_SCAN_VB 16
+#define TB_SCAN_AUTO_WIDTH 0
 #endif
 
-/* Pass 2 of one chunk in vectors of element type T (M: its slot member; I:
- * the integer type of T's width, for the shuffles' lane masks): each
+/* Pass 2 of one chunk in vectors of B bytes of element type T (M: its slot
+ * member; I: the integer type of T's width, for the shuffles' lane masks): each
  * vector's in-register prefix (log2 of its lanes shift-and-add steps,
  * shifting in zeros), plus the carry of everything before it. The carry is
  * the broadcast of the vector's last prefix added to the old carry, which
@@ -133,31 +138,30 @@ static inline void tb_scan_fence(void)
  * so also carries the broadcast's latency, which for float (4-cycle adds)
  * made pass 2 about half as fast as for int32. Returns the elements done
  * (a multiple of the lanes); *s is the carry after them. */
-#define TB_SCAN_VEC_KERNEL(T, M, I)                                                              \
-  typedef T tb_vec_##M __attribute__((vector_size(TB_SCAN_VB)));                                 \
-  typedef I tb_lane_##M __attribute__((vector_size(TB_SCAN_VB)));                                \
-  enum { TB_LANES_##M = TB_SCAN_VB / (int)sizeof(T) };                                          \
-  static int64_t tb_vscan_##M(const T *restrict x, T *restrict buf, int64_t len, T *s,          \
-                              int excl)                                                          \
+#define TB_SCAN_VEC_KERNEL(T, M, I, B)                                                           \
+  typedef T tb_vec_##M##B __attribute__((vector_size(B)));                                       \
+  typedef I tb_lane_##M##B __attribute__((vector_size(B)));                                      \
+  static int64_t tb_vscan_##M##B(const T *restrict x, T *restrict buf, int64_t len, T *s,       \
+                                 int excl)                                                       \
   {                                                                                              \
-    enum { W = TB_LANES_##M };                                                                   \
+    enum { W = B / (int)sizeof(T) };                                                             \
     /* up[k]: lane i takes lane i - 2^k, lanes below 2^k a zero (an index */                     \
     /* past W picks the second operand's, a zero vector's, lane). */                             \
-    tb_lane_##M up[6];                                                                           \
+    tb_lane_##M##B up[6];                                                                        \
     int steps = 0;                                                                               \
     for (int d = 1; d < W; d <<= 1, steps++)                                                     \
       for (int i = 0; i < W; i++)                                                                \
         up[steps][i] = (I)(i >= d ? i - d : W + i);                                              \
-    const tb_vec_##M zero = {0};                                                                 \
-    tb_vec_##M carry = zero + *s;                                                                \
+    const tb_vec_##M##B zero = {0};                                                              \
+    tb_vec_##M##B carry = zero + *s;                                                             \
     int64_t i = 0;                                                                               \
     for (; i + W <= len; i += W) {                                                               \
-      tb_vec_##M v;                                                                              \
+      tb_vec_##M##B v;                                                                           \
       memcpy(&v, x + i, sizeof v);                                                               \
       for (int k = 0; k < steps; k++)                                                            \
         v += __builtin_shuffle(v, zero, up[k]);                                                  \
       /* The exclusive prefix of lane j is the inclusive one of lane j - 1. */                   \
-      const tb_vec_##M out = carry + (excl ? __builtin_shuffle(v, zero, up[0]) : v);             \
+      const tb_vec_##M##B out = carry + (excl ? __builtin_shuffle(v, zero, up[0]) : v);          \
       memcpy(buf + i, &out, sizeof out);                                                         \
       carry += v[W - 1];                                                                         \
     }                                                                                            \
@@ -165,9 +169,17 @@ static inline void tb_scan_fence(void)
     return i;                                                                                    \
   }
 
-TB_SCAN_VEC_KERNEL(uint32_t, i, uint32_t)
-TB_SCAN_VEC_KERNEL(float, f, int32_t)
-TB_SCAN_VEC_KERNEL(double, d, int64_t)
+/* The kernels of every width for element type T, and their table. */
+#define TB_SCAN_VEC_KERNELS(T, M, I)                                                             \
+  TB_SCAN_VEC_KERNEL(T, M, I, 16)                                                                \
+  TB_SCAN_VEC_KERNEL(T, M, I, 32)                                                                \
+  TB_SCAN_VEC_KERNEL(T, M, I, 64)                                                                \
+  static int64_t (*const tb_vscan_##M[])(const T *restrict, T *restrict, int64_t, T *, int) = { \
+      tb_vscan_##M##16, tb_vscan_##M##32, tb_vscan_##M##64};
+
+TB_SCAN_VEC_KERNELS(uint32_t, i, uint32_t)
+TB_SCAN_VEC_KERNELS(float, f, int32_t)
+TB_SCAN_VEC_KERNELS(double, d, int64_t)
 
 /* The kernels for element type T (M: its slot member). */
 #define TB_SCAN_CPU_KERNELS(T, M)                                                                \
@@ -188,13 +200,13 @@ TB_SCAN_VEC_KERNEL(double, d, int64_t)
                                                                                                  \
   /* Pass 2 of one block: y[lo, hi) from offset s, through buf. */                                \
   static void tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi,     \
-                                T s, int excl, T *restrict buf)                                  \
+                                T s, int excl, int vw, T *restrict buf)                          \
   {                                                                                              \
     for (int64_t c = lo; c < hi; c += TB_SCAN_CHUNK) {                                           \
       const int64_t len = hi - c < TB_SCAN_CHUNK ? hi - c : TB_SCAN_CHUNK;                       \
       const T *restrict xc = x + c;                                                              \
       /* The vectors, then the last few elements one by one. */                                  \
-      for (int64_t i = tb_vscan_##M(xc, buf, len, &s, excl); i < len; i++) {                    \
+      for (int64_t i = tb_vscan_##M[vw](xc, buf, len, &s, excl); i < len; i++) {                \
         buf[i] = excl ? s : s + xc[i];                                                           \
         s += xc[i];                                                                              \
       }                                                                                          \
@@ -203,7 +215,7 @@ TB_SCAN_VEC_KERNEL(double, d, int64_t)
   }                                                                                              \
                                                                                                  \
   static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
-                            int threads, int64_t tile, tb_scan_slot_t *slot)                     \
+                            int threads, int64_t tile, int vw, tb_scan_slot_t *slot)             \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
@@ -227,7 +239,7 @@ TB_SCAN_VEC_KERNEL(double, d, int64_t)
         for (int j = t; j < nt; j++)                                                             \
           all += tot[j].v.M;                                                                     \
         carry = all;                                                                             \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, buf);                                         \
+        tb_block_scan_##M(x, y, lo, hi, off, excl, vw, buf);                                     \
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
@@ -239,7 +251,7 @@ TB_SCAN_VEC_KERNEL(double, d, int64_t)
   /* inclusive prefix plus the totals after it), its prefix published, and */                    \
   /* the block scanned from its offset while it is still in cache. */                            \
   static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
-                             int threads, int64_t tile, tb_scan_link_t *link)                    \
+                             int threads, int64_t tile, int vw, tb_scan_link_t *link)            \
   {                                                                                              \
     const int64_t blocks = (n + tile - 1) / tile;                                                \
     _Pragma("omp parallel num_threads(threads)")                                                 \
@@ -267,7 +279,7 @@ TB_SCAN_VEC_KERNEL(double, d, int64_t)
         }                                                                                        \
         link[b].incl.M = off + part;                                                             \
         atomic_store_explicit(&link[b].flag, TB_LINK_INCL, memory_order_release);                \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, buf);                                         \
+        tb_block_scan_##M(x, y, lo, hi, off, excl, vw, buf);                                     \
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
@@ -279,9 +291,9 @@ TB_SCAN_VEC_KERNEL(double, d, int64_t)
                              int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
   {                                                                                              \
     if (st->link)                                                                                \
-      tb_chained_##M(x, y, n, excl, threads, tile, st->link);                                    \
+      tb_chained_##M(x, y, n, excl, threads, tile, st->vw, st->link);                            \
     else                                                                                         \
-      tb_rounds_##M(x, y, n, excl, threads, tile, st->slot);                                     \
+      tb_rounds_##M(x, y, n, excl, threads, tile, st->vw, st->slot);                             \
   }                                                                                              \
                                                                                                  \
   /* One pass of pointer jumping: dst_i = src_i + src_{i-d} (0 below d); the */                  \
@@ -333,6 +345,8 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
              "round's totals; lookback, each block looks back over the blocks before it for "
              "their published totals and prefixes, no barrier", TB_PARAM_CHOICE, "lookback", 0,
      0, tb_scan_syncs, 0, "barrier,lookback"},
+    {"simd", "bytes of the vectors pass 2 scans in (twopass): 16, 32 or 64; auto, the widest "
+             "the target has", TB_PARAM_INT, "auto", 16, 64, NULL, TB_PARAM_AUTO, "16,32,64"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
@@ -350,6 +364,14 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     break;
   case TB_SV_TWOPASS: {
     const int64_t tile = tb_tune(ctx, "tile")->i, blocks = (p->n + tile - 1) / tile;
+    const int64_t simd = tb_tune(ctx, "simd")->i;
+    st->vw = -1;
+    for (int k = 0; k < TB_COUNT(tb_scan_widths); k++)
+      if (simd > 0 ? tb_scan_widths[k] == simd : k == TB_SCAN_AUTO_WIDTH)
+        st->vw = k;
+    if (st->vw < 0)
+      return tb_fail(TB_EINVAL, "simd %lld is not one of 16, 32, 64 (bytes)", (long long)simd);
+    tb_tune_resolved(ctx, "simd", tb_scan_widths[st->vw]);
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
