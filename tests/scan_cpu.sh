@@ -121,8 +121,7 @@ all_pass "$TMP/cdf.csv" 12
 # ---- bad parameters: one line, exit 2 ---------------------------------------
 expect_error 2 "unknown value 'bogus'" run scan --backend cpu --kind bogus
 expect_error 2 "\-\-tile '1' must be at least 64" run scan --backend cpu --tile 1
-expect_error 2 "simd 48 is not one of 16, 32, 64 (bytes)" run scan --backend cpu --variant twopass \
-  --simd 48
+expect_error 2 "unknown value '48'" run scan --backend cpu --variant twopass --simd 48
 expect_error 2 "\-\-keep '2' must be at most 1" run compact --backend cpu --keep 2
 expect_error 2 "\-\-spacing '1' must be at least 2" run listrank --backend cpu --spacing 1
 expect_error 2 "unknown value 'graph'" run listrank --backend cpu --shape graph

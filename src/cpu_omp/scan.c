@@ -68,7 +68,7 @@ typedef struct tb_scan_cpu {
   tb_scan_slot_t *slot; /* twopass, sync barrier: 2 x threads */
   tb_scan_link_t *link; /* twopass, sync lookback: one a block */
   void *tmp;            /* jump: the second buffer */
-  int vw;               /* twopass: pass 2's vector width, an index into tb_scan_widths */
+  int vw;               /* twopass: pass 2's vector width, 0, 1, 2: 16, 32, 64 bytes */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired). The wait
@@ -114,11 +114,11 @@ static inline void tb_scan_fence(void)
 #endif
 }
 
-/* The widths of the vectors pass 2 may scan in (tuning simd), in bytes, and
- * auto's: the widest the target has. Every width compiles on every target
- * (GCC splits a vector wider than the target's), so a sweep can compare
- * them: GCC itself prefers 32-byte vectors on some AVX-512 CPUs. */
-static const int tb_scan_widths[] = {16, 32, 64};
+/* The vectors pass 2 may scan in (tuning simd) are 16, 32 or 64 bytes
+ * wide (width index 0, 1, 2), and auto's the widest the target has. Every
+ * width compiles on every target (GCC splits a vector wider than the
+ * target's), so a sweep can compare them: GCC itself prefers 32-byte
+ * vectors on some AVX-512 CPUs. */
 #if defined(__AVX512F__)
 #define TB_SCAN_AUTO_WIDTH 2
 #elif defined(__AVX__)
@@ -335,6 +335,8 @@ static int tb_scan_jump_steps(int64_t n)
 }
 
 static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
+/* The choices of simd: auto, then the width indexes 0, 1, 2 in order. */
+static const char *const tb_scan_simds[] = {"auto", "16", "32", "64", NULL};
 enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
 
 static const tb_param_def_t tb_scan_cpu_tuning[] = {
@@ -346,7 +348,7 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
              "their published totals and prefixes, no barrier", TB_PARAM_CHOICE, "lookback", 0,
      0, tb_scan_syncs, 0, "barrier,lookback"},
     {"simd", "bytes of the vectors pass 2 scans in (twopass): 16, 32 or 64; auto, the widest "
-             "the target has", TB_PARAM_INT, "auto", 16, 64, NULL, TB_PARAM_AUTO, "16,32,64"},
+             "the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
@@ -364,14 +366,8 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     break;
   case TB_SV_TWOPASS: {
     const int64_t tile = tb_tune(ctx, "tile")->i, blocks = (p->n + tile - 1) / tile;
-    const int64_t simd = tb_tune(ctx, "simd")->i;
-    st->vw = -1;
-    for (int k = 0; k < TB_COUNT(tb_scan_widths); k++)
-      if (simd > 0 ? tb_scan_widths[k] == simd : k == TB_SCAN_AUTO_WIDTH)
-        st->vw = k;
-    if (st->vw < 0)
-      return tb_fail(TB_EINVAL, "simd %lld is not one of 16, 32, 64 (bytes)", (long long)simd);
-    tb_tune_resolved(ctx, "simd", tb_scan_widths[st->vw]);
+    const int simd = (int)tb_tune(ctx, "simd")->i;
+    st->vw = simd > 0 ? simd - 1 : TB_SCAN_AUTO_WIDTH;
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
