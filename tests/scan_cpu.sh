@@ -61,6 +61,13 @@ all_pass "$TMP/tile.csv" 48
 d=$(csv_select "$TMP/tile.csv" variant precision size tile sync depth |
   awk -F, '$3 == 1000003 && $4 == 1000 && $5 == "barrier" { print $6; exit }')
 [ "$d" = 3003 ] || fail "twopass depth with barriers at 1000003, tile 1000 is '$d', expected 3003"
+# Pass 2 in vectors of every width (tiles of 1000 leave a tail of 8 int32
+# or 4 double elements to the scalar loop); the width is in the row.
+run_csv "$TMP/simd.csv" scan --variant twopass --precision int32,double --kind inclusive,exclusive \
+  --size 31,1000003 --tile 1000 --threads 2 --simd 16,32,64 --seed 47
+all_pass "$TMP/simd.csv" 24
+[ "$(csv_select "$TMP/simd.csv" simd | sort -u | tr '\n' ' ')" = "16 32 64 " ] ||
+  fail "the rows do not name the vector widths 16, 32 and 64"
 
 # ---- compact ---------------------------------------------------------------
 run_csv "$TMP/compact.csv" compact --precision int32,float,double --size 1,31,1000003 \
@@ -114,6 +121,7 @@ all_pass "$TMP/cdf.csv" 12
 # ---- bad parameters: one line, exit 2 ---------------------------------------
 expect_error 2 "unknown value 'bogus'" run scan --backend cpu --kind bogus
 expect_error 2 "\-\-tile '1' must be at least 64" run scan --backend cpu --tile 1
+expect_error 2 "unknown value '48'" run scan --backend cpu --variant twopass --simd 48
 expect_error 2 "\-\-keep '2' must be at most 1" run compact --backend cpu --keep 2
 expect_error 2 "\-\-spacing '1' must be at least 2" run listrank --backend cpu --spacing 1
 expect_error 2 "unknown value 'graph'" run listrank --backend cpu --shape graph

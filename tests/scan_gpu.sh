@@ -6,10 +6,11 @@
 # 128 elements make 32769 tiles to look back over) and grids: int32 exact
 # (mod 2^32), double within its bound, float within it or honestly
 # unverifiable; launches as designed; the look-back scan at every access
-# (element-wide, 16-byte) and backoff (spin, sleep) over items and blocks.
+# (element-wide, 16-byte) and backoff (spin, sleep) over items and blocks,
+# and with tiles numbered by block index as well as by counter.
 # Compaction: mark-scan-scatter, one pass and CUB exact and stable at every
 # keep fraction, counts equal to the CPU's; the one pass at every access,
-# backoff and items. List ranking: Wyllie and Helman-JaJa exact, held
+# backoff, items and tile order. List ranking: Wyllie and Helman-JaJa exact, held
 # against the GPU's gather ceiling; a random tree's depths by Wyllie exact.
 # The series of 1/i^2 within its bound; the Irwin-Hall CDF's counts exact.
 # Skips without a GPU.
@@ -57,6 +58,13 @@ all_pass_or_float "$TMP/tune.csv"
 csv_select "$TMP/tune.csv" precision size verified >"$TMP/rows"
 awk -F, '$1 == "float" && $2 <= 31 && $3 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
   fail "a short float look-back scan did not pass"
+# Tiles numbered by block index (no counter): per precision, kind and size,
+# 2 blocks x 2 items x 2 accesses = 8, times 24.
+run_csv "$TMP/order.csv" scan --variant lookback --precision int32,float,double \
+  --kind inclusive,exclusive --size 1,31,1000003,2^22+5 --block 32,256 --items 4,24 \
+  --access scalar,vec16 --order block --seed 41
+expect_rows "$TMP/order.csv" 192
+all_pass_or_float "$TMP/order.csv"
 
 # int32 sums past 2^32: every variant wraps as the exact sums mod 2^32.
 run_csv "$TMP/wrap.csv" scan --variant serial,hillis,rts,lookback,cub --precision int32 \
@@ -81,6 +89,15 @@ all_pass "$TMP/ctune.csv" 450
 csv_select "$TMP/ctune.csv" variant precision size keep result >"$TMP/rows"
 awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
   END { exit bad > 0 }' "$TMP/rows" || fail "tuned compaction counts differ from the CPU's"
+# Tiles numbered by block index: per precision, size and keep, serial 1 and
+# onepass 2 blocks x 3 items x 2 accesses.
+run_csv "$TMP/corder.csv" compact --variant serial,onepass --precision int32,float,double \
+  --size 31,1000003,2^22+5 --keep 0,0.3,1 --block 32,256 --items 4,12,24 \
+  --access scalar,vec16 --order block --seed 43
+all_pass "$TMP/corder.csv" 351
+csv_select "$TMP/corder.csv" variant precision size keep result >"$TMP/rows"
+awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
+  END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts by block order differ from the CPU's"
 
 # ---- listrank --------------------------------------------------------------
 run_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \

@@ -5,9 +5,9 @@
  *          takes the next block of `tile` elements (block r T + t), sums it
  *          (pass 1, a simd reduction), the team meets at a barrier, each
  *          thread adds the totals before its block to the carry of the
- *          earlier rounds and scans its block with that offset (pass 2, an
- *          omp simd inscan loop, which GCC vectorises with in-register
- *          shifts). The block is still in the thread's cache for pass 2,
+ *          earlier rounds and scans its block with that offset (pass 2, in
+ *          vectors: in-register shift-and-add prefixes and a carry whose
+ *          chain is one addition a vector). The block is still in the thread's cache for pass 2,
  *          so memory sees x read once and y written once; y is written
  *          through a small buffer with non-temporal stores where the CPU
  *          has them (no write-allocate read of y). With --sync lookback
@@ -67,6 +67,7 @@ typedef struct tb_scan_cpu {
   tb_scan_slot_t *slot; /* twopass, sync barrier: 2 x threads */
   tb_scan_link_t *link; /* twopass, sync lookback: one a block */
   void *tmp;            /* jump: the second buffer */
+  int vw;               /* twopass: pass 2's vector width, 0, 1, 2: 16, 32, 64 bytes */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired), polled
@@ -103,6 +104,73 @@ static inline void tb_scan_fence(void)
 #endif
 }
 
+/* The vectors pass 2 may scan in (tuning simd) are 16, 32 or 64 bytes
+ * wide (width index 0, 1, 2), and auto's the widest the target has. Every
+ * width compiles on every target (GCC splits a vector wider than the
+ * target's), so a sweep can compare them: GCC itself prefers 32-byte
+ * vectors on some AVX-512 CPUs. */
+#if defined(__AVX512F__)
+#define TB_SCAN_AUTO_WIDTH 2
+#elif defined(__AVX__)
+#define TB_SCAN_AUTO_WIDTH 1
+#else
+#define TB_SCAN_AUTO_WIDTH 0
+#endif
+
+/* Pass 2 of one chunk in vectors of B bytes of element type T (M: its slot
+ * member; I: the integer type of T's width, for the shuffles' lane masks): each
+ * vector's in-register prefix (log2 of its lanes shift-and-add steps,
+ * shifting in zeros), plus the carry of everything before it. The carry is
+ * the broadcast of the vector's last prefix added to the old carry, which
+ * is the very value (same operands, same rounding) that broadcasting the
+ * last output would give, but leaves only that one addition on the chain
+ * from vector to vector: GCC's inscan loop broadcasts the last output and
+ * so also carries the broadcast's latency, which for float (4-cycle adds)
+ * made pass 2 about half as fast as for int32. Returns the elements done
+ * (a multiple of the lanes); *s is the carry after them. */
+#define TB_SCAN_VEC_KERNEL(T, M, I, B)                                                           \
+  typedef T tb_vec_##M##B __attribute__((vector_size(B)));                                       \
+  typedef I tb_lane_##M##B __attribute__((vector_size(B)));                                      \
+  static int64_t tb_vscan_##M##B(const T *restrict x, T *restrict buf, int64_t len, T *s,       \
+                                 int excl)                                                       \
+  {                                                                                              \
+    enum { W = B / (int)sizeof(T) };                                                             \
+    /* up[k]: lane i takes lane i - 2^k, lanes below 2^k a zero (an index */                     \
+    /* past W picks the second operand's, a zero vector's, lane). */                             \
+    tb_lane_##M##B up[6];                                                                        \
+    int steps = 0;                                                                               \
+    for (int d = 1; d < W; d <<= 1, steps++)                                                     \
+      for (int i = 0; i < W; i++)                                                                \
+        up[steps][i] = (I)(i >= d ? i - d : W + i);                                              \
+    const tb_vec_##M##B zero = {0};                                                              \
+    tb_vec_##M##B carry = zero + *s;                                                             \
+    int64_t i = 0;                                                                               \
+    for (; i + W <= len; i += W) {                                                               \
+      tb_vec_##M##B v;                                                                           \
+      memcpy(&v, x + i, sizeof v);                                                               \
+      for (int k = 0; k < steps; k++)                                                            \
+        v += __builtin_shuffle(v, zero, up[k]);                                                  \
+      /* The exclusive prefix of lane j is the inclusive one of lane j - 1. */                   \
+      const tb_vec_##M##B out = carry + (excl ? __builtin_shuffle(v, zero, up[0]) : v);          \
+      memcpy(buf + i, &out, sizeof out);                                                         \
+      carry += v[W - 1];                                                                         \
+    }                                                                                            \
+    *s = carry[0];                                                                               \
+    return i;                                                                                    \
+  }
+
+/* The kernels of every width for element type T, and their table. */
+#define TB_SCAN_VEC_KERNELS(T, M, I)                                                             \
+  TB_SCAN_VEC_KERNEL(T, M, I, 16)                                                                \
+  TB_SCAN_VEC_KERNEL(T, M, I, 32)                                                                \
+  TB_SCAN_VEC_KERNEL(T, M, I, 64)                                                                \
+  static int64_t (*const tb_vscan_##M[])(const T *restrict, T *restrict, int64_t, T *, int) = { \
+      tb_vscan_##M##16, tb_vscan_##M##32, tb_vscan_##M##64};
+
+TB_SCAN_VEC_KERNELS(uint32_t, i, uint32_t)
+TB_SCAN_VEC_KERNELS(float, f, int32_t)
+TB_SCAN_VEC_KERNELS(double, d, int64_t)
+
 /* The kernels for element type T (M: its slot member). */
 #define TB_SCAN_CPU_KERNELS(T, M)                                                                \
   static void tb_serial_##M(const T *restrict x, T *restrict y, int64_t n, int excl)            \
@@ -122,32 +190,22 @@ static inline void tb_scan_fence(void)
                                                                                                  \
   /* Pass 2 of one block: y[lo, hi) from offset s, through buf. */                                \
   static void tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi,     \
-                                T s, int excl, T *restrict buf)                                  \
+                                T s, int excl, int vw, T *restrict buf)                          \
   {                                                                                              \
     for (int64_t c = lo; c < hi; c += TB_SCAN_CHUNK) {                                           \
       const int64_t len = hi - c < TB_SCAN_CHUNK ? hi - c : TB_SCAN_CHUNK;                       \
       const T *restrict xc = x + c;                                                              \
-      if (excl) {                                                                                \
-        _Pragma("omp simd reduction(inscan, + : s)")                                             \
-        for (int64_t i = 0; i < len; i++) {                                                      \
-          buf[i] = s;                                                                            \
-          _Pragma("omp scan exclusive(s)")                                                       \
-          s += xc[i];                                                                            \
-        }                                                                                        \
-      } else {                                                                                   \
-        _Pragma("omp simd reduction(inscan, + : s)")                                             \
-        for (int64_t i = 0; i < len; i++) {                                                      \
-          s += xc[i];                                                                            \
-          _Pragma("omp scan inclusive(s)")                                                       \
-          buf[i] = s;                                                                            \
-        }                                                                                        \
+      /* The vectors, then the last few elements one by one. */                                  \
+      for (int64_t i = tb_vscan_##M[vw](xc, buf, len, &s, excl); i < len; i++) {                \
+        buf[i] = excl ? s : s + xc[i];                                                           \
+        s += xc[i];                                                                              \
       }                                                                                          \
       tb_scan_put(y + c, buf, len, sizeof(T));                                                   \
     }                                                                                            \
   }                                                                                              \
                                                                                                  \
   static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
-                            int threads, int64_t tile, tb_scan_slot_t *slot)                     \
+                            int threads, int64_t tile, int vw, tb_scan_slot_t *slot)             \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
@@ -171,7 +229,7 @@ static inline void tb_scan_fence(void)
         for (int j = t; j < nt; j++)                                                             \
           all += tot[j].v.M;                                                                     \
         carry = all;                                                                             \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, buf);                                         \
+        tb_block_scan_##M(x, y, lo, hi, off, excl, vw, buf);                                     \
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
@@ -183,7 +241,7 @@ static inline void tb_scan_fence(void)
   /* inclusive prefix plus the totals after it), its prefix published, and */                    \
   /* the block scanned from its offset while it is still in cache. */                            \
   static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
-                             int threads, int64_t tile, tb_scan_link_t *link)                    \
+                             int threads, int64_t tile, int vw, tb_scan_link_t *link)            \
   {                                                                                              \
     const int64_t blocks = (n + tile - 1) / tile;                                                \
     _Pragma("omp parallel num_threads(threads)")                                                 \
@@ -211,7 +269,7 @@ static inline void tb_scan_fence(void)
         }                                                                                        \
         link[b].incl.M = off + part;                                                             \
         atomic_store_explicit(&link[b].flag, TB_LINK_INCL, memory_order_release);                \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, buf);                                         \
+        tb_block_scan_##M(x, y, lo, hi, off, excl, vw, buf);                                     \
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
@@ -223,9 +281,9 @@ static inline void tb_scan_fence(void)
                              int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
   {                                                                                              \
     if (st->link)                                                                                \
-      tb_chained_##M(x, y, n, excl, threads, tile, st->link);                                    \
+      tb_chained_##M(x, y, n, excl, threads, tile, st->vw, st->link);                            \
     else                                                                                         \
-      tb_rounds_##M(x, y, n, excl, threads, tile, st->slot);                                     \
+      tb_rounds_##M(x, y, n, excl, threads, tile, st->vw, st->slot);                             \
   }                                                                                              \
                                                                                                  \
   /* One pass of pointer jumping: dst_i = src_i + src_{i-d} (0 below d); the */                  \
@@ -267,6 +325,8 @@ static int tb_scan_jump_steps(int64_t n)
 }
 
 static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
+/* The choices of simd: auto, then the width indexes 0, 1, 2 in order. */
+static const char *const tb_scan_simds[] = {"auto", "16", "32", "64", NULL};
 enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
 
 static const tb_param_def_t tb_scan_cpu_tuning[] = {
@@ -277,6 +337,8 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
              "round's totals; lookback, each block looks back over the blocks before it for "
              "their published totals and prefixes, no barrier", TB_PARAM_CHOICE, "lookback", 0,
      0, tb_scan_syncs, 0, "barrier,lookback"},
+    {"simd", "bytes of the vectors pass 2 scans in (twopass): 16, 32 or 64; auto, the widest "
+             "the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
@@ -294,6 +356,8 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     break;
   case TB_SV_TWOPASS: {
     const int64_t tile = tb_tune(ctx, "tile")->i, blocks = (p->n + tile - 1) / tile;
+    const int simd = (int)tb_tune(ctx, "simd")->i;
+    st->vw = simd > 0 ? simd - 1 : TB_SCAN_AUTO_WIDTH;
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
@@ -398,7 +462,7 @@ static void tb_scan_cpu_release(tb_ctx_t *ctx)
 
 TB_SCAN_CPU_VARIANT(serial, TB_SV_SERIAL, TB_V_SERIAL, NULL, 0, "one thread, one running sum")
 TB_SCAN_CPU_VARIANT(twopass, TB_SV_TWOPASS, 0, tb_scan_cpu_tuning, TB_COUNT(tb_scan_cpu_tuning),
-                    "blocked two-pass in rounds (sum, barrier, simd inscan from the offset; the "
+                    "blocked two-pass in rounds (sum, barrier, vector scan from the offset; the "
                     "block stays in cache), non-temporal stores")
 TB_SCAN_CPU_VARIANT(jump, TB_SV_JUMP, 0, NULL, 0,
                     "pointer jumping (Hillis-Steele), ceil(log2 n) parallel passes, double buffer")

@@ -7,8 +7,9 @@
  * onepass  one fused launch: each block flags its tile, scans the flags
  *          (look-back across tiles), stages its kept elements in shared
  *          memory in order and writes them as one contiguous, coalesced run
- *          from the tile's offset; the last tile writes the count; tuned
- *          like the look-back scan (items, access, backoff);
+ *          from the tile's offset, each warp's stores one aligned 32-element
+ *          piece; the last tile writes the count; tuned like the look-back
+ *          scan (items, access, backoff, order);
  * cub      cub::DeviceSelect::If, the vendor baseline.
  * All are stable. The tile variants count in 32 bits (n < 2^32). */
 #include <config.h>
@@ -66,18 +67,24 @@ __global__ void k_scatter(const T *__restrict__ x, const unsigned *__restrict__ 
 template <typename T, int IPT, bool VEC>
 __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long *count,
                           int64_t n, T thr, tile_states<unsigned> st,
-                          unsigned long long *counter, int64_t tiles, unsigned backoff)
+                          unsigned long long *counter, int64_t tiles, tile_opts o)
 {
+  static_assert(IPT <= 32, "a thread's flags are the bits of one word");
   __shared__ unsigned prefix_s;
-  const int64_t tile = next_tile(counter), base = tile * blockDim.x * IPT;
+  const int64_t tile = next_tile(counter, o.by_block), base = tile * blockDim.x * IPT;
   T v[IPT];
-  unsigned f[IPT], agg;
   load_tile<T, IPT, VEC>(x, base, n, v);
+  /* The thread's flags are the bits of one word (bit j: element j kept),
+   * one register where an array of flags took IPT of them (int32 at 16
+   * items: 48 registers, 5 blocks of 256 an SM, where it had 50, allocated
+   * as 56, and 4 blocks). */
   const int64_t first = base + (int64_t)threadIdx.x * IPT;
+  unsigned keep = 0, agg;
 #pragma unroll
   for (int j = 0; j < IPT; j++)
-    f[j] = first + j < n && v[j] < thr;
-  unsigned pos = block_scan<unsigned, IPT>(f, &agg, (unsigned *)slots<T, IPT>());
+    keep |= (unsigned)(first + j < n && v[j] < thr) << j;
+  unsigned pos = block_scan_total<unsigned>((unsigned)__popc(keep), &agg,
+                                            (unsigned *)slots<T, IPT>());
   /* The warps' regions are free since block_scan's barriers: stage the kept
    * elements there in tile order (tile-local positions need no prefix, so
    * the other warps stage while warp 0 looks back), then, once the prefix
@@ -85,13 +92,20 @@ __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long 
   T *stage = smem<T>();
 #pragma unroll
   for (int j = 0; j < IPT; j++)
-    if (f[j])
+    if (keep >> j & 1u)
       stage[pos++] = v[j];
-  tile_prefix<unsigned>(st, tile, agg, &prefix_s, backoff);
+  tile_prefix<unsigned>(st, tile, agg, &prefix_s, o.backoff);
   __syncthreads();
+  /* The run starts anywhere; counting from the 32-element boundary at or
+   * before its start (lead places before it, which no thread writes), each
+   * warp's stores fill one aligned 32-element piece of y, where stores
+   * from the start itself straddled two of them and wrote 5 partial 32-byte
+   * sectors in place of 4 whole ones (ncu: 26 of 32 bytes a sector used). */
   const int64_t out = prefix_s;
-  for (unsigned k = threadIdx.x; k < agg; k += blockDim.x)
-    y[out + k] = stage[k];
+  const unsigned lead = (unsigned)(out & 31);
+  for (unsigned k = threadIdx.x; k < agg + lead; k += blockDim.x)
+    if (k >= lead)
+      y[out + (k - lead)] = stage[k - lead];
   if (tile == tiles - 1 && threadIdx.x == 0)
     *count = out + agg;
 }
@@ -101,7 +115,7 @@ enum { TB_CG_MSS, TB_CG_ONEPASS, TB_CG_CUB };
 struct tb_compact_gpu {
   int kind, grid, ipt;
   bool vec;         /* onepass: 16-byte loads */
-  unsigned backoff; /* onepass: the look-back's first sleep, ns */
+  tile_opts opts;   /* onepass: the look-back's first sleep (ns) and the tile order */
   const void *fn;   /* onepass: the kernel of the tuning */
   int64_t tiles;
   unsigned *flags, *idx; /* mss */
@@ -145,7 +159,7 @@ template <typename T> int tb_compact_tuned(tb_ctx_t *ctx, const tb_compact_t *c,
     if (tb_compact_ipts[k] == want) {
       tb_tune_resolved(ctx, "items", want);
       st->ipt = want;
-      int rc = tuned_access<T>(ctx, want, ctx->buf[c->x], ctx->buf[c->x], &st->vec, &st->backoff);
+      int rc = tuned_access<T>(ctx, want, ctx->buf[c->x], ctx->buf[c->x], &st->vec, &st->opts);
       st->fn = tb_compact_table<T>[k].fn[st->vec];
       return rc;
     }
@@ -229,17 +243,18 @@ template <typename T> int tb_compact_run_t(tb_ctx_t *ctx)
     k_mark<T><<<st->grid, block, 0, stream>>>(x, st->flags, n, thr);
     TB_CUDA_LAUNCH("mark");
     k_lookback<unsigned, tb_flag_ipt><<<(int)st->tiles, block, smem_bytes<unsigned>(block, tb_flag_ipt),
-                                        stream>>>(st->flags, st->idx, n, 1, states, counter, 0);
+                                        stream>>>(st->flags, st->idx, n, 1, states, counter,
+                                                 tile_opts{0, 0});
     TB_CUDA_LAUNCH("scan of the flags");
     k_scatter<T><<<st->grid, block, 0, stream>>>(x, st->flags, st->idx, y, count, n);
     TB_CUDA_LAUNCH("scatter");
     return TB_OK;
   }
   ((void (*)(const T *, T *, long long *, int64_t, T, tile_states<unsigned>,
-             unsigned long long *, int64_t, unsigned))st->fn)<<<(int)st->tiles, block,
-                                                               smem_bytes<T>(block, st->ipt),
-                                                               stream>>>(
-      x, y, count, n, thr, states, counter, st->tiles, st->backoff);
+             unsigned long long *, int64_t, tile_opts))st->fn)<<<(int)st->tiles, block,
+                                                                smem_bytes<T>(block, st->ipt),
+                                                                stream>>>(
+      x, y, count, n, thr, states, counter, st->tiles, st->opts);
   TB_CUDA_LAUNCH("compact");
   return TB_OK;
 }
@@ -283,7 +298,7 @@ void tb_compact_release(tb_ctx_t *ctx)
 const unsigned tb_all = TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
 const tb_param_def_t tb_compact_tuning_tile[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS,
-                                                 TB_SCAN_ACCESS, TB_SCAN_BACKOFF};
+                                                 TB_SCAN_ACCESS, TB_SCAN_BACKOFF, TB_SCAN_ORDER};
 
 TB_VARIANT(tb_compact_gpu_mss, "mss", &tb_algo_compact, tb_all, 0, tb_gpu_gridstride_tuning,
            TB_COUNT(tb_gpu_gridstride_tuning), tb_compact_prepare<TB_CG_MSS>, tb_compact_run,

@@ -7,14 +7,15 @@
  * rts       reduce-then-scan in three launches: each tile's total, one block's
  *           scan of the totals, each tile's scan from its offset (x read twice);
  * lookback  a single pass with decoupled look-back (Merrill and Garland 2016):
- *           each block takes the next tile number from a counter, scans its
+ *           each block takes the next tile number from a counter (or its
+ *           block index, tuning order), scans its
  *           tile, publishes the tile's aggregate, looks back for its prefix and
  *           publishes its inclusive prefix; x read once, y written once;
  * cub       cub::DeviceScan::InclusiveSum / ExclusiveSum, the vendor baseline.
  * rts and lookback hold `items` consecutive elements a thread (tile = block x
  * items), loaded and stored coalesced through shared memory (scan.cuh);
  * lookback's tuning also picks element-wide or 16-byte accesses (access)
- * and the look-back's sleep between polls (backoff). */
+ * the look-back's sleep between polls (backoff) and the tile order (order). */
 #include <config.h>
 
 #include <climits>
@@ -106,7 +107,7 @@ const int tb_scan_ipts[] = {4, 8, 12, 16, 24};
 struct tb_scan_gpu {
   int kind, ipt_index, grid, steps;
   bool vec;          /* lookback: 16-byte accesses */
-  unsigned backoff;  /* lookback: the first sleep between polls, ns */
+  tile_opts opts;    /* lookback: the first sleep between polls (ns) and the tile order */
   int64_t tiles;
   void *tmp; /* hillis: the second buffer; rts: the tile sums; lookback: counter and states */
   void *cub_tmp;
@@ -204,7 +205,7 @@ template <typename T> int tb_scan_plan(tb_ctx_t *ctx, tb_scan_gpu *st)
     ctx->extra[TB_SCAN_LAUNCHES] = 3;
     return TB_OK;
   }
-  int rc = tuned_access<T>(ctx, ipt, ctx->buf[s->x], ctx->buf[s->y], &st->vec, &st->backoff);
+  int rc = tuned_access<T>(ctx, ipt, ctx->buf[s->x], ctx->buf[s->y], &st->vec, &st->opts);
   if (rc || (rc = fit_smem(ctx, st->vec ? fns.lookback_vec : fns.lookback, smem)))
     return rc;
   TB_CUDA(cudaMalloc(&st->tmp, counter_bytes + tile_states<T>::bytes(st->tiles)));
@@ -269,8 +270,8 @@ template <typename T> int tb_scan_run_t(tb_ctx_t *ctx)
   states.bind((char *)st->tmp + counter_bytes, st->tiles);
   TB_CUDA(cudaMemsetAsync(st->tmp, 0, st->clear_bytes, stream));
   ((void (*)(const T *, T *, int64_t, int, tile_states<T>, unsigned long long *,
-             unsigned))(st->vec ? fns.lookback_vec : fns.lookback))<<<grid, block, smem, stream>>>(
-      x, y, n, excl, states, (unsigned long long *)st->tmp, st->backoff);
+             tile_opts))(st->vec ? fns.lookback_vec : fns.lookback))<<<grid, block, smem, stream>>>(
+      x, y, n, excl, states, (unsigned long long *)st->tmp, st->opts);
   TB_CUDA_LAUNCH("lookback");
   return TB_OK;
 }
@@ -313,7 +314,7 @@ const unsigned tb_all = TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_
 
 const tb_param_def_t tb_scan_tuning_tile[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS};
 const tb_param_def_t tb_scan_tuning_lookback[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS,
-                                                  TB_SCAN_ACCESS, TB_SCAN_BACKOFF};
+                                                  TB_SCAN_ACCESS, TB_SCAN_BACKOFF, TB_SCAN_ORDER};
 
 TB_VARIANT(tb_scan_gpu_hillis, "hillis", &tb_algo_scan, tb_all, 0, tb_gpu_gridstride_tuning,
            TB_COUNT(tb_gpu_gridstride_tuning), tb_scan_prepare<TB_SG_HILLIS>, tb_scan_run, NULL,

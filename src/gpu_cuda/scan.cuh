@@ -13,7 +13,11 @@
  *     looked back far enough; a warp looks back 32 tiles at a time,
  *     spinning on the window or sleeping between polls (backoff, doubling
  *     from the tuning's nanoseconds), which leaves the memory system and
- *     the SM's issue slots to the tiles that are loading.
+ *     the SM's issue slots to the tiles that are loading;
+ *   - the tile order: tile numbers from a counter in the order blocks
+ *     start, or the block index itself (as CUB numbers its tiles), which
+ *     spares each block an atomic's round trip and a barrier before its
+ *     first load.
  * int32 problems run as unsigned int, whose sums wrap modulo 2^32. */
 #ifndef TB_SCAN_CUH
 #define TB_SCAN_CUH
@@ -173,19 +177,15 @@ constexpr int tile_depth(int ipt)
   return ipt + 12;
 }
 
-/* The block's scan of its tile: returns the exclusive prefix of the
- * calling thread's first element within the tile; *agg gets the tile's
- * total in every thread. s is the tile's slots (33 values; slots<T, IPT>()
- * of the tile's element type, whose room also holds 40 values of a
- * narrower type). The threads' totals are summed in a running sum
- * over v[], warp shuffles, and warp 0 over the warps' totals. */
-template <typename T, int IPT> __device__ __forceinline__ T block_scan(const T *v, T *agg, T *s)
+/* The block's scan of the threads' totals t: returns the exclusive prefix
+ * of the calling thread's total (of its first element within the tile);
+ * *agg gets the tile's total in every thread. s is the tile's slots (33
+ * values; slots<T, IPT>() of the tile's element type, whose room also
+ * holds 40 values of a narrower type). Warp shuffles scan the threads'
+ * totals, and warp 0 the warps' totals. */
+template <typename T> __device__ __forceinline__ T block_scan_total(T t, T *agg, T *s)
 {
   const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
-  T t = v[0];
-#pragma unroll
-  for (int j = 1; j < IPT; j++)
-    t += v[j];
   const T incl = warp_inclusive(t);
   T excl = __shfl_up_sync(0xffffffffu, incl, 1);
   if (lane == 0)
@@ -205,6 +205,16 @@ template <typename T, int IPT> __device__ __forceinline__ T block_scan(const T *
   __syncthreads();
   *agg = s[32];
   return s[wid] + excl;
+}
+
+/* block_scan_total of the sum of the thread's elements v[] (a running sum). */
+template <typename T, int IPT> __device__ __forceinline__ T block_scan(const T *v, T *agg, T *s)
+{
+  T t = v[0];
+#pragma unroll
+  for (int j = 1; j < IPT; j++)
+    t += v[j];
+  return block_scan_total<T>(t, agg, s);
 }
 
 /* ---- Decoupled look-back: the tile states ------------------------------ */
@@ -359,10 +369,24 @@ template <typename T, int IPT> __device__ __forceinline__ void finish(T *v, T ru
   }
 }
 
-/* The tile this block scans: the next number from *counter (zeroed with
- * the states before each scan), so that tiles start in order. */
-__device__ __forceinline__ int64_t next_tile(unsigned long long *counter)
+/* The tuning of the tile kernels that is not a template parameter: the
+ * look-back's first sleep (ns) and the tile order (1: by block index). */
+struct tile_opts {
+  unsigned backoff;
+  int by_block;
+};
+
+/* The tile this block scans. By counter: the next number from *counter
+ * (zeroed with the states before each scan), so that tiles start in the
+ * order blocks start, whatever order the hardware starts them in, at the
+ * cost of an atomic's round trip and a barrier before the block's first
+ * load. By block: blockIdx.x, as CUB numbers its tiles, which relies on
+ * the hardware starting blocks in index order (a tile waits only for
+ * tiles of lower index, which have then started and so finish). */
+__device__ __forceinline__ int64_t next_tile(unsigned long long *counter, int by_block)
 {
+  if (by_block)
+    return blockIdx.x;
   __shared__ int64_t tile_s;
   if (threadIdx.x == 0)
     tile_s = (int64_t)atomicAdd(counter, 1ull);
@@ -400,14 +424,14 @@ __device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T 
 /* lookback: the single pass over tiles of blockDim.x x IPT elements. */
 template <typename T, int IPT, bool VEC = false>
 __global__ void k_lookback(const T *__restrict__ in, T *__restrict__ out, int64_t n, int excl,
-                           tile_states<T> st, unsigned long long *counter, unsigned backoff)
+                           tile_states<T> st, unsigned long long *counter, tile_opts o)
 {
   __shared__ T prefix_s;
-  const int64_t tile = next_tile(counter), base = tile * blockDim.x * IPT;
+  const int64_t tile = next_tile(counter, o.by_block), base = tile * blockDim.x * IPT;
   T v[IPT], agg;
   load_tile<T, IPT, VEC>(in, base, n, v);
   const T local = block_scan<T, IPT>(v, &agg, slots<T, IPT>());
-  tile_prefix<T>(st, tile, agg, &prefix_s, backoff);
+  tile_prefix<T>(st, tile, agg, &prefix_s, o.backoff);
   __syncthreads();
   finish<T, IPT>(v, prefix_s + local, excl);
   store_tile<T, IPT, VEC>(out, base, n, v);
@@ -429,16 +453,23 @@ const char *const access_choices[] = {"scalar", "vec16", NULL};
   {"backoff", "nanoseconds the look-back's warp first sleeps between polls of a window that is " \
               "not ready, doubling to 1 us; 0 spins", TB_PARAM_INT, "0", 0, 1024, NULL, 0,       \
    "0,32,128"}
+const char *const order_choices[] = {"counter", "block", NULL};
+#define TB_SCAN_ORDER                                                                            \
+  {"order", "tile numbers: counter, from an atomic counter in the order blocks start (safe in "  \
+            "any start order); block, the block index (as CUB; no atomic before the loads, "     \
+            "relies on blocks starting in index order)",                                         \
+   TB_PARAM_CHOICE, "counter", 0, 0, tb_scan_dev::order_choices, 0, "counter,block"}
 
-/* The tuning's access choice (1: vec16) and backoff, with the checks that
- * vector accesses need: items a multiple of the vector's elements and every
- * array given 16-byte aligned. */
+/* The tuning's access choice (1: vec16), backoff and order, with the checks
+ * that vector accesses need: items a multiple of the vector's elements and
+ * every array given 16-byte aligned. */
 template <typename T>
 int tuned_access(const tb_ctx_t *ctx, int ipt, const void *a, const void *b, bool *vec,
-                 unsigned *backoff)
+                 tile_opts *o)
 {
   *vec = tb_tune(ctx, "access")->i == 1;
-  *backoff = (unsigned)tb_tune(ctx, "backoff")->i;
+  o->backoff = (unsigned)tb_tune(ctx, "backoff")->i;
+  o->by_block = tb_tune(ctx, "order")->i == 1;
   if (*vec && (ipt % vec16<T>::n || ((uintptr_t)a | (uintptr_t)b) % 16))
     return tb_fail(TB_EUNSUP, "16-byte accesses need items a multiple of %d and aligned arrays",
                    vec16<T>::n);
