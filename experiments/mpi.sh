@@ -36,6 +36,7 @@
 # Run from the build folder (where ./twinbench is). Full results go to $OUT.
 set -uo pipefail
 OUT=${OUT:-.}
+mkdir -p "$OUT" || exit 1
 . "$(dirname "$0")/lib.sh"
 
 CORES=$(nproc)
