@@ -62,7 +62,7 @@ awk -F, '$1 == "float" && $2 <= 31 && $3 != "pass" { bad++ } END { exit bad > 0 
 # 2 blocks x 2 items x 2 accesses = 8, times 24.
 run_csv "$TMP/order.csv" scan --variant lookback --precision int32,float,double \
   --kind inclusive,exclusive --size 1,31,1000003,2^22+5 --block 32,256 --items 4,24 \
-  --access scalar,vec16 --order block --seed 41
+  --access scalar,vec16 --tileorder block --seed 41
 expect_rows "$TMP/order.csv" 192
 all_pass_or_float "$TMP/order.csv"
 
@@ -93,7 +93,7 @@ awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
 # onepass 2 blocks x 3 items x 2 accesses.
 run_csv "$TMP/corder.csv" compact --variant serial,onepass --precision int32,float,double \
   --size 31,1000003,2^22+5 --keep 0,0.3,1 --block 32,256 --items 4,12,24 \
-  --access scalar,vec16 --order block --seed 43
+  --access scalar,vec16 --tileorder block --seed 43
 all_pass "$TMP/corder.csv" 351
 csv_select "$TMP/corder.csv" variant precision size keep result >"$TMP/rows"
 awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }

@@ -306,7 +306,7 @@ int main(void)
 {
   char *argv[] = {"run",       "stream",  "--backend", "cpu,host", "--size", "1000",
                   "--op",      "triad,copy", "--threads", "1,2",     "--chunk", "7,4096",
-                  "--unroll",  "1,3",     "--block",   "64,128",   "--repeat", "2",
+                  "--unroll",  "1,4",     "--block",   "64,128",   "--repeat", "2",
                   "--warmup",  "0",       "--ceiling-size", "64K"};
   tb_run_opts_t o;
   tb_run_state_t st;
@@ -332,7 +332,7 @@ int main(void)
     CHECK(count_rows(&res, "host", NULL, 0) == 8, "%d host rows",
           count_rows(&res, "host", NULL, 0));
     CHECK(count_rows(&res, "host", "chunk", 7) == 4, "chunk 7 rows");
-    CHECK(count_rows(&res, "host", "unroll", 3) == 4, "unroll 3 rows");
+    CHECK(count_rows(&res, "host", "unroll", 4) == 4, "unroll 4 rows");
     CHECK(count_rows(&res, "cpu", "threads", 2) == 2, "threads 2 rows");
     for (int i = 0; i < res.n; i++)
       CHECK(res.r[i].check.verdict == TB_PASS && res.r[i].ceiling_gbs > 0, "row %d: %s", i,

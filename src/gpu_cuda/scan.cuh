@@ -455,7 +455,7 @@ const char *const access_choices[] = {"scalar", "vec16", NULL};
    "0,32,128"}
 const char *const order_choices[] = {"counter", "block", NULL};
 #define TB_SCAN_ORDER                                                                            \
-  {"order", "tile numbers: counter, from an atomic counter in the order blocks start (safe in "  \
+  {"tileorder", "tile numbers: counter, from an atomic counter in the order blocks start (safe in "  \
             "any start order); block, the block index (as CUB; no atomic before the loads, "     \
             "relies on blocks starting in index order)",                                         \
    TB_PARAM_CHOICE, "counter", 0, 0, tb_scan_dev::order_choices, 0, "counter,block"}
@@ -469,7 +469,7 @@ int tuned_access(const tb_ctx_t *ctx, int ipt, const void *a, const void *b, boo
 {
   *vec = tb_tune(ctx, "access")->i == 1;
   o->backoff = (unsigned)tb_tune(ctx, "backoff")->i;
-  o->by_block = tb_tune(ctx, "order")->i == 1;
+  o->by_block = tb_tune(ctx, "tileorder")->i == 1;
   if (*vec && (ipt % vec16<T>::n || ((uintptr_t)a | (uintptr_t)b) % 16))
     return tb_fail(TB_EUNSUP, "16-byte accesses need items a multiple of %d and aligned arrays",
                    vec16<T>::n);
