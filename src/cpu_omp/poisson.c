@@ -363,10 +363,7 @@ static int tb_poisson_cpu_prepare(tb_ctx_t *ctx, int kind)
   st->k2 = malloc((size_t)s->n * sizeof *st->k2);
   if (!st->work || !st->k2)
     return tb_fail(TB_ENOMEM, "out of memory for the poisson work array");
-  for (int64_t i = 0; i < s->n; i++) {
-    double k = 2.0 * M_PI / s->L * (double)tb_poisson_freq(i, s->n);
-    st->k2[i] = k * k;
-  }
+  tb_poisson_axis_k2(s, st->k2);
   if (kind == TB_PV_PANEL) {
     const tb_param_value_t *pv = tb_tune(ctx, "panel");
     st->cols = s->dim == 2 ? s->half : s->n * s->half;

@@ -253,10 +253,7 @@ static int tb_pmpi_prepare(tb_ctx_t *ctx)
   g->kline = malloc((size_t)g->lines * sizeof *g->kline);
   if (!g->work || !g->send || !g->recv || !g->k2 || !g->kline)
     return tb_fail(TB_ENOMEM, "out of memory for poisson mpi's buffers");
-  for (int64_t i = 0; i < s->n; i++) {
-    double k = 2.0 * M_PI / s->L * (double)tb_poisson_freq(i, s->n);
-    g->k2[i] = k * k;
-  }
+  tb_poisson_axis_k2(s, g->k2);
   /* Line l of this rank: 2-D column r C + l (padding past N/2), 3-D row
    * y = r P + l / H and column x = l % H. */
   for (int64_t l = 0; l < g->lines; l++) {

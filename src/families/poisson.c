@@ -169,6 +169,14 @@ static double tb_poisson_exact(const tb_poisson_priv_t *pp, int64_t j, double *f
  * frequencies from the seed, m_0 in 1..A and the others in -A..A with
  * A = min(N/2 - 1, 8) (resolved on the grid, the mode never zero), and a
  * phase in [0, 2 pi). Both are smooth and never zero everywhere. */
+void tb_poisson_axis_k2(const tb_poisson_t *s, double *k2)
+{
+  for (int64_t i = 0; i < s->n; i++) {
+    const double k = 2.0 * M_PI / s->L * (double)tb_poisson_freq(i, s->n);
+    k2[i] = k * k;
+  }
+}
+
 double tb_poisson_solution(const tb_problem_t *p, int64_t j)
 {
   return tb_poisson_exact(p->priv, j, NULL);

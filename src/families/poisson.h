@@ -68,6 +68,10 @@ static inline int64_t tb_poisson_freq(int64_t i, int64_t n)
   return i < n / 2 ? i : i - n;
 }
 
+/* k^2 of each index of an axis, (2 pi / L)^2 tb_poisson_freq(i, N)^2 for
+ * i in [0, N), into k2[0, N): the table every FFTW twin's solve reads. */
+void tb_poisson_axis_k2(const tb_poisson_t *s, double *k2);
+
 #ifdef __cplusplus
 }
 #endif
