@@ -30,6 +30,7 @@
 
 #include "../families/poisson.h"
 #include "cpu.h"
+#include "poisson_cpu.h"
 
 #ifdef TB_HAVE_FFTW
 
@@ -93,7 +94,7 @@ typedef struct tb_fftw_ops {
  * from the axis table k2 (2-D: k2[r]; 3-D: k2[r / N] + k2[r % N]), the
  * column's from k2[c], and each value is multiplied by -scale / |k|^2; the
  * zero mode (which the loop divides by zero) is set to zero afterwards. */
-#define TB_POISSON_FFTW(T, X)                                                                   \
+#define TB_POISSON_FFTW(T, X, PANEL)                                                           \
   static void *X##w_plan_c2c(int rank, const int *n, void *in, void *out, int sign,            \
                              unsigned flags)                                                    \
   {                                                                                             \
@@ -137,10 +138,9 @@ typedef struct tb_fftw_ops {
   {                                                                                             \
     return X##plan_many_dft_c2r(1, &n, howmany, in, NULL, 1, n / 2 + 1, out, NULL, 1, n, flags); \
   }                                                                                             \
-  /* One panel: n rows (the first axis, k2[i]) of b columns `stride` apart */                  \
-  /* in memory, the columns' own k^2 in kc. */                                                  \
-  static void X##w_panel_solve(void *wv, int64_t n, int64_t stride, int64_t b,                 \
-                               const double *k2, const double *kc, double scale)                \
+  /* One panel (poisson_cpu.h; the MPI twin's panels too). */                                   \
+  void PANEL(void *wv, int64_t n, int64_t stride, int64_t b, const double *k2,                 \
+             const double *kc, double scale)                                                    \
   {                                                                                             \
     T *restrict w = wv;                                                                         \
     const T ns = (T)-scale;                                                                     \
@@ -197,10 +197,10 @@ typedef struct tb_fftw_ops {
       X##export_wisdom_to_file,     X##malloc, X##free, X##w_plan_c2c, X##w_plan_r2c,          \
       X##w_plan_c2r, X##w_exec_c2c, X##w_exec_r2c, X##w_exec_c2r, X##w_destroy,                 \
       X##w_plan_lines, X##w_plan_rows_r2c, X##w_plan_rows_c2r, X##w_to_complex, X##w_real_part, \
-      X##w_solve, X##w_panel_solve};
+      X##w_solve, PANEL};
 
-TB_POISSON_FFTW(float, fftwf_)
-TB_POISSON_FFTW(double, fftw_)
+TB_POISSON_FFTW(float, fftwf_, tb_poisson_panel_solve_f32)
+TB_POISSON_FFTW(double, fftw_, tb_poisson_panel_solve_f64)
 
 /* The operations of a problem's precision. */
 static const tb_fftw_ops_t *tb_poisson_ops(const tb_ctx_t *ctx)

@@ -24,6 +24,7 @@
 
 #include "../families/poisson.h"
 #include "cpu.h"
+#include "poisson_cpu.h"
 
 #ifdef TB_HAVE_FFTW
 
@@ -77,7 +78,7 @@ static int64_t tb_pmpi_count(const tb_pmpi_t *g, int64_t d)
 /* The typed passes: the pack (every piece into its block, zeros in the
  * padding) and its inverse the unpack, and a panel's forward transform,
  * solve and inverse. */
-#define TB_PMPI_PASSES(T, X)                                                                      \
+#define TB_PMPI_PASSES(T, X, PANEL)                                                            \
   static void X##pmpi_pack(const tb_pmpi_t *g, T *restrict blocks, T *restrict slab, int back) \
   {                                                                                               \
     const size_t ce = 2 * sizeof(T);                                                              \
@@ -101,19 +102,8 @@ static int64_t tb_pmpi_count(const tb_pmpi_t *g, int64_t d)
                             void *fwd, void *inv, double scale)                                   \
   {                                                                                               \
     T *at = w + 2 * c0;                                                                           \
-    const T ns = (T)-scale;                                                                       \
     X##execute_dft(fwd, (X##complex *)at, (X##complex *)at);                                      \
-    for (int64_t z = 0; z < g->n; z++) {                                                          \
-      const T kz = (T)g->k2[z];                                                                   \
-      const double *restrict kl = g->kline + c0;                                                  \
-      T *restrict row = at + 2 * z * g->lines;                                                    \
-      _Pragma("omp simd")                                                                         \
-      for (int64_t c = 0; c < m; c++) {                                                           \
-        const T f = ns / ((T)kl[c] + kz);                                                         \
-        row[2 * c] *= f;                                                                          \
-        row[2 * c + 1] *= f;                                                                      \
-      }                                                                                           \
-    }                                                                                             \
+    PANEL(at, g->n, g->lines, m, g->k2, g->kline + c0, scale);                                    \
     if (g->rank == 0 && c0 == 0)                                                                  \
       at[0] = at[1] = 0;                                                                          \
     X##execute_dft(inv, (X##complex *)at, (X##complex *)at);                                      \
@@ -183,8 +173,8 @@ static int64_t tb_pmpi_count(const tb_pmpi_t *g, int64_t d)
         X##destroy_plan(plans[k]);                                                                \
   }
 
-TB_PMPI_PASSES(float, fftwf_)
-TB_PMPI_PASSES(double, fftw_)
+TB_PMPI_PASSES(float, fftwf_, tb_poisson_panel_solve_f32)
+TB_PMPI_PASSES(double, fftw_, tb_poisson_panel_solve_f64)
 
 static void tb_pmpi_release(tb_ctx_t *ctx)
 {
