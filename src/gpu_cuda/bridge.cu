@@ -809,10 +809,14 @@ int tb_bridge_upload(const tb_ctx_t *ctx, tb_bridge_gpu *st, const T *chol, int 
     if (e == cudaSuccess)
       e = cudaMalloc(&st->w, wbytes);
     if (e == cudaSuccess)
-      e = cudaMemcpy(st->step, steps, sbytes, cudaMemcpyHostToDevice);
+      e = tb_gpu_copy(ctx, st->step, steps, sbytes, cudaMemcpyHostToDevice);
     if (e == cudaSuccess)
-      e = cudaMemcpy(st->w, w, wbytes, cudaMemcpyHostToDevice);
+      e = tb_gpu_copy(ctx, st->w, w, wbytes, cudaMemcpyHostToDevice);
   }
+  /* The symbols' copies ran in the legacy stream: wait for them before the
+   * twin's non-blocking stream reads the constants. */
+  if (e == cudaSuccess)
+    e = cudaDeviceSynchronize();
   free(w);
   free(rec);
   if (e != cudaSuccess)

@@ -53,6 +53,20 @@ static inline int tb_cuda_status(cudaError_t e, const char *what, const char *fi
                  file, line);
 }
 
+/* A copy between the host and the device in the twin's stream, waited for.
+ * A plain cudaMemcpy runs in the legacy default stream, which the twins'
+ * non-blocking stream does not wait on, and from pageable memory it may
+ * return before the bytes land: a kernel or copy queued next in the
+ * twin's stream could read the old ones (mpi_gpu.sh caught the SOR
+ * gather's err_max reading a half-written grid that way). */
+static inline cudaError_t tb_gpu_copy(const tb_ctx_t *ctx, void *dst, const void *src,
+                                      size_t bytes, cudaMemcpyKind kind)
+{
+  cudaStream_t s = tb_gpu_stream(ctx);
+  cudaError_t e = cudaMemcpyAsync(dst, src, bytes, kind, s);
+  return e != cudaSuccess ? e : cudaStreamSynchronize(s);
+}
+
 /* Check a CUDA call; on failure return its status from the enclosing function. */
 #define TB_CUDA(call)                                                                           \
   do {                                                                                          \

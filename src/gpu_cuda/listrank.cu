@@ -192,7 +192,7 @@ int tb_listrank_gpu_prepare(tb_ctx_t *ctx, int kind)
   spl[0] = 0; /* the head, set by k_hj_mark */
   for (int64_t j = 1; j < st->s; j++)
     spl[j] = (int)tb_list_splitter(j, n, ctx->p->seed);
-  cudaError_t e = cudaMemcpy(st->buf[1], spl, (size_t)st->s * sizeof(int), cudaMemcpyHostToDevice);
+  cudaError_t e = tb_gpu_copy(ctx, st->buf[1], spl, (size_t)st->s * sizeof(int), cudaMemcpyHostToDevice);
   free(spl);
   TB_CUDA(e);
   ctx->extra[TB_LISTRANK_SPLITTERS] = (double)st->s;

@@ -337,7 +337,7 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
     }
     cudaError_t e = cudaMalloc(&st->k2, (size_t)s->n * sizeof(T));
     if (e == cudaSuccess)
-      e = cudaMemcpy(st->k2, k2, (size_t)s->n * sizeof(T), cudaMemcpyHostToDevice);
+      e = tb_gpu_copy(ctx, st->k2, k2, (size_t)s->n * sizeof(T), cudaMemcpyHostToDevice);
     free(k2);
     TB_CUDA(e);
   }

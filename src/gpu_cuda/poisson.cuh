@@ -99,6 +99,7 @@ int tb_poisson_cb_put(const tb_poisson_t *s, int64_t row, tb_poisson_cb_info **d
                                    2.0 * M_PI / s->L, 1.0 / (double)s->total};
   TB_CUDA(cudaMalloc(dev, sizeof info));
   TB_CUDA(cudaMemcpy(*dev, &info, sizeof info, cudaMemcpyHostToDevice));
+  TB_CUDA(cudaDeviceSynchronize()); /* the legacy stream's copy, before the twin's stream reads it */
   return TB_OK;
 }
 

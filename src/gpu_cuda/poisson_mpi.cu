@@ -224,9 +224,9 @@ template <typename T> int tb_pmpi_gpu_prepare_t(tb_ctx_t *ctx, tb_pmpi_gpu *st)
   if (e == cudaSuccess)
     e = cudaMalloc(&st->kline, (size_t)g.lines * sizeof(T));
   if (e == cudaSuccess)
-    e = cudaMemcpy(st->k2, k2, (size_t)g.n * sizeof(T), cudaMemcpyHostToDevice);
+    e = tb_gpu_copy(ctx, st->k2, k2, (size_t)g.n * sizeof(T), cudaMemcpyHostToDevice);
   if (e == cudaSuccess)
-    e = cudaMemcpy(st->kline, kl, (size_t)g.lines * sizeof(T), cudaMemcpyHostToDevice);
+    e = tb_gpu_copy(ctx, st->kline, kl, (size_t)g.lines * sizeof(T), cudaMemcpyHostToDevice);
   free(k2);
   if (e != cudaSuccess)
     return tb_cuda_status(e, "poisson mpi's tables", __FILE__, __LINE__);
@@ -280,10 +280,10 @@ int tb_pmpi_gpu_collect(tb_ctx_t *ctx)
     return tb_fail(TB_ENOMEM, "out of memory for the gathered solution");
   cudaError_t ce = cudaStreamSynchronize(tb_gpu_stream(ctx));
   if (ce == cudaSuccess)
-    ce = cudaMemcpy(host, ctx->buf[s->u], (size_t)bytes, cudaMemcpyDeviceToHost);
+    ce = tb_gpu_copy(ctx, host, ctx->buf[s->u], (size_t)bytes, cudaMemcpyDeviceToHost);
   int rc = ce != cudaSuccess ? tb_cuda_status(ce, "reading u", __FILE__, __LINE__) : TB_OK;
   if (!rc && !(rc = tb_mpi_allgather_bytes(host, s->n, s->total / s->n * e)) &&
-      (ce = cudaMemcpy(ctx->buf[s->u], host, (size_t)bytes, cudaMemcpyHostToDevice)) !=
+      (ce = tb_gpu_copy(ctx, ctx->buf[s->u], host, (size_t)bytes, cudaMemcpyHostToDevice)) !=
           cudaSuccess)
     rc = tb_cuda_status(ce, "writing the gathered u", __FILE__, __LINE__);
   free(host);

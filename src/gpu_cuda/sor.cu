@@ -751,7 +751,7 @@ template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int la
     tb_sor_uniform_rows(s, (const uint8_t *)ctx->p->array[s->mat].host, urow);
     cudaError_t e = cudaMalloc(&st->urow, rows);
     if (e == cudaSuccess)
-      e = cudaMemcpy(st->urow, urow, rows, cudaMemcpyHostToDevice);
+      e = tb_gpu_copy(ctx, st->urow, urow, rows, cudaMemcpyHostToDevice);
     free(urow);
     TB_CUDA(e);
   }
@@ -1206,10 +1206,10 @@ int tb_sor_mpi_collect(tb_ctx_t *ctx)
   void *host = malloc(bytes);
   if (!host)
     return tb_fail(TB_ENOMEM, "out of memory for the gathered grid");
-  cudaError_t err = cudaMemcpy(host, v, bytes, cudaMemcpyDeviceToHost);
+  cudaError_t err = tb_gpu_copy(ctx, host, v, bytes, cudaMemcpyDeviceToHost);
   int rc = err != cudaSuccess ? tb_cuda_status(err, "reading the grid", __FILE__, __LINE__) : TB_OK;
   if (!rc && !(rc = tb_sor_mpi_gather(s, &st->pl.cart, host, e)) &&
-      (err = cudaMemcpy(v, host, bytes, cudaMemcpyHostToDevice)) != cudaSuccess)
+      (err = tb_gpu_copy(ctx, v, host, bytes, cudaMemcpyHostToDevice)) != cudaSuccess)
     rc = tb_cuda_status(err, "writing the gathered grid", __FILE__, __LINE__);
   free(host);
   return rc;
