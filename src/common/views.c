@@ -153,14 +153,72 @@ static double tb_speedup_figure(const tb__speedup_t *s, int fig)
   return x[fig];
 }
 
+/* A best row's cell: the variant and its settings (key=value words). */
+#define TB_CFG_CELL 160
+
+/* Whether the words of text include w. */
+static int tb_has_word(const char *text, const char *w, size_t wl)
+{
+  for (const char *t = text; *t;) {
+    size_t l = strcspn(t, " ");
+    if (l == wl && !strncmp(t, w, l))
+      return 1;
+    t += l;
+    t += strspn(t, " ");
+  }
+  return 0;
+}
+
+/* The settings every one of the n cells has, appended to the heading text
+ * (at *k, as "; every NAME: a=b c=d") and taken out of the cells, so that
+ * the cells keep only what tells the rows apart (the quick start's table
+ * was 133 columns wide with the GPU's block, stores and unroll on every
+ * row). A cell's first word (its variant or backend) stays; a lone row
+ * keeps its cells whole. */
+static void tb_common_settings(char (*cell)[TB_CFG_CELL], int n, const char *name, char *text,
+                               size_t len, size_t *k)
+{
+  char common[TB_CFG_CELL] = "";
+  size_t nc = 0;
+  if (n < 2) /* one row: its cells are the heading's whole story */
+    return;
+  for (const char *t = cell[0]; *t;) {
+    size_t l = strcspn(t, " ");
+    int all = memchr(t, '=', l) != NULL;
+    for (int g = 1; g < n && all; g++)
+      all = tb_has_word(cell[g], t, l);
+    if (all && nc + l + 2 < sizeof common)
+      nc += (size_t)snprintf(common + nc, sizeof common - nc, "%s%.*s", nc ? " " : "", (int)l, t);
+    t += l;
+    t += strspn(t, " ");
+  }
+  if (!nc)
+    return;
+  if (*k < len)
+    *k += (size_t)snprintf(text + *k, len - *k, "; every %s: %s", name, common);
+  for (int g = 0; g < n; g++) {
+    char kept[TB_CFG_CELL];
+    size_t m = 0;
+    for (const char *t = cell[g]; *t;) {
+      size_t l = strcspn(t, " ");
+      if (t == cell[g] || !tb_has_word(common, t, l))
+        m += (size_t)snprintf(kept + m, sizeof kept - m, "%s%.*s", m ? " " : "", (int)l, t);
+      t += l;
+      t += strspn(t, " ");
+    }
+    memcpy(cell[g], kept, m + 1);
+  }
+}
+
 /* The speedups' grid: the problem columns that vary, both bests with
  * their times, then the first nfig figures of figs[]. */
 static void tb_speedup_grid(tb_grid_t *gr, const tb__speedup_t *sp, int ns, int prec_varies,
                             int size_varies, const int *pvary, int nvary,
+                            char (*refc)[TB_CFG_CELL], char (*otherc)[TB_CFG_CELL],
                             const char *const *fig_names, const int *figs, int nfig)
 {
   const tb_algo_t *a = sp[0].ref->algo;
-  char cell[160], rt[140];
+  char cell[160];
   int c = 0;
   tb_grid_init(gr, prec_varies + size_varies + nvary + 4 + nfig);
   if (prec_varies)
@@ -188,13 +246,10 @@ static void tb_speedup_grid(tb_grid_t *gr, const tb__speedup_t *sp, int ns, int 
     }
     for (int j = 0; j < nvary; j++)
       tb_grid_set(gr, row, c++, s->ref->param[pvary[j]].s);
-    tb_result_config_text(s->ref, rt, sizeof rt);
-    tb_grid_set(gr, row, c++, rt);
+    tb_grid_set(gr, row, c++, refc[g]);
     snprintf(cell, sizeof cell, "%.4g", s->ref->median_ms);
     tb_grid_set(gr, row, c++, cell);
-    tb_result_config_text(s->other, rt, sizeof rt);
-    snprintf(cell, sizeof cell, "%s %s", s->other->backend->name, rt);
-    tb_grid_set(gr, row, c++, cell);
+    tb_grid_set(gr, row, c++, otherc[g]);
     snprintf(cell, sizeof cell, "%.4g", s->other->median_ms);
     tb_grid_set(gr, row, c++, cell);
     for (int j = 0; j < nfig; j++) {
@@ -242,6 +297,25 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
       k += (size_t)snprintf(text + k, sizeof text - k, " %s=%s", a->params[p].name,
                             sp[0].ref->param[p].s);
   }
+  /* The best rows' cells, without the settings that all of a column's share. */
+  char(*refc)[TB_CFG_CELL] = malloc((size_t)ns * sizeof *refc);
+  char(*otherc)[TB_CFG_CELL] = malloc((size_t)ns * sizeof *otherc);
+  if (!refc || !otherc) {
+    free(refc);
+    free(otherc);
+    free(sp);
+    return;
+  }
+  for (int g = 0; g < ns; g++) {
+    char rt[140];
+    tb_result_config_text(sp[g].ref, refc[g], TB_CFG_CELL);
+    tb_result_config_text(sp[g].other, rt, sizeof rt);
+    snprintf(otherc[g], TB_CFG_CELL, "%s %s", sp[g].other->backend->name, rt);
+  }
+  char name[64];
+  snprintf(name, sizeof name, "%s best", sp[0].ref->backend->name);
+  tb_common_settings(refc, ns, name, text, sizeof text, &k);
+  tb_common_settings(otherc, ns, "other best", text, sizeof text, &k);
   fputc('\n', f);
   tb_comment(f, md, text);
 
@@ -262,7 +336,8 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
   tb_grid_t gr;
   int nfig = nall;
   for (;; nfig--) {
-    tb_speedup_grid(&gr, sp, ns, prec_varies, size_varies, pvary, nvary, fig_names, figs, nfig);
+    tb_speedup_grid(&gr, sp, ns, prec_varies, size_varies, pvary, nvary, refc, otherc, fig_names,
+                    figs, nfig);
     if (md || nfig == 1 || tb_grid_width(&gr) <= TB_TABLE_WIDTH)
       break;
     tb_grid_free(&gr);
@@ -277,6 +352,8 @@ void tb_report_speedups(FILE *f, const tb_results_t *res, int md)
   }
   tb_grid_print(f, &gr, md);
   tb_grid_free(&gr);
+  free(refc);
+  free(otherc);
   free(sp);
 }
 
