@@ -8,9 +8,13 @@
 
 # STREAM at a size past the caches of a small machine (3 arrays of 64 MiB),
 # one thread, both precisions: the ceilings come from arrays as large.
-"$TB" run stream --backend cpu --threads 1 --precision float,double --size 2^23 --repeat 10 \
-  --ceiling-size 2^23 -o "$TMP/s.json" -o "$TMP/s.csv" -q 2>"$TMP/err" ||
-  fail "stream run: $(cat "$TMP/err")"
+stream_run() {
+  rm -f "$TMP/s.json" "$TMP/s.csv"
+  "$TB" run stream --backend cpu --threads 1 --precision float,double --size 2^23 --repeat 10 \
+    --ceiling-size 2^23 -o "$TMP/s.json" -o "$TMP/s.csv" -q 2>"$TMP/err" ||
+    fail "stream run: $(cat "$TMP/err")"
+}
+stream_run
 # The same ceilings again, for the ratios below: make check runs tests side
 # by side (the MPI tests' ranks among them), and a ceiling measured while the
 # machine was busy would make a calm STREAM row look above it. Each kind's
@@ -58,8 +62,12 @@ for r in doc["results"]:
         assert r["gflops"] < ceil["fp32" if r["precision"] == "float" else "fp64"], r
 PY
 }
+# A retry measures the STREAM rows again too, a few seconds later: on the
+# 16-core GPU machine the GPU and MPI tests load every core for a while, and
+# a ceiling taken then is far below rows taken before it.
 ok=
-for attempt in 1 2 3 4; do
+for attempt in 1 2 3 4 5 6; do
+  [ "$attempt" -gt 2 ] && { sleep 3; stream_run; rm -f "$TMP"/again*; }
   "$TB" info --ceilings -b cpu -t 1 --ceiling-size 2^23 >"$TMP/again$attempt" 2>"$TMP/err" ||
     fail "info --ceilings: $(cat "$TMP/err")"
   if ceilings_check; then ok=1; break; fi
