@@ -14,8 +14,16 @@ command -v "$TB" >/dev/null 2>&1 ||
 # bench NAME ARGS...: one twinbench run to $OUT/NAME.csv, its table (with
 # the speedups and the pivot view) in $OUT/NAME.txt and its notes in
 # $OUT/NAME.log.
+# RESUME=1: a step whose $OUT/NAME.csv has rows already is kept, not run again
+# (a study cut short by a time limit goes on where it stopped).
+kept() {
+  [ "${RESUME:-0}" = 1 ] && grep -q '^[^#]' "$OUT/$1.csv" 2>/dev/null &&
+    { echo "== $1: kept (RESUME=1, $OUT/$1.csv has rows)" >&2; return 0; }
+  return 1
+}
 bench() {
   name=$1; shift
+  kept "$name" && return 0
   echo "== $name: twinbench $*" >&2
   "$TB" "$@" --output "$OUT/$name.csv" >"$OUT/$name.txt" 2>"$OUT/$name.log"
   rc=$?

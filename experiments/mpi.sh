@@ -34,6 +34,8 @@
 #     r2c beside them; two ranks sharing the GPU (CUDA-aware and staged)
 #     against one process's cuFFT r2c.
 # Run from the build folder (where ./twinbench is). Full results go to $OUT.
+# RESUME=1 keeps the steps whose CSV in $OUT has rows (a study cut short
+# goes on where it stopped); the tables at the end read every step's CSV.
 set -uo pipefail
 OUT=${OUT:-.}
 mkdir -p "$OUT" || exit 1
@@ -62,6 +64,7 @@ export SOR_N SOR_BOX P2D P3D
 mpibench() {
   name=$1 r=$2
   shift 2
+  kept "$name" && return 0
   echo "== $name: mpirun -np $r twinbench $*" >&2
   timeout 3000 mpirun --oversubscribe --bind-to none -np "$r" "$TB" "$@" \
     --threads $((CORES / r)) --output "$OUT/$name.csv" >"$OUT/$name.txt" 2>"$OUT/$name.log" ||
