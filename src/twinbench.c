@@ -89,11 +89,14 @@ static int tb_mpi_agree(int rc)
 
 /* An error during the sweep, on one rank or several: the other ranks may be
  * waiting for this one in a collective, so the job ends here with the
- * rank's one-line message (in a run of one process: the message, and the
- * run goes on to report what it measured). */
+ * rank's one-line message (in a run of one process, or after an interrupt
+ * the ranks agreed on: the message, and the run goes on to report what it
+ * measured). */
 static int tb_sweep_error(int rc)
 {
-  if (tb_mpi_size() > 1) {
+  /* An interrupt is agreed on by every rank (the runner's stop points): they
+   * all stop at the same point and rank 0 reports the rows measured. */
+  if (tb_mpi_size() > 1 && rc != TB_EINTR) {
     fprintf(stderr, "twinbench: MPI rank %d of %d: %s\n", tb_mpi_rank(), tb_mpi_size(),
             tb_error_detail()[0] ? tb_error_detail() : tb_strerror(rc));
     tb_mpi_abort(tb_exit_for(rc));

@@ -218,4 +218,28 @@ TB_MPI_FAULT=1:error timeout 120 mpirun --oversubscribe -np 2 "$TB" run reduce -
   --size 1M $OPTS >/dev/null 2>"$TMP/err"
 grep -q "^twinbench: MPI rank 1 of 2: TB_MPI_FAULT" "$TMP/err" ||
   fail "the failing rank did not say so: $(cat "$TMP/err")"
+
+# An interrupt keeps the rows measured. A batch system's stop (scancel) or
+# a user's kill reaches the ranks themselves, not always all of them at
+# once: here one rank alone gets SIGTERM. The ranks agree to stop between
+# two runs, rank 0 writes the rows before that point, no temporary file is
+# left, and the job ends non-zero. Rows of half a second each (--min-time),
+# thirty of them; the signal comes after 6 s.
+timeout -k 60 300 mpirun --oversubscribe -np 2 "$TB" run reduce --variant mpi \
+  --precision int32,float,double --size 1000:512000:*2 --backend cpu --threads 1 --repeat 2 \
+  --min-time 0.5 --output "$TMP/int.csv" >/dev/null 2>"$TMP/err" &
+pid=$!
+sleep 6
+pkill -TERM -n -f "^[^ ]*twinbench run reduce --variant mpi --precision int32,float,double --size 1000:"
+wait $pid
+rc=$?
+{ [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; } ||
+  fail "the interrupted MPI run ended with $rc: $(cat "$TMP/err")"
+[ -f "$TMP/int.csv" ] || fail "the interrupted MPI run wrote no report: $(cat "$TMP/err")"
+n=$(csv_rows "$TMP/int.csv" | wc -l)
+{ [ "$n" -ge 1 ] && [ "$n" -lt 30 ]; } ||
+  fail "the interrupted MPI run kept $n rows of 30 (expected some, not all): $(cat "$TMP/err")"
+grep -q "interrupted; $n results were measured" "$TMP/err" ||
+  fail "the interrupted MPI run did not say so: $(cat "$TMP/err")"
+ls "$TMP"/int.csv.tmp.* >/dev/null 2>&1 && fail "the interrupted MPI run left a temporary file"
 finish

@@ -26,6 +26,16 @@ void tb_runner_interrupt(void)
   tb_stop = 1;
 }
 
+/* Whether the sweep stops here. In an MPI run every rank passes these
+ * points in step, and an interrupt may reach one rank, or reach them at
+ * different moments: they agree (the largest flag), so that all stop at the
+ * same point, rank 0 reports the rows measured so far and no rank is left
+ * waiting in a collective for one that stopped. */
+static int tb_stopping(void)
+{
+  return tb_mpi_size() > 1 ? tb_mpi_max((double)tb_stop) > 0.0 : tb_stop != 0;
+}
+
 /* The parameter point `idx` of the sweep, as a problem, set up but not filled. */
 static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec,
                            int64_t n, const int *idx)
@@ -650,6 +660,14 @@ static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int 
     tb_meter_read(g, m, &m->r0);
   tb_mpi_comm_reset();
   for (int r = 0; !rc && (tb_more_runs(s, r, sum, mean, m2) || tb_meter_more(g, m, r)); r++) {
+    /* An interrupt ends the row between its runs (the row is dropped, the
+     * rows before it are kept): an MPI launcher that is stopped gives its
+     * ranks a few seconds before it kills them, less than a row of many
+     * repeats may take, and a killed rank 0 writes nothing. */
+    if (r && tb_stopping()) {
+      rc = TB_EINTR;
+      break;
+    }
     if (r == cap) {
       double *t = realloc(*times, (size_t)(cap *= 2) * sizeof *t);
       if (!t)
@@ -917,7 +935,7 @@ static int tb_run_variant(tb_stage_t *g, const tb_ctx_t *base, const tb_variant_
   int idx[TB_MAX_TUNING] = {0}, rc = TB_OK;
   tb_param_value_t point[TB_MAX_TUNING];
   do {
-    if (tb_stop)
+    if (tb_stopping())
       return TB_EINTR;
     tb_ctx_t ctx = *base;
     for (int k = 0; k < v->ntuning; k++)
@@ -1024,7 +1042,7 @@ int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
       memset(idx, 0, sizeof idx);
       do {
         tb_problem_t p;
-        if (tb_stop) {
+        if (tb_stopping()) {
           rc = TB_EINTR;
           break;
         }
@@ -1045,9 +1063,13 @@ int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
       } while (!rc && tb_odometer(idx, s->npv, s->algo->nparams));
     }
   tb_progress_end(&pg);
-  if (!rc && !tb_stop)
+  /* After a sweep that went through, the ranks agree once more (an
+   * interrupt during the last point); an error is not agreed on: its rank
+   * ends the job (tb_sweep_error), and must not wait in a collective here. */
+  const int stop = rc ? rc == TB_EINTR || tb_stop : tb_stopping();
+  if (!rc && !stop)
     rc = tb_ceilings_finish(st, res);
-  if (rc == TB_EINTR || tb_stop) {
+  if (stop) {
     st->interrupted = 1;
     rc = tb_fail(TB_EINTR, "interrupted; %d results were measured before the stop", res->n);
   }
