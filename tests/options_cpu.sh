@@ -78,6 +78,32 @@ for prec in float double; do
   done
 done
 expect_error 2 "stages" run blackscholes --backend cpu --stages three --size 8
+# The span tuning parameter (options a thread prices per block): every span from the
+# smallest to the largest, in both stage forms, at sizes that end mid-block and mid-vector
+# with a team of 3 (shares that are not multiples of a span): the same bounds, and the same
+# prices to the bit as the default span, since each option's operations do not depend on
+# the block it falls in.
+for prec in float double; do
+  for cnd in poly erfc; do
+    for st in split fused; do
+      for span in 64 1024 4096; do
+        "$TB" run blackscholes --backend cpu --precision $prec --cnd $cnd --stages $st \
+          --span $span --size 12365 --threads 3 --repeat 1 --warmup 0 --seed 9 $LIMIT \
+          --format csv --output "$TMP/bss.csv" --dump "$TMP/bssd_$span.csv" 2>"$TMP/err" ||
+          fail "blackscholes span $span $st $prec $cnd: $(cat "$TMP/err")"
+        all_pass "$TMP/bss.csv" 1
+      done
+      for span in 64 4096; do
+        cmp -s "$TMP/bssd_1024.csv" "$TMP/bssd_$span.csv" ||
+          fail "blackscholes $prec $cnd $st: span $span prices differ from span 1024's"
+      done
+    done
+  done
+done
+expect_error 2 "span '100' is not a power of two" run blackscholes --backend cpu --span 100 --size 8
+expect_error 2 "span '8192' must be at most 4096" run blackscholes --backend cpu --span 8192 \
+  --size 8
+expect_error 2 "span '32' must be at least 64" run blackscholes --backend cpu --span 32 --size 8
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
 awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \

@@ -29,9 +29,11 @@
 #define TB_BS_FENCE() ((void)0)
 #endif
 
-/* Options per stage: the block's d1, d2 and K stay in L1 between the
- * stages (3 x 8 KiB in double). */
-#define TB_BS_BLOCK 1024
+/* Options per block at most (the `span` tuning parameter chooses up to
+ * this): the block's d1, d2 and K stay in L1 between the stages (3 x 8 KiB
+ * in double at the default 1024; 3 x 32 KiB at the most, which only a core
+ * with a large L1, or L2 latency hidden by the stages, would take). */
+#define TB_BS_SPAN_MAX 4096
 
 /* One pass over the options; VARY: per-option r and v, EXACT: the erfc CDF,
  * FAST: math=fast, FUSED: the tuning parameter stages=fused (constants, so
@@ -51,7 +53,7 @@
  * L1 more; the `stages` sweep decides on each machine. */
 #define TB_BS_FN(T, SFX, M, FUSED, VARY, EXACT, FAST)                                             \
   static void tb_bs_omp_##M##SFX##_##FUSED##VARY##EXACT##FAST(const tb_bs_t *b, void *const *buf, \
-                                                               int64_t n, int threads)            \
+                                                               int64_t n, int threads, int span)  \
   {                                                                                               \
     const T *restrict s = buf[b->in.s], *restrict x = buf[b->in.x], *restrict t = buf[b->in.t];   \
     const T *restrict r = VARY ? buf[b->in.r] : NULL, *restrict v = VARY ? buf[b->in.v] : NULL;   \
@@ -59,11 +61,11 @@
     const T r0 = (T)b->in.r0, v0 = (T)b->in.v0;                                                   \
     _Pragma("omp parallel num_threads(threads)")                                                  \
     {                                                                                             \
-      T d[2 * TB_BS_BLOCK], k[TB_BS_BLOCK];                                                       \
+      T d[2 * TB_BS_SPAN_MAX], k[TB_BS_SPAN_MAX];                                                 \
       int64_t lo, hi;                                                                             \
       tb_cpu_share(n, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                     \
-      for (int64_t i0 = lo; i0 < hi; i0 += TB_BS_BLOCK) {                                         \
-        const int m = (int)(hi - i0 < TB_BS_BLOCK ? hi - i0 : TB_BS_BLOCK);                       \
+      for (int64_t i0 = lo; i0 < hi; i0 += span) {                                                \
+        const int m = (int)(hi - i0 < span ? hi - i0 : span);                                     \
         const T *restrict sb = s + i0, *restrict xb = x + i0, *restrict tb = t + i0;              \
         const T *restrict rb = VARY ? r + i0 : NULL, *restrict vb = VARY ? v + i0 : NULL;         \
         T *restrict cb = call + i0, *restrict pb = put + i0;                                      \
@@ -111,7 +113,8 @@
   TB_BS_OMP16(T, SFX, )                                                                           \
   TB_BS_OMP16(T, SFX, x_)                                                                         \
   TB_BS_OMP16(T, SFX, mvec_)                                                                      \
-  static void (*const tb_bs_omp_##SFX[3][2][8])(const tb_bs_t *, void *const *, int64_t, int) = { \
+  static void (*const tb_bs_omp_##SFX[3][2][8])(const tb_bs_t *, void *const *, int64_t, int,     \
+                                                  int) = {                                        \
       TB_BS_OMP16_TAB(SFX, ), TB_BS_OMP16_TAB(SFX, x_), TB_BS_OMP16_TAB(SFX, mvec_)};
 
 TB_BS_OMP(float, f32)
@@ -135,6 +138,9 @@ static const tb_param_def_t tb_bs_omp_tuning[] = {
     {"stages", "how a block of options is priced: split (three loops: d's, CDFs, prices) or "
                "fused (one loop: the divisions overlap the CDFs' arithmetic)",
      TB_PARAM_CHOICE, "split", 0, 0, tb_bs_stages, 0, "split,fused"},
+    {"span", "options a thread prices per block (the stages' d1, d2 and K in L1 between "
+             "the loops; a power of 2)",
+     TB_PARAM_INT, "1024", 64, TB_BS_SPAN_MAX, NULL, TB_PARAM_POW2, "256,512,1024,2048,4096"},
 };
 
 static int tb_bs_omp_prepare(tb_ctx_t *ctx)
@@ -152,11 +158,11 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
   const int dflt = ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP;
   const int cdf = (int)tb_tune(ctx, "cdf")->i;
   const int inst = cdf == TB_BS_CDF_MVEC ? 2 : cdf != TB_BS_CDF_AUTO && cdf != dflt;
-  const int fused = (int)tb_tune(ctx, "stages")->i;
+  const int fused = (int)tb_tune(ctx, "stages")->i, span = (int)tb_tune(ctx, "span")->i;
   if (ctx->p->prec == TB_FLOAT)
-    tb_bs_omp_f32[inst][fused][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
+    tb_bs_omp_f32[inst][fused][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
   else
-    tb_bs_omp_f64[inst][fused][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
+    tb_bs_omp_f64[inst][fused][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
   return TB_OK;
 }
 
