@@ -30,9 +30,13 @@
 #endif
 
 /* Options per block at most (the `span` tuning parameter chooses up to
- * this): the block's d1, d2 and K stay in L1 between the stages (3 x 8 KiB
- * in double at the default 1024; 3 x 32 KiB at the most, which only a core
- * with a large L1, or L2 latency hidden by the stages, would take). */
+ * this): the block's d1, d2 and K stay in L1 between the stages (3 x 2 KiB
+ * in double at the default 256). At 1024 (3 x 8 KiB, the value before the
+ * parameter) they and the input and output lines of the block outgrew a
+ * 32 KiB L1 in double; on the Zen 4 build machine, one thread, 2^24
+ * options, 256 took double 50 ms against 58 to 62 ms, float 15.5 against
+ * 17 to 18 (doc/options.md); 64 to 512 were within noise of each other. A
+ * core's two hyperthreads share its L1, so the sweep decides on each host. */
 #define TB_BS_SPAN_MAX 4096
 
 /* One pass over the options; VARY: per-option r and v, EXACT: the erfc CDF,
@@ -140,7 +144,7 @@ static const tb_param_def_t tb_bs_omp_tuning[] = {
      TB_PARAM_CHOICE, "split", 0, 0, tb_bs_stages, 0, "split,fused"},
     {"span", "options a thread prices per block (the stages' d1, d2 and K in L1 between "
              "the loops; a power of 2)",
-     TB_PARAM_INT, "1024", 64, TB_BS_SPAN_MAX, NULL, TB_PARAM_POW2, "256,512,1024,2048,4096"},
+     TB_PARAM_INT, "256", 64, TB_BS_SPAN_MAX, NULL, TB_PARAM_POW2, "64,128,256,512,1024,4096"},
 };
 
 static int tb_bs_omp_prepare(tb_ctx_t *ctx)
