@@ -51,33 +51,63 @@ all_pass "$TMP/bsc.csv" 48
 cdfs=$(csv_rows "$TMP/bsc.csv" | cut -d, -f"$(csv_col "$TMP/bsc.csv" cdf)" | sort -u | tr '\n' ' ')
 [ "$cdfs" = "div libmvec rcp " ] || fail "cdf values: $cdfs"
 expect_error 2 "cdf" run blackscholes --backend cpu --cdf newton --size 8
-# The fused loop (stages=fused: a block priced in one loop) under every CDF, form and way of
-# dividing, at the same sizes, with generated and with per-option r and v (an input file of
-# 300 options in and out of the money, short and long): the same bounds, and the same prices
-# to the bit as the split loops where the formulas are the same operations in the same order.
+# The fused loop (stages=fused: a block priced in one loop) and the two halves (stages=halves)
+# under every CDF, form and way of dividing, at the same sizes, with generated and with
+# per-option r and v (an input file of 300 options in and out of the money, short and long):
+# the same bounds, and the same prices to the bit as the split loops where the formulas are
+# the same operations in the same order.
 "$TB" run blackscholes --backend cpu --precision float,double --cnd poly,erfc --math libm,fast \
-  --cdf sweep --stages fused --size 7,2^12+13 --threads 2 --repeat 1 --warmup 0 --seed 5 $LIMIT \
-  --format csv --output "$TMP/bsf.csv" 2>"$TMP/err" || fail "blackscholes fused: $(cat "$TMP/err")"
-all_pass "$TMP/bsf.csv" 48
+  --cdf sweep --stages fused,halves --size 7,2^12+13 --threads 2 --repeat 1 --warmup 0 --seed 5 \
+  $LIMIT --format csv --output "$TMP/bsf.csv" 2>"$TMP/err" ||
+  fail "blackscholes fused, halves: $(cat "$TMP/err")"
+all_pass "$TMP/bsf.csv" 96
 awk 'BEGIN { print "S,X,T,r,v"; for (i = 0; i < 300; i++)
   printf "%.4f,%.4f,%.4f,%.4f,%.4f\n", 5 + (i * 37 % 25), 1 + (i * 53 % 99), 0.25 + (i % 40) / 4,
     -0.02 + (i % 7) / 50, 0.05 + (i % 11) / 10 }' >"$TMP/many.csv"
 for prec in float double; do
   for cnd in poly erfc; do
     for math in libm fast; do
-      for st in split fused; do
+      for st in split fused halves; do
         "$TB" run blackscholes --backend cpu --input "$TMP/many.csv" --precision $prec --cnd $cnd \
           --math $math --stages $st --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
           --output "$TMP/bs_$st.csv" --dump "$TMP/bsd_$st.csv" 2>"$TMP/err" ||
           fail "blackscholes $st $prec $cnd $math: $(cat "$TMP/err")"
         all_pass "$TMP/bs_$st.csv" 1
       done
-      cmp -s "$TMP/bsd_split.csv" "$TMP/bsd_fused.csv" ||
-        fail "blackscholes $prec $cnd $math: fused prices differ from split ones"
+      for st in fused halves; do
+        cmp -s "$TMP/bsd_split.csv" "$TMP/bsd_$st.csv" ||
+          fail "blackscholes $prec $cnd $math: $st prices differ from split ones"
+      done
     done
   done
 done
 expect_error 2 "stages" run blackscholes --backend cpu --stages three --size 8
+# The span tuning parameter (options a thread prices per block): every span from the
+# smallest to the largest, in split and halves, at sizes that end mid-block and mid-vector
+# with a team of 3 (shares that are not multiples of a span): the same bounds, and the same
+# prices to the bit as the default span, since each option's operations do not depend on
+# the block it falls in.
+for prec in float double; do
+  for cnd in poly erfc; do
+    for st in split halves; do
+      for span in 64 1024 4096; do
+        "$TB" run blackscholes --backend cpu --precision $prec --cnd $cnd --stages $st \
+          --span $span --size 12365 --threads 3 --repeat 1 --warmup 0 --seed 9 $LIMIT \
+          --format csv --output "$TMP/bss.csv" --dump "$TMP/bssd_$span.csv" 2>"$TMP/err" ||
+          fail "blackscholes span $span $st $prec $cnd: $(cat "$TMP/err")"
+        all_pass "$TMP/bss.csv" 1
+      done
+      for span in 64 4096; do
+        cmp -s "$TMP/bssd_1024.csv" "$TMP/bssd_$span.csv" ||
+          fail "blackscholes $prec $cnd $st: span $span prices differ from span 1024's"
+      done
+    done
+  done
+done
+expect_error 2 "span '100' is not a power of two" run blackscholes --backend cpu --span 100 --size 8
+expect_error 2 "span '8192' must be at most 4096" run blackscholes --backend cpu --span 8192 \
+  --size 8
+expect_error 2 "span '32' must be at least 64" run blackscholes --backend cpu --span 32 --size 8
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
 awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \

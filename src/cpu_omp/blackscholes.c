@@ -29,17 +29,25 @@
 #define TB_BS_FENCE() ((void)0)
 #endif
 
-/* Options per stage: the block's d1, d2 and K stay in L1 between the
- * stages (3 x 8 KiB in double). */
-#define TB_BS_BLOCK 1024
+/* Options per block at most (the `span` tuning parameter chooses up to
+ * this): the block's d1, d2 and K stay in L1 between the stages (3 x 2 KiB
+ * in double at the default 256). At 1024 (3 x 8 KiB, the value before the
+ * parameter) they and the input and output lines of the block outgrew a
+ * 32 KiB L1 in double; on the Zen 4 build machine, one thread, 2^24
+ * options, 256 took double 50 ms against 58 to 62 ms, float 15.5 against
+ * 17 to 18 (doc/options.md); 64 to 512 were within noise of each other. A
+ * core's two hyperthreads share its L1, so the sweep decides on each host. */
+#define TB_BS_SPAN_MAX 4096
 
 /* One pass over the options; VARY: per-option r and v, EXACT: the erfc CDF,
- * FAST: math=fast, FUSED: the tuning parameter stages=fused (constants, so
- * each of the sixteen loops is specialised). Each thread takes its static
- * share (tb_cpu_share, the split the backend first-touched) in blocks and
- * prices a block either in three simd loops (split): d1, d2 and K; N of
- * the 2 x block d's; the call and the put (as tb_bs_price ends), or in one
- * (fused: tb_bs_price whole); the prices leave through non-temporal stores.
+ * FAST: math=fast, STAGES: the tuning parameter stages, 0 split, 1 fused,
+ * 2 halves (constants, so each of the 24 loops is specialised). Each thread
+ * takes its static share (tb_cpu_share, the split the backend
+ * first-touched) in blocks and prices a block either in three simd loops
+ * (split): d1, d2 and K; N of the 2 x block d's; the call and the put (as
+ * tb_bs_price ends), or in one (fused: tb_bs_price whole), or in two
+ * (halves): d1, d2, K and N(d1); N(d2), the call and the put. The prices
+ * leave through non-temporal stores.
  * Each split stage's dependency chain per vector is a fraction of
  * tb_bs_price's (some 150 cycles), so more vectors overlap; but the first
  * stage holds every division and square root of a price (three or four a
@@ -48,10 +56,15 @@
  * the FMA ports idle, and the fused loop lets the divisions overlap the
  * CDFs' arithmetic. Measured here (Zen, fast dividers), split gained little
  * (float, one thread: 21 against 22 ms for 2^24 options), the stores from
- * L1 more; the `stages` sweep decides on each machine. */
-#define TB_BS_FN(T, SFX, M, FUSED, VARY, EXACT, FAST)                                             \
-  static void tb_bs_omp_##M##SFX##_##FUSED##VARY##EXACT##FAST(const tb_bs_t *b, void *const *buf, \
-                                                               int64_t n, int threads)            \
+ * L1 more; the `stages` sweep decides on each machine. halves is between
+ * the two: its first loop holds the divider's work of a price (float
+ * cdf=div: 4 divisions and a square root, about 50 cycles a vector on
+ * Intel's 512-bit divider) beside some 72 vector instructions (36 cycles of
+ * issue), where split's first stage has 43 (21.5) for 32 divider cycles,
+ * and each loop's chain is about half of the fused one's. */
+#define TB_BS_FN(T, SFX, M, STAGES, VARY, EXACT, FAST)                                            \
+  static void tb_bs_omp_##M##SFX##_##STAGES##VARY##EXACT##FAST(const tb_bs_t *b, void *const *buf, \
+                                                               int64_t n, int threads, int span)  \
   {                                                                                               \
     const T *restrict s = buf[b->in.s], *restrict x = buf[b->in.x], *restrict t = buf[b->in.t];   \
     const T *restrict r = VARY ? buf[b->in.r] : NULL, *restrict v = VARY ? buf[b->in.v] : NULL;   \
@@ -59,19 +72,33 @@
     const T r0 = (T)b->in.r0, v0 = (T)b->in.v0;                                                   \
     _Pragma("omp parallel num_threads(threads)")                                                  \
     {                                                                                             \
-      T d[2 * TB_BS_BLOCK], k[TB_BS_BLOCK];                                                       \
+      T d[2 * TB_BS_SPAN_MAX], k[TB_BS_SPAN_MAX];                                                 \
       int64_t lo, hi;                                                                             \
       tb_cpu_share(n, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                     \
-      for (int64_t i0 = lo; i0 < hi; i0 += TB_BS_BLOCK) {                                         \
-        const int m = (int)(hi - i0 < TB_BS_BLOCK ? hi - i0 : TB_BS_BLOCK);                       \
+      for (int64_t i0 = lo; i0 < hi; i0 += span) {                                                \
+        const int m = (int)(hi - i0 < span ? hi - i0 : span);                                     \
         const T *restrict sb = s + i0, *restrict xb = x + i0, *restrict tb = t + i0;              \
         const T *restrict rb = VARY ? r + i0 : NULL, *restrict vb = VARY ? v + i0 : NULL;         \
         T *restrict cb = call + i0, *restrict pb = put + i0;                                      \
-        if (FUSED) {                                                                              \
+        if (STAGES == 1) {                                                                        \
           _Pragma("omp simd")                                                                     \
           for (int j = 0; j < m; j++)                                                             \
             tb_bs_price_##M##cpu_##SFX(sb[j], xb[j], tb[j], VARY ? rb[j] : r0,                    \
                                        VARY ? vb[j] : v0, EXACT, FAST, &d[j], &d[m + j]);         \
+        } else if (STAGES == 2) {                                                                 \
+          _Pragma("omp simd")                                                                     \
+          for (int j = 0; j < m; j++) {                                                           \
+            T d1, d2;                                                                             \
+            tb_bs_d_##M##cpu_##SFX(sb[j], xb[j], tb[j], VARY ? rb[j] : r0, VARY ? vb[j] : v0,     \
+                                   FAST, &d1, &d2, &k[j]);                                        \
+            d[j] = tb_cnd_##M##cpu_##SFX(d1, EXACT, FAST);                                        \
+            d[m + j] = d2;                                                                        \
+          }                                                                                       \
+          _Pragma("omp simd")                                                                     \
+          for (int j = 0; j < m; j++) {                                                           \
+            const T n1 = d[j], n2 = tb_cnd_##M##cpu_##SFX(d[m + j], EXACT, FAST);                 \
+            tb_bs_combine_##M##cpu_##SFX(sb[j], k[j], n1, n2, &d[j], &d[m + j]);                  \
+          }                                                                                       \
         } else {                                                                                  \
           _Pragma("omp simd")                                                                     \
           for (int j = 0; j < m; j++)                                                             \
@@ -102,17 +129,20 @@
    tb_bs_omp_##M##SFX##_##F##100, tb_bs_omp_##M##SFX##_##F##101,                                  \
    tb_bs_omp_##M##SFX##_##F##110, tb_bs_omp_##M##SFX##_##F##111}
 
-/* The 16 loops of a CDF instance, indexed [fused][vary][exact][fast]. */
-#define TB_BS_OMP16(T, SFX, M) TB_BS_OMP8(T, SFX, M, 0) TB_BS_OMP8(T, SFX, M, 1)
-#define TB_BS_OMP16_TAB(SFX, M) {TB_BS_OMP8_TAB(SFX, M, 0), TB_BS_OMP8_TAB(SFX, M, 1)}
+/* The 24 loops of a CDF instance, indexed [stages][vary][exact][fast]. */
+#define TB_BS_OMP24(T, SFX, M)                                                                    \
+  TB_BS_OMP8(T, SFX, M, 0) TB_BS_OMP8(T, SFX, M, 1) TB_BS_OMP8(T, SFX, M, 2)
+#define TB_BS_OMP24_TAB(SFX, M)                                                                   \
+  {TB_BS_OMP8_TAB(SFX, M, 0), TB_BS_OMP8_TAB(SFX, M, 1), TB_BS_OMP8_TAB(SFX, M, 2)}
 
-/* The 48 loops of a precision, indexed [instance][fused][vary][exact][fast]. */
+/* The 72 loops of a precision, indexed [instance][stages][vary][exact][fast]. */
 #define TB_BS_OMP(T, SFX)                                                                         \
-  TB_BS_OMP16(T, SFX, )                                                                           \
-  TB_BS_OMP16(T, SFX, x_)                                                                         \
-  TB_BS_OMP16(T, SFX, mvec_)                                                                      \
-  static void (*const tb_bs_omp_##SFX[3][2][8])(const tb_bs_t *, void *const *, int64_t, int) = { \
-      TB_BS_OMP16_TAB(SFX, ), TB_BS_OMP16_TAB(SFX, x_), TB_BS_OMP16_TAB(SFX, mvec_)};
+  TB_BS_OMP24(T, SFX, )                                                                           \
+  TB_BS_OMP24(T, SFX, x_)                                                                         \
+  TB_BS_OMP24(T, SFX, mvec_)                                                                      \
+  static void (*const tb_bs_omp_##SFX[3][3][8])(const tb_bs_t *, void *const *, int64_t, int,     \
+                                                  int) = {                                        \
+      TB_BS_OMP24_TAB(SFX, ), TB_BS_OMP24_TAB(SFX, x_), TB_BS_OMP24_TAB(SFX, mvec_)};
 
 TB_BS_OMP(float, f32)
 TB_BS_OMP(double, f64)
@@ -126,15 +156,19 @@ TB_BS_OMP(double, f64)
  * the CDFs within TB_CND_TWIN_ERR or libmvec's 4 ulps. */
 enum { TB_BS_CDF_AUTO, TB_BS_CDF_DIV, TB_BS_CDF_RCP, TB_BS_CDF_MVEC };
 static const char *const tb_bs_cdfs[] = {"auto", "div", "rcp", "libmvec", NULL};
-/* The stages parameter: a block priced in three loops or one (TB_BS_FN). */
-static const char *const tb_bs_stages[] = {"split", "fused", NULL};
+/* The stages parameter: a block priced in three loops, one or two (TB_BS_FN). */
+static const char *const tb_bs_stages[] = {"split", "fused", "halves", NULL};
 static const tb_param_def_t tb_bs_omp_tuning[] = {
     {"cdf", "how the CDFs divide: div (the divider), rcp (fused multiply-adds), libmvec (cnd=erfc "
             "by libmvec's erfc); auto: div in float, rcp in double",
      TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_cdfs, 0, "div,rcp,libmvec"},
-    {"stages", "how a block of options is priced: split (three loops: d's, CDFs, prices) or "
-               "fused (one loop: the divisions overlap the CDFs' arithmetic)",
-     TB_PARAM_CHOICE, "split", 0, 0, tb_bs_stages, 0, "split,fused"},
+    {"stages", "how a block of options is priced: split (three loops: d's, CDFs, prices), "
+               "fused (one loop: the divisions overlap the CDFs' arithmetic) or halves (two: "
+               "d1, d2, K and N(d1); N(d2) and the prices)",
+     TB_PARAM_CHOICE, "split", 0, 0, tb_bs_stages, 0, "split,fused,halves"},
+    {"span", "options a thread prices per block (the stages' d1, d2 and K in L1 between "
+             "the loops; a power of 2)",
+     TB_PARAM_INT, "256", 64, TB_BS_SPAN_MAX, NULL, TB_PARAM_POW2, "64,128,256,512,1024,4096"},
 };
 
 static int tb_bs_omp_prepare(tb_ctx_t *ctx)
@@ -152,11 +186,11 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
   const int dflt = ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP;
   const int cdf = (int)tb_tune(ctx, "cdf")->i;
   const int inst = cdf == TB_BS_CDF_MVEC ? 2 : cdf != TB_BS_CDF_AUTO && cdf != dflt;
-  const int fused = (int)tb_tune(ctx, "stages")->i;
+  const int stages = (int)tb_tune(ctx, "stages")->i, span = (int)tb_tune(ctx, "span")->i;
   if (ctx->p->prec == TB_FLOAT)
-    tb_bs_omp_f32[inst][fused][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
+    tb_bs_omp_f32[inst][stages][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
   else
-    tb_bs_omp_f64[inst][fused][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx));
+    tb_bs_omp_f64[inst][stages][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
   return TB_OK;
 }
 

@@ -64,19 +64,20 @@
  * inlined CDFs, their reciprocals by the IEEE division in float and by
  * tb_vrcp in double), cpu_x_ (the other reciprocal) and cpu_mvec_ (the
  * exact form by libmvec's erfc, the polynomial's k by the IEEE division). */
-#define TB_OPTIONS_CPU(T, SFX, BASE, EXP, EX2, LOG, SQRT, FABS, NEG2LN, NCDF, RCP, XNCDF, XRCP, DIV) \
+#define TB_OPTIONS_CPU(T, SFX, BASE, EXP, EXPN, EX2, LOG, SQRT, FABS, NEG2LN, NCDF, RCP, XNCDF,    \
+                       XRCP, DIV)                                                                 \
   TB_OPTIONS_CPU_PRIMS(T, SFX, BASE, EX2, RCP, NEG2LN)                                             \
-  TB_OPTIONS_MATH(T, SFX, EXP, LOG, SQRT, NCDF, RCP, FABS)                                         \
+  TB_OPTIONS_MATH(T, SFX, EXP, EXPN, LOG, SQRT, NCDF, RCP, FABS)                                   \
   TB_OPTIONS_CPU_PRIMS(T, x_##SFX, BASE, EX2, XRCP, NEG2LN)                                        \
-  TB_OPTIONS_MATH(T, x_##SFX, EXP, LOG, SQRT, XNCDF, XRCP, FABS)                                   \
+  TB_OPTIONS_MATH(T, x_##SFX, EXP, EXPN, LOG, SQRT, XNCDF, XRCP, FABS)                             \
   TB_OPTIONS_CPU_PRIMS(T, mvec_##SFX, BASE, EX2, DIV, NEG2LN)                                      \
-  TB_OPTIONS_MATH(T, mvec_##SFX, EXP, LOG, SQRT, tb__ncdf_erfc_##BASE, DIV, FABS)
-TB_OPTIONS_CPU(float, cpu_f32, f32, tb_vexp_f32, tb_vexp2_f32, tb_vlog_f32, sqrtf, fabsf,
-               tb__neg2ln_f32(u), tb_vncdf_f32, tb__div1_f32, tb_vncdf_rcp_f32, tb_vrcp_f32,
+  TB_OPTIONS_MATH(T, mvec_##SFX, EXP, EXPN, LOG, SQRT, tb__ncdf_erfc_##BASE, DIV, FABS)
+TB_OPTIONS_CPU(float, cpu_f32, f32, tb_vexp_f32, tb_vexp_neg_f32, tb_vexp2_f32, tb_vlog_f32, sqrtf,
+               fabsf, tb__neg2ln_f32(u), tb_vncdf_f32, tb__div1_f32, tb_vncdf_rcp_f32, tb_vrcp_f32,
                tb__div1_f32)
-TB_OPTIONS_CPU(double, cpu_f64, f64, tb_vexp_f64, tb_vexp2_f64, tb_vlog_f64, sqrt, fabs,
-               -2.0 * tb_vlog_f64(u), tb_vncdf_f64, tb_vrcp_f64, tb_vncdf_div_f64, tb__div1_f64,
-               tb__div1_f64)
+TB_OPTIONS_CPU(double, cpu_f64, f64, tb_vexp_f64, tb_vexp_neg_f64, tb_vexp2_f64, tb_vlog_f64, sqrt,
+               fabs, -2.0 * tb_vlog_f64(u), tb_vncdf_f64, tb_vrcp_f64, tb_vncdf_div_f64,
+               tb__div1_f64, tb__div1_f64)
 #undef TB_OPTIONS_CPU
 #undef TB_OPTIONS_CPU_PRIMS
 TB_MC_GROUPS(cpu_f32, cpu_f64)

@@ -289,8 +289,10 @@ static TB_INLINE TB_HD double tb__div1_f64(double a)
 }
 
 /* The formulas for one precision T; SFX names the instance; NCDF is N(d)
- * for the exact CDF, RCP the reciprocal in the libm form's polynomial CDF. */
-#define TB_OPTIONS_MATH(T, SFX, EXP, LOG, SQRT, NCDF, RCP, FABS)                                     \
+ * for the exact CDF, RCP the reciprocal in the libm form's polynomial CDF;
+ * EXPN is e^x for x <= 0 (the density's -d^2 / 2), the same function as
+ * EXP there, so that a twin may pass one without the clamps above. */
+#define TB_OPTIONS_MATH(T, SFX, EXP, EXPN, LOG, SQRT, NCDF, RCP, FABS)                               \
   /* N(d) by the published polynomial. */                                                        \
   static TB_INLINE TB_HD T tb_cnd_poly_##SFX(T d)                                                   \
   {                                                                                               \
@@ -298,7 +300,7 @@ static TB_INLINE TB_HD double tb__div1_f64(double a)
     const T poly =                                                                                \
         k * ((T)TB_CND_A1 +                                                                       \
              k * ((T)TB_CND_A2 + k * ((T)TB_CND_A3 + k * ((T)TB_CND_A4 + k * (T)TB_CND_A5))));    \
-    const T tail = (T)TB_RSQRT2PI * EXP((T)-0.5 * d * d) * poly;                                  \
+    const T tail = (T)TB_RSQRT2PI * EXPN((T)-0.5 * d * d) * poly;                                  \
     return d > 0 ? (T)1 - tail : tail;                                                            \
   }                                                                                               \
   /* The same polynomial in the fast form: k by a reciprocal, and                                \
@@ -394,8 +396,8 @@ static TB_INLINE TB_HD double tb__div1_f64(double a)
     *z1 = r * sn;                                                                                 \
   }
 
-TB_OPTIONS_MATH(float, f32, expf, logf, sqrtf, tb__ncdf_erfc_f32, tb__div1_f32, fabsf)
-TB_OPTIONS_MATH(double, f64, exp, log, sqrt, tb__ncdf_erfc_f64, tb__div1_f64, fabs)
+TB_OPTIONS_MATH(float, f32, expf, expf, logf, sqrtf, tb__ncdf_erfc_f32, tb__div1_f32, fabsf)
+TB_OPTIONS_MATH(double, f64, exp, exp, log, sqrt, tb__ncdf_erfc_f64, tb__div1_f64, fabs)
 
 /* The sum and the sum of squares of some samples. */
 typedef struct tb_mc_sum {
