@@ -43,8 +43,9 @@ mkdir -p "$OUT" || exit 1
 
 CORES=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# A step stopped by its timeout gets 30 s to write the rows it measured
-# (Open MPI kills the ranks 1 s after it passes a stop on, by default).
+# A step stopped by its timeout gets 30 s to finish its row and write the
+# rows it measured (Open MPI kills the ranks 1 s after it passes a stop on,
+# by default).
 export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-30}
 RANKS="1 2 4 8"
 # QUICK=1: the same study at sizes that fit a short lease (about 5 minutes on the

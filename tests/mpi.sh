@@ -221,13 +221,15 @@ grep -q "^twinbench: MPI rank 1 of 2: TB_MPI_FAULT" "$TMP/err" ||
 
 # An interrupt keeps the rows measured. A batch system's stop (scancel) or
 # a user's kill reaches the ranks themselves, not always all of them at
-# once: here one rank alone gets SIGTERM. The ranks agree to stop between
-# two runs, rank 0 writes the rows before that point, no temporary file is
-# left, and the job ends non-zero. Rows of half a second each (--min-time),
-# thirty of them; the signal comes after 6 s.
+# once: here one rank alone gets SIGTERM. The ranks finish the row in
+# progress and agree to stop before the next, rank 0 writes the rows, no
+# temporary file is left, and the job ends non-zero. Rows of half a second
+# each (--min-time), thirty of them, and small ceilings ($LIMIT: the default
+# arrays took more than the 6 s on the H100 machine's loaded host); the
+# signal comes after 6 s.
 timeout -k 60 300 mpirun --oversubscribe -np 2 "$TB" run reduce --variant mpi \
   --precision int32,float,double --size 1000:512000:*2 --backend cpu --threads 1 --repeat 2 \
-  --min-time 0.5 --output "$TMP/int.csv" >/dev/null 2>"$TMP/err" &
+  --min-time 0.5 $LIMIT --output "$TMP/int.csv" >/dev/null 2>"$TMP/err" &
 pid=$!
 sleep 6
 pkill -TERM -n -f "^[^ ]*twinbench run reduce --variant mpi --precision int32,float,double --size 1000:"
