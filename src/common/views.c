@@ -156,16 +156,25 @@ static double tb_speedup_figure(const tb__speedup_t *s, int fig)
 /* A best row's cell: the variant and its settings (key=value words). */
 #define TB_CFG_CELL 160
 
-/* Whether the words of text include w. */
-static int tb_has_word(const char *text, const char *w, size_t wl)
+/* The next word at *t: its start in *w and length in *l, *t moved past
+ * it; 0 when no word is left. */
+static int tb_word(const char **t, const char **w, size_t *l)
 {
-  for (const char *t = text; *t;) {
-    size_t l = strcspn(t, " ");
-    if (l == wl && !strncmp(t, w, l))
+  *t += strspn(*t, " ");
+  *w = *t;
+  *l = strcspn(*t, " ");
+  *t += *l;
+  return *l > 0;
+}
+
+/* Whether the words of text include the wl characters at x. */
+static int tb_has_word(const char *text, const char *x, size_t wl)
+{
+  const char *w;
+  size_t l;
+  while (tb_word(&text, &w, &l))
+    if (l == wl && !strncmp(w, x, l))
       return 1;
-    t += l;
-    t += strspn(t, " ");
-  }
   return 0;
 }
 
@@ -179,18 +188,16 @@ static void tb_common_settings(char (*cell)[TB_CFG_CELL], int n, const char *nam
                                size_t len, size_t *k)
 {
   char common[TB_CFG_CELL] = "";
-  size_t nc = 0;
+  size_t nc = 0, l;
+  const char *t, *w;
   if (n < 2) /* one row: its cells are the heading's whole story */
     return;
-  for (const char *t = cell[0]; *t;) {
-    size_t l = strcspn(t, " ");
-    int all = memchr(t, '=', l) != NULL;
+  for (t = cell[0]; tb_word(&t, &w, &l);) {
+    int all = memchr(w, '=', l) != NULL;
     for (int g = 1; g < n && all; g++)
-      all = tb_has_word(cell[g], t, l);
+      all = tb_has_word(cell[g], w, l);
     if (all && nc + l + 2 < sizeof common)
-      nc += (size_t)snprintf(common + nc, sizeof common - nc, "%s%.*s", nc ? " " : "", (int)l, t);
-    t += l;
-    t += strspn(t, " ");
+      nc += (size_t)snprintf(common + nc, sizeof common - nc, "%s%.*s", nc ? " " : "", (int)l, w);
   }
   if (!nc)
     return;
@@ -199,13 +206,9 @@ static void tb_common_settings(char (*cell)[TB_CFG_CELL], int n, const char *nam
   for (int g = 0; g < n; g++) {
     char kept[TB_CFG_CELL];
     size_t m = 0;
-    for (const char *t = cell[g]; *t;) {
-      size_t l = strcspn(t, " ");
-      if (t == cell[g] || !tb_has_word(common, t, l))
-        m += (size_t)snprintf(kept + m, sizeof kept - m, "%s%.*s", m ? " " : "", (int)l, t);
-      t += l;
-      t += strspn(t, " ");
-    }
+    for (t = cell[g]; tb_word(&t, &w, &l);)
+      if (!m || !tb_has_word(common, w, l))
+        m += (size_t)snprintf(kept + m, sizeof kept - m, "%s%.*s", m ? " " : "", (int)l, w);
     memcpy(cell[g], kept, m + 1);
   }
 }

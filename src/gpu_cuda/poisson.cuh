@@ -92,14 +92,14 @@ enum { TB_PS_IN, TB_PS_FWD, TB_PS_SOLVE, TB_PS_INV, TB_PS_OUT, TB_NSTAGES };
  * spectrum's natural layout has rows of N/2 + 1 values; a layout with the
  * half axis outermost has rows of N. |k|^2 is a sum over the indices and
  * each index below N gives its own frequency, so either split yields the
- * same multiplier. */
+ * same multiplier. The copy runs in the legacy stream: both callers
+ * synchronise the device before any plan that reads it runs. */
 int tb_poisson_cb_put(const tb_poisson_t *s, int64_t row, tb_poisson_cb_info **dev)
 {
   const tb_poisson_cb_info info = {s->n, row, s->dim, s->rows * s->half < ((int64_t)1 << 32),
                                    2.0 * M_PI / s->L, 1.0 / (double)s->total};
   TB_CUDA(cudaMalloc(dev, sizeof info));
   TB_CUDA(cudaMemcpy(*dev, &info, sizeof info, cudaMemcpyHostToDevice));
-  TB_CUDA(cudaDeviceSynchronize()); /* the legacy stream's copy, before the twin's stream reads it */
   return TB_OK;
 }
 

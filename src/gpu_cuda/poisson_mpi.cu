@@ -278,9 +278,7 @@ int tb_pmpi_gpu_collect(tb_ctx_t *ctx)
   char *host = (char *)malloc((size_t)bytes);
   if (!host)
     return tb_fail(TB_ENOMEM, "out of memory for the gathered solution");
-  cudaError_t ce = cudaStreamSynchronize(tb_gpu_stream(ctx));
-  if (ce == cudaSuccess)
-    ce = tb_gpu_copy(ctx, host, ctx->buf[s->u], (size_t)bytes, cudaMemcpyDeviceToHost);
+  cudaError_t ce = tb_gpu_copy(ctx, host, ctx->buf[s->u], (size_t)bytes, cudaMemcpyDeviceToHost);
   int rc = ce != cudaSuccess ? tb_cuda_status(ce, "reading u", __FILE__, __LINE__) : TB_OK;
   if (!rc && !(rc = tb_mpi_allgather_bytes(host, s->n, s->total / s->n * e)) &&
       (ce = tb_gpu_copy(ctx, ctx->buf[s->u], host, (size_t)bytes, cudaMemcpyHostToDevice)) !=
