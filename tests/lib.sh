@@ -49,6 +49,21 @@ gpu_present() { "$TB" run stream --backend gpu --size 1 --repeat 1 --warmup 0 -P
   --format csv >/dev/null 2>&1; }
 
 # expect_rows FILE N: the CSV report FILE has N result rows.
+# sor_same_rows WANT GOT RTOL: the SOR rows of CSV file GOT give WANT's
+# answer (four rows, by precision): the same iterations and err_max, the
+# residual within RTOL relative (its summation order may differ) and the
+# true residual within 1e-12. Both selections are left in $TMP/want and
+# $TMP/got for the caller's message.
+sor_same_rows() {
+  csv_select "$1" precision iterations err_max residual true_res >"$TMP/want"
+  csv_select "$2" precision iterations err_max residual true_res >"$TMP/got"
+  awk -F, -v rtol="$3" 'NR == FNR { it[$1] = $2; err[$1] = $3; res[$1] = $4; tr[$1] = $5; next }
+           $2 != it[$1] || $3 != err[$1] || ($4 - res[$1]) > rtol * res[$1] ||
+           (res[$1] - $4) > rtol * res[$1] || ($5 - tr[$1]) > 1e-12 * tr[$1] ||
+           (tr[$1] - $5) > 1e-12 * tr[$1] { bad++ }
+           END { exit bad > 0 || FNR != 4 }' "$TMP/want" "$TMP/got"
+}
+
 expect_rows() {
   rows=$(csv_rows "$1" | wc -l)
   [ "$rows" -eq "$2" ] || fail "$rows rows in $1, expected $2"
