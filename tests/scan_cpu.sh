@@ -6,8 +6,8 @@
 # 2^24+3 checks), double within its bound, float within its
 # bound or honestly unverifiable where that bound reaches an input; the
 # depth column follows each order; the blocked scan with small tiles (many
-# rounds) too. Compaction: exact and stable at every keep fraction, counts
-# that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
+# rounds) too, and pass 2 prefetching the next block. Compaction: exact and
+# stable at every keep fraction, counts that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
 # one splitter to half the nodes as splitters; a random tree's depths exact
 # for the walk and Wyllie (Helman-JaJa skips trees), every row held against
 # the team's gather ceiling. The series of 1/i^2
@@ -68,6 +68,16 @@ run_csv "$TMP/simd.csv" scan --variant twopass --precision int32,double --kind i
 all_pass "$TMP/simd.csv" 24
 [ "$(csv_select "$TMP/simd.csv" simd | sort -u | tr '\n' ' ')" = "16 32 64 " ] ||
   fail "the rows do not name the vector widths 16, 32 and 64"
+# Pass 2 prefetching the thread's next block, by barrier rounds and by
+# look-back, with tiles whose next block lies partly or wholly past n (the
+# prefetch must stop at n) on three threads: exact int32, double within its
+# bound, and the setting named in the rows.
+run_csv "$TMP/prefetch.csv" scan --variant twopass --precision int32,double \
+  --kind inclusive,exclusive --size 1,65,1000003 --tile 64,1000 --threads 3 \
+  --sync barrier,lookback --prefetch off,next --seed 53
+all_pass "$TMP/prefetch.csv" 96
+[ "$(csv_select "$TMP/prefetch.csv" prefetch | sort -u | tr '\n' ' ')" = "next off " ] ||
+  fail "the rows do not name the prefetch settings off and next"
 
 # ---- compact ---------------------------------------------------------------
 run_csv "$TMP/compact.csv" compact --precision int32,float,double --size 1,31,1000003 \
@@ -122,6 +132,7 @@ all_pass "$TMP/cdf.csv" 12
 expect_error 2 "unknown value 'bogus'" run scan --backend cpu --kind bogus
 expect_error 2 "\-\-tile '1' must be at least 64" run scan --backend cpu --tile 1
 expect_error 2 "unknown value '48'" run scan --backend cpu --variant twopass --simd 48
+expect_error 2 "unknown value 'far'" run scan --backend cpu --variant twopass --prefetch far
 expect_error 2 "\-\-keep '2' must be at most 1" run compact --backend cpu --keep 2
 expect_error 2 "\-\-spacing '1' must be at least 2" run listrank --backend cpu --spacing 1
 expect_error 2 "unknown value 'graph'" run listrank --backend cpu --shape graph

@@ -6,8 +6,10 @@
 # 128 elements make 32769 tiles to look back over) and grids: int32 exact
 # (mod 2^32), double within its bound, float within it or honestly
 # unverifiable; launches as designed; the look-back scan at every access
-# (element-wide, 16-byte) and backoff (spin, sleep) over items and blocks,
-# and with tiles numbered by block index as well as by counter.
+# (element-wide, 16-byte, 16-byte through shared memory too) and backoff
+# (spin, sleep) over items and blocks, with tiles numbered by block index
+# as well as by counter, and with the sleep before the first poll and the
+# block scan by every thread's sum of the warps' totals (its depth stated).
 # Compaction: mark-scan-scatter, one pass and CUB exact and stable at every
 # keep fraction, counts equal to the CPU's; the one pass at every access,
 # backoff, items and tile order. List ranking: Wyllie and Helman-JaJa exact, held
@@ -46,14 +48,16 @@ all_pass_or_float() {
 expect_rows "$TMP/big.csv" 12
 all_pass_or_float "$TMP/big.csv"
 
-# The look-back's tuning: 16-byte and element-wide accesses (whole warps'
-# parts in vectors, the tail element-wise), spinning and sleeping between
-# polls, over items and blocks. Per precision, kind and size: 2 blocks x 3
-# items x 2 accesses x 2 backoffs = 24, times 24.
+# The look-back's tuning: element-wide, 16-byte and wide accesses (whole
+# warps' parts in vectors, the tail element-wise; wide also moves them
+# through shared memory in vectors, unpadded, while the tail goes padded),
+# spinning and sleeping between polls, over items and blocks. Per
+# precision, kind and size: 2 blocks x 3 items x 3 accesses x 2 backoffs =
+# 36, times 24.
 run_csv "$TMP/tune.csv" scan --variant lookback --precision int32,float,double \
   --kind inclusive,exclusive --size 1,31,1000003,2^22+5 --block 32,256 --items 4,12,24 \
-  --access scalar,vec16 --backoff 0,64 --seed 31
-expect_rows "$TMP/tune.csv" 576
+  --access scalar,vec16,wide --backoff 0,64 --seed 31
+expect_rows "$TMP/tune.csv" 864
 all_pass_or_float "$TMP/tune.csv"
 csv_select "$TMP/tune.csv" precision size verified >"$TMP/rows"
 awk -F, '$1 == "float" && $2 <= 31 && $3 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
@@ -65,6 +69,26 @@ run_csv "$TMP/order.csv" scan --variant lookback --precision int32,float,double 
   --access scalar,vec16 --tileorder block --seed 41
 expect_rows "$TMP/order.csv" 192
 all_pass_or_float "$TMP/order.csv"
+# The settings taken from CUB's: a sleep before the first poll, CUB-like
+# sleeps between polls, the block scan by every thread (lanes) or by warp 0,
+# over blocks of 1 and 16 warps (512 threads: double at 24 items takes 80
+# registers a thread, too many for 1024), items and the vector accesses. Per
+# precision, kind and size: 2 blocks x 2 items x 2 accesses x 2 block scans
+# = 16, times 24.
+run_csv "$TMP/cub.csv" scan --variant lookback --precision int32,float,double \
+  --kind inclusive,exclusive --size 1,31,1000003,2^22+5 --block 32,512 --items 4,24 \
+  --access vec16,wide --lookdelay 1245 --backoff 640 --blockscan warp0,lanes --seed 59
+expect_rows "$TMP/cub.csv" 384
+all_pass_or_float "$TMP/cub.csv"
+csv_select "$TMP/cub.csv" precision size verified >"$TMP/rows"
+awk -F, '$1 == "float" && $2 <= 31 && $3 != "pass" { bad++ } END { exit bad > 0 }' "$TMP/rows" ||
+  fail "a short float look-back scan with CUB's settings did not pass"
+# The stated depth, blocked(8 tiles, items + 7 + over): at 2^22+5 in tiles
+# of 512 x 4 (2049 tiles) over = 5 (warp 0's shuffles) gives 16426, over =
+# 16 (a thread's sum over 16 warps' totals) 16448.
+d=$(csv_select "$TMP/cub.csv" precision size block items blockscan depth | awk -F, '$1 == "double" &&
+  $2 == 4194309 && $3 == 512 && $4 == 4 { print $5 "=" $6 }' | sort -u | tr '\n' ' ')
+[ "$d" = "lanes=16448 warp0=16426 " ] || fail "look-back depths at 2^22+5, 512 x 4: '$d'"
 
 # int32 sums past 2^32: every variant wraps as the exact sums mod 2^32.
 run_csv "$TMP/wrap.csv" scan --variant serial,hillis,rts,lookback,cub --precision int32 \
@@ -81,11 +105,11 @@ csv_select "$TMP/compact.csv" variant precision size keep result >"$TMP/rows"
 awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
   END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts differ between variants or backends"
 # The one pass's tuning, beside the CPU's serial count. Per precision, size
-# and keep: serial 1, onepass 2 blocks x 3 items x 2 accesses x 2 backoffs.
+# and keep: serial 1, onepass 2 blocks x 3 items x 3 accesses x 2 backoffs.
 run_csv "$TMP/ctune.csv" compact --variant serial,onepass --precision int32,float,double \
-  --size 31,1000003,2^22+5 --keep 0.3,1 --block 32,256 --items 4,12,24 --access scalar,vec16 \
-  --backoff 0,64 --seed 37
-all_pass "$TMP/ctune.csv" 450
+  --size 31,1000003,2^22+5 --keep 0.3,1 --block 32,256 --items 4,12,24 \
+  --access scalar,vec16,wide --backoff 0,64 --seed 37
+all_pass "$TMP/ctune.csv" 666
 csv_select "$TMP/ctune.csv" variant precision size keep result >"$TMP/rows"
 awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
   END { exit bad > 0 }' "$TMP/rows" || fail "tuned compaction counts differ from the CPU's"
@@ -98,6 +122,23 @@ all_pass "$TMP/corder.csv" 351
 csv_select "$TMP/corder.csv" variant precision size keep result >"$TMP/rows"
 awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
   END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts by block order differ from the CPU's"
+# CUB's settings in the one pass: the sleep before the first poll, sleeps
+# between polls, the block scan by every thread or by warp 0. Per
+# precision, size and keep: serial 1 and onepass 2 blocks x 2 items x 2
+# accesses x 2 block scans.
+run_csv "$TMP/ccub.csv" compact --variant serial,onepass --precision int32,float,double \
+  --size 31,1000003,2^22+5 --keep 0,0.3,1 --block 32,512 --items 4,24 --access vec16,wide \
+  --lookdelay 1245 --backoff 640 --blockscan warp0,lanes --seed 61
+all_pass "$TMP/ccub.csv" 459
+csv_select "$TMP/ccub.csv" variant precision size keep result >"$TMP/rows"
+awk -F, '{ k = $2 "," $3 "," $4; if (k in c && c[k] != $5) bad++; c[k] = $5 }
+  END { exit bad > 0 }' "$TMP/rows" || fail "compaction counts with CUB's settings differ from the CPU's"
+
+# Bad tuning values: one line, exit 2.
+expect_error 2 "\-\-lookdelay '5000' must be at most 4096" run scan --backend gpu \
+  --variant lookback --lookdelay 5000
+expect_error 2 "unknown value 'bogus'" run scan --backend gpu --variant lookback --blockscan bogus
+expect_error 2 "unknown value 'wider'" run compact --backend gpu --variant onepass --access wider
 
 # ---- listrank --------------------------------------------------------------
 run_csv "$TMP/list.csv" listrank --variant walk,wyllie,hj --shape list,tree \

@@ -17,7 +17,9 @@
  *          team's size of them) for its offset, as the GPU's single-pass
  *          scan does between tiles; threads then drift apart, so that some
  *          read memory while others write it, instead of all reading and
- *          then all writing between two barriers;
+ *          then all writing between two barriers. With --prefetch next
+ *          pass 2 also prefetches the thread's next block into L2, chunk by
+ *          chunk, so that its reads overlap this block's writes;
  * jump     pointer jumping (Hillis and Steele) on the CPU: ceil(log2 n)
  *          parallel passes y'_i = y_i + y_{i-d}, d = 1, 2, 4, ..., between
  *          y and a second buffer: O(n log n) work, to show its cost here too.
@@ -68,6 +70,7 @@ typedef struct tb_scan_cpu {
   tb_scan_link_t *link; /* twopass, sync lookback: one a block */
   void *tmp;            /* jump: the second buffer */
   int vw;               /* twopass: pass 2's vector width, 0, 1, 2: 16, 32, 64 bytes */
+  int prefetch;         /* twopass: pass 2 prefetches the thread's next block */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired), polled
@@ -102,6 +105,17 @@ static inline void tb_scan_fence(void)
 #if TB_HAVE_NT
   tb_nt_fence();
 #endif
+}
+
+/* Ask for the `bytes` at p into L2 (prefetcht1 on x86): pass 2 fetches the
+ * thread's next block while it scans and streams out this one, so that
+ * memory sees reads and writes together and pass 1 of the next block finds
+ * it in cache, where the hardware prefetchers would not run that far ahead
+ * (they stop at 4 KiB pages). */
+static void tb_scan_prefetch(const void *p, size_t bytes)
+{
+  for (size_t i = 0; i < bytes; i += 64)
+    __builtin_prefetch((const char *)p + i, 0, 2);
 }
 
 /* The vectors pass 2 may scan in (tuning simd) are 16, 32 or 64 bytes
@@ -188,13 +202,19 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
       }                                                                                          \
   }                                                                                              \
                                                                                                  \
-  /* Pass 2 of one block: y[lo, hi) from offset s, through buf. */                                \
+  /* Pass 2 of one block: y[lo, hi) from offset s, through buf; with */                          \
+  /* ahead > 0, each chunk also prefetches the chunk `ahead` elements on */                       \
+  /* (the thread's next block) where it lies below n. */                                          \
   static void tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi,     \
-                                T s, int excl, int vw, T *restrict buf)                          \
+                                T s, int excl, int vw, int64_t ahead, int64_t n,                 \
+                                T *restrict buf)                                                 \
   {                                                                                              \
     for (int64_t c = lo; c < hi; c += TB_SCAN_CHUNK) {                                           \
       const int64_t len = hi - c < TB_SCAN_CHUNK ? hi - c : TB_SCAN_CHUNK;                       \
       const T *restrict xc = x + c;                                                              \
+      if (ahead && c + ahead < n)                                                                \
+        tb_scan_prefetch(xc + ahead,                                                             \
+                         (size_t)(n - c - ahead < len ? n - c - ahead : len) * sizeof(T));      \
       /* The vectors, then the last few elements one by one. */                                  \
       for (int64_t i = tb_vscan_##M[vw](xc, buf, len, &s, excl); i < len; i++) {                \
         buf[i] = excl ? s : s + xc[i];                                                           \
@@ -205,17 +225,19 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
   }                                                                                              \
                                                                                                  \
   static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
-                            int threads, int64_t tile, int vw, tb_scan_slot_t *slot)             \
+                            int threads, int64_t tile, const tb_scan_cpu_t *st)                  \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      /* The thread's next block starts nt blocks on. */                                         \
+      const int64_t ahead = st->prefetch ? (int64_t)nt * tile : 0;                               \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
       T carry = 0;                                                                               \
       for (int64_t r = 0; r * nt * tile < n; r++) {                                              \
         const int64_t lo0 = (r * nt + t) * tile;                                                 \
         const int64_t lo = lo0 < n ? lo0 : n, hi = lo + tile < n ? lo + tile : n;                \
-        tb_scan_slot_t *tot = slot + (r & 1) * nt;                                               \
+        tb_scan_slot_t *tot = st->slot + (r & 1) * nt;                                               \
         T part = 0;                                                                              \
         _Pragma("omp simd reduction(+ : part)")                                                  \
         for (int64_t i = lo; i < hi; i++)                                                        \
@@ -229,7 +251,7 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
         for (int j = t; j < nt; j++)                                                             \
           all += tot[j].v.M;                                                                     \
         carry = all;                                                                             \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, vw, buf);                                     \
+        tb_block_scan_##M(x, y, lo, hi, off, excl, st->vw, ahead, n, buf);                       \
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
@@ -241,12 +263,15 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
   /* inclusive prefix plus the totals after it), its prefix published, and */                    \
   /* the block scanned from its offset while it is still in cache. */                            \
   static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
-                             int threads, int64_t tile, int vw, tb_scan_link_t *link)            \
+                             int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
   {                                                                                              \
     const int64_t blocks = (n + tile - 1) / tile;                                                \
+    tb_scan_link_t *link = st->link;                                                             \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      /* The thread's next block starts nt blocks on. */                                         \
+      const int64_t ahead = st->prefetch ? (int64_t)nt * tile : 0;                               \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
       for (int64_t b = t; b < blocks; b += nt)                                                   \
         atomic_store_explicit(&link[b].flag, TB_LINK_NONE, memory_order_relaxed);                \
@@ -269,7 +294,7 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
         }                                                                                        \
         link[b].incl.M = off + part;                                                             \
         atomic_store_explicit(&link[b].flag, TB_LINK_INCL, memory_order_release);                \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, vw, buf);                                     \
+        tb_block_scan_##M(x, y, lo, hi, off, excl, st->vw, ahead, n, buf);                       \
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
@@ -281,9 +306,9 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
                              int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
   {                                                                                              \
     if (st->link)                                                                                \
-      tb_chained_##M(x, y, n, excl, threads, tile, st->vw, st->link);                            \
+      tb_chained_##M(x, y, n, excl, threads, tile, st);                                          \
     else                                                                                         \
-      tb_rounds_##M(x, y, n, excl, threads, tile, st->vw, st->slot);                             \
+      tb_rounds_##M(x, y, n, excl, threads, tile, st);                                           \
   }                                                                                              \
                                                                                                  \
   /* One pass of pointer jumping: dst_i = src_i + src_{i-d} (0 below d); the */                  \
@@ -325,6 +350,7 @@ static int tb_scan_jump_steps(int64_t n)
 }
 
 static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
+static const char *const tb_scan_prefetches[] = {"off", "next", NULL};
 /* The choices of simd: auto, then the width indexes 0, 1, 2 in order. */
 static const char *const tb_scan_simds[] = {"auto", "16", "32", "64", NULL};
 enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
@@ -337,6 +363,9 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
              "round's totals; lookback, each block looks back over the blocks before it for "
              "their published totals and prefixes, no barrier", TB_PARAM_CHOICE, "lookback", 0,
      0, tb_scan_syncs, 0, "barrier,lookback"},
+    {"prefetch", "whether pass 2 (twopass) prefetches the thread's next block into L2 while it "
+                 "scans and streams out this one: off or next", TB_PARAM_CHOICE, "off", 0, 0,
+     tb_scan_prefetches, 0, "off,next"},
     {"simd", "bytes of the vectors pass 2 scans in (twopass): 16, 32 or 64; auto, the widest "
              "the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
 };
@@ -358,6 +387,7 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     const int64_t tile = tb_tune(ctx, "tile")->i, blocks = (p->n + tile - 1) / tile;
     const int simd = (int)tb_tune(ctx, "simd")->i;
     st->vw = simd > 0 ? simd - 1 : TB_SCAN_AUTO_WIDTH;
+    st->prefetch = tb_tune(ctx, "prefetch")->i == 1;
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)

@@ -9,7 +9,7 @@
  *          memory in order and writes them as one contiguous, coalesced run
  *          from the tile's offset, each warp's stores one aligned 32-element
  *          piece; the last tile writes the count; tuned like the look-back
- *          scan (items, access, backoff, order);
+ *          scan (items, access, backoff, lookdelay, tileorder);
  * cub      cub::DeviceSelect::If, the vendor baseline.
  * All are stable. The tile variants count in 32 bits (n < 2^32). */
 #include <config.h>
@@ -64,7 +64,7 @@ __global__ void k_scatter(const T *__restrict__ x, const unsigned *__restrict__ 
 }
 
 /* onepass: the fused kernel (tile numbers and prefixes as in k_lookback). */
-template <typename T, int IPT, bool VEC>
+template <typename T, int IPT, int ACC>
 __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long *count,
                           int64_t n, T thr, tile_states<unsigned> st,
                           unsigned long long *counter, int64_t tiles, tile_opts o)
@@ -73,7 +73,7 @@ __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long 
   __shared__ unsigned prefix_s;
   const int64_t tile = next_tile(counter, o.by_block), base = tile * blockDim.x * IPT;
   T v[IPT];
-  load_tile<T, IPT, VEC>(x, base, n, v);
+  load_tile<T, IPT, ACC>(x, base, n, v);
   /* The thread's flags are the bits of one word (bit j: element j kept),
    * one register where an array of flags took IPT of them (int32 at 16
    * items: 48 registers, 5 blocks of 256 an SM, where it had 50, allocated
@@ -84,7 +84,7 @@ __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long 
   for (int j = 0; j < IPT; j++)
     keep |= (unsigned)(first + j < n && v[j] < thr) << j;
   unsigned pos = block_scan_total<unsigned>((unsigned)__popc(keep), &agg,
-                                            (unsigned *)slots<T, IPT>());
+                                            (unsigned *)slots<T, IPT>(), o.lanes);
   /* The warps' regions are free since block_scan's barriers: stage the kept
    * elements there in tile order (tile-local positions need no prefix, so
    * the other warps stage while warp 0 looks back), then, once the prefix
@@ -94,7 +94,7 @@ __global__ void k_compact(const T *__restrict__ x, T *__restrict__ y, long long 
   for (int j = 0; j < IPT; j++)
     if (keep >> j & 1u)
       stage[pos++] = v[j];
-  tile_prefix<unsigned>(st, tile, agg, &prefix_s, o.backoff);
+  tile_prefix<unsigned>(st, tile, agg, &prefix_s, o);
   __syncthreads();
   /* The run starts anywhere; counting from the 32-element boundary at or
    * before its start (lead places before it, which no thread writes), each
@@ -114,8 +114,7 @@ enum { TB_CG_MSS, TB_CG_ONEPASS, TB_CG_CUB };
 
 struct tb_compact_gpu {
   int kind, grid, ipt;
-  bool vec;         /* onepass: 16-byte loads */
-  tile_opts opts;   /* onepass: the look-back's first sleep (ns) and the tile order */
+  tile_opts opts;   /* onepass: the look-back's sleeps (ns) and the tile order */
   const void *fn;   /* onepass: the kernel of the tuning */
   int64_t tiles;
   unsigned *flags, *idx; /* mss */
@@ -132,16 +131,18 @@ template <> float tb_compact_thr<float>(double below) { return (float)below; }
 template <> double tb_compact_thr<double>(double below) { return below; }
 
 /* The items the fused kernel may hold a thread, as template instances (by
- * access: element-wide, 16-byte); auto is 64 bytes a thread. */
+ * access: element-wide, 16-byte, 16-byte through shared memory too); auto
+ * is 64 bytes a thread. */
 const int tb_compact_ipts[] = {4, 8, 12, 16, 24};
 
 template <typename T> struct tb_compact_fns {
-  const void *fn[2];
+  const void *fn[3]; /* by access (ACC_*) */
 };
 
 template <typename T, int IPT> constexpr tb_compact_fns<T> tb_compact_fns_of()
 {
-  return {{(const void *)k_compact<T, IPT, false>, (const void *)k_compact<T, IPT, true>}};
+  return {{(const void *)k_compact<T, IPT, ACC_SCALAR>, (const void *)k_compact<T, IPT, ACC_VEC16>,
+           (const void *)k_compact<T, IPT, ACC_WIDE>}};
 }
 
 template <typename T> const tb_compact_fns<T> tb_compact_table[] = {
@@ -159,8 +160,9 @@ template <typename T> int tb_compact_tuned(tb_ctx_t *ctx, const tb_compact_t *c,
     if (tb_compact_ipts[k] == want) {
       tb_tune_resolved(ctx, "items", want);
       st->ipt = want;
-      int rc = tuned_access<T>(ctx, want, ctx->buf[c->x], ctx->buf[c->x], &st->vec, &st->opts);
-      st->fn = tb_compact_table<T>[k].fn[st->vec];
+      int acc;
+      int rc = tuned_access<T>(ctx, want, ctx->buf[c->x], ctx->buf[c->x], &acc, &st->opts);
+      st->fn = tb_compact_table<T>[k].fn[acc];
       return rc;
     }
   return tb_fail(TB_EUNSUP, "items %d is not one of 4, 8, 12, 16, 24", want);
@@ -244,7 +246,7 @@ template <typename T> int tb_compact_run_t(tb_ctx_t *ctx)
     TB_CUDA_LAUNCH("mark");
     k_lookback<unsigned, tb_flag_ipt><<<(int)st->tiles, block, smem_bytes<unsigned>(block, tb_flag_ipt),
                                         stream>>>(st->flags, st->idx, n, 1, states, counter,
-                                                 tile_opts{0, 0});
+                                                 tile_opts{0, 0, 0, false});
     TB_CUDA_LAUNCH("scan of the flags");
     k_scatter<T><<<st->grid, block, 0, stream>>>(x, st->flags, st->idx, y, count, n);
     TB_CUDA_LAUNCH("scatter");
@@ -298,7 +300,8 @@ void tb_compact_release(tb_ctx_t *ctx)
 const unsigned tb_all = TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 
 const tb_param_def_t tb_compact_tuning_tile[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS,
-                                                 TB_SCAN_ACCESS, TB_SCAN_BACKOFF, TB_SCAN_ORDER};
+                                                 TB_SCAN_ACCESS, TB_SCAN_BACKOFF, TB_SCAN_ORDER,
+                                                 TB_SCAN_DELAY, TB_SCAN_BLOCKSCAN};
 
 TB_VARIANT(tb_compact_gpu_mss, "mss", &tb_algo_compact, tb_all, 0, tb_gpu_gridstride_tuning,
            TB_COUNT(tb_gpu_gridstride_tuning), tb_compact_prepare<TB_CG_MSS>, tb_compact_run,

@@ -14,8 +14,10 @@
  * cub       cub::DeviceScan::InclusiveSum / ExclusiveSum, the vendor baseline.
  * rts and lookback hold `items` consecutive elements a thread (tile = block x
  * items), loaded and stored coalesced through shared memory (scan.cuh);
- * lookback's tuning also picks element-wide or 16-byte accesses (access)
- * the look-back's sleep between polls (backoff) and the tile order (order). */
+ * lookback's tuning also picks element-wide or 16-byte accesses, in global
+ * memory or in global and shared memory (access), the look-back's sleeps
+ * between polls (backoff) and before the first (lookdelay), and the tile
+ * order (tileorder). */
 #include <config.h>
 
 #include <climits>
@@ -106,8 +108,8 @@ const int tb_scan_ipts[] = {4, 8, 12, 16, 24};
 
 struct tb_scan_gpu {
   int kind, ipt_index, grid, steps;
-  bool vec;          /* lookback: 16-byte accesses */
-  tile_opts opts;    /* lookback: the first sleep between polls (ns) and the tile order */
+  int acc;           /* lookback: the accesses (ACC_*) */
+  tile_opts opts;    /* lookback: the sleeps (ns) and the tile order */
   int64_t tiles;
   void *tmp; /* hillis: the second buffer; rts: the tile sums; lookback: counter and states */
   void *cub_tmp;
@@ -117,14 +119,15 @@ struct tb_scan_gpu {
 
 /* The kernels of one element type and items per thread, by ipt index. */
 template <typename T> struct tb_scan_fns {
-  const void *reduce, *spine, *scan, *lookback, *lookback_vec;
+  const void *reduce, *spine, *scan, *lookback[3]; /* lookback: by access (ACC_*) */
 };
 
 template <typename T, int IPT> constexpr tb_scan_fns<T> tb_scan_fns_of()
 {
   return {(const void *)k_rts_reduce<T, IPT>, (const void *)k_rts_spine<T, IPT>,
-          (const void *)k_rts_scan<T, IPT>, (const void *)k_lookback<T, IPT, false>,
-          (const void *)k_lookback<T, IPT, true>};
+          (const void *)k_rts_scan<T, IPT>,
+          {(const void *)k_lookback<T, IPT, ACC_SCALAR>, (const void *)k_lookback<T, IPT, ACC_VEC16>,
+           (const void *)k_lookback<T, IPT, ACC_WIDE>}};
 }
 
 template <typename T> const tb_scan_fns<T> tb_scan_table[] = {
@@ -205,15 +208,17 @@ template <typename T> int tb_scan_plan(tb_ctx_t *ctx, tb_scan_gpu *st)
     ctx->extra[TB_SCAN_LAUNCHES] = 3;
     return TB_OK;
   }
-  int rc = tuned_access<T>(ctx, ipt, ctx->buf[s->x], ctx->buf[s->y], &st->vec, &st->opts);
-  if (rc || (rc = fit_smem(ctx, st->vec ? fns.lookback_vec : fns.lookback, smem)))
+  int rc = tuned_access<T>(ctx, ipt, ctx->buf[s->x], ctx->buf[s->y], &st->acc, &st->opts);
+  if (rc || (rc = fit_smem(ctx, fns.lookback[st->acc], smem)))
     return rc;
   TB_CUDA(cudaMalloc(&st->tmp, counter_bytes + tile_states<T>::bytes(st->tiles)));
   st->clear_bytes = counter_bytes + states_clear_bytes<T>(st->tiles);
   /* Each look-back adds at most 5 shuffle levels and one window per 32
    * tiles to the prefix it found, and the tile's aggregate once: at most 8
-   * additions a tile along the chain of prefixes (doc/scan.md). */
-  ctx->extra[TB_SCAN_DEPTH] = (double)tb_scan_blocked_depth(8 * st->tiles, depth);
+   * additions a tile along the chain of prefixes (doc/scan.md). With
+   * blockscan lanes, a thread's sum over the warps' totals adds one a warp. */
+  ctx->extra[TB_SCAN_DEPTH] = (double)tb_scan_blocked_depth(
+      8 * st->tiles, st->opts.lanes ? tile_depth(ipt, block / 32) : depth);
   ctx->extra[TB_SCAN_LAUNCHES] = 1;
   return TB_OK;
 }
@@ -270,7 +275,7 @@ template <typename T> int tb_scan_run_t(tb_ctx_t *ctx)
   states.bind((char *)st->tmp + counter_bytes, st->tiles);
   TB_CUDA(cudaMemsetAsync(st->tmp, 0, st->clear_bytes, stream));
   ((void (*)(const T *, T *, int64_t, int, tile_states<T>, unsigned long long *,
-             tile_opts))(st->vec ? fns.lookback_vec : fns.lookback))<<<grid, block, smem, stream>>>(
+             tile_opts))fns.lookback[st->acc])<<<grid, block, smem, stream>>>(
       x, y, n, excl, states, (unsigned long long *)st->tmp, st->opts);
   TB_CUDA_LAUNCH("lookback");
   return TB_OK;
@@ -314,7 +319,8 @@ const unsigned tb_all = TB_PREC_BIT(TB_INT32) | TB_PREC_BIT(TB_FLOAT) | TB_PREC_
 
 const tb_param_def_t tb_scan_tuning_tile[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS};
 const tb_param_def_t tb_scan_tuning_lookback[] = {TB_GPU_BLOCK("256"), TB_SCAN_ITEMS,
-                                                  TB_SCAN_ACCESS, TB_SCAN_BACKOFF, TB_SCAN_ORDER};
+                                                  TB_SCAN_ACCESS, TB_SCAN_BACKOFF, TB_SCAN_ORDER,
+                                                  TB_SCAN_DELAY, TB_SCAN_BLOCKSCAN};
 
 TB_VARIANT(tb_scan_gpu_hillis, "hillis", &tb_algo_scan, tb_all, 0, tb_gpu_gridstride_tuning,
            TB_COUNT(tb_gpu_gridstride_tuning), tb_scan_prepare<TB_SG_HILLIS>, tb_scan_run, NULL,

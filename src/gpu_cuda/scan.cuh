@@ -3,14 +3,20 @@
  *   - a tile of B x IPT elements per block, loaded and stored coalesced
  *     through a warp-private transposition in shared memory, so that each
  *     thread then holds IPT consecutive elements; element-wide accesses, or
- *     16-byte vector ones (VEC: a quarter or half the instructions, each
- *     warp's access 512 contiguous bytes);
+ *     16-byte vector ones (ACC_VEC16: a quarter or half the instructions,
+ *     each warp's access 512 contiguous bytes), or 16-byte vectors in shared
+ *     memory too (ACC_WIDE: the transposition unpadded, a thread's elements
+ *     read and written as whole vectors, a quarter or half of the shared
+ *     memory instructions, and every global load of the tile issued before
+ *     the first shared-memory store);
  *   - the block-wide scan of a tile (serial over a thread's elements, warp
  *     shuffles over the threads, one warp over the warps' totals);
  *   - the tile states of the single-pass scan with decoupled look-back
  *     (Merrill and Garland 2016): each tile publishes its aggregate (flag A)
  *     as soon as it knows it and its inclusive prefix (flag P) once it has
  *     looked back far enough; a warp looks back 32 tiles at a time,
+ *     after a first sleep (lookdelay: CUB's tunings for sm_90 sleep about
+ *     1.2 us here, the time a predecessor's store takes to reach L2),
  *     spinning on the window or sleeping between polls (backoff, doubling
  *     from the tuning's nanoseconds), which leaves the memory system and
  *     the SM's issue slots to the tiles that are loading;
@@ -65,6 +71,11 @@ template <typename T, int IPT> __device__ __forceinline__ T *slots()
   return smem<T>() + (blockDim.x >> 5) * (32 * IPT + IPT);
 }
 
+/* The tile's global accesses (tuning access): element-wide; 16-byte
+ * vectors in global memory through the padded element-wise transposition;
+ * 16-byte vectors in global and shared memory (the transposition unpadded). */
+enum { ACC_SCALAR, ACC_VEC16, ACC_WIDE };
+
 /* A 16-byte vector of 4-byte or 8-byte elements, and its elements. */
 template <typename T> struct vec16 {
   typedef typename std::conditional<sizeof(T) == 4, uint4, ulonglong2>::type type;
@@ -73,18 +84,45 @@ template <typename T> struct vec16 {
 
 /* Load the tile at `base` (elements past n read as zero): coalesced
  * warp-striped reads into the warp's region, then each thread takes its IPT
- * consecutive elements v[] (tile position threadIdx.x * IPT + j). With VEC,
- * a whole warp's part is read in 16-byte vectors (IPT a multiple of the
- * vector's elements and `in` 16-byte aligned: the plan checks both). */
-template <typename T, int IPT, bool VEC = false>
+ * consecutive elements v[] (tile position threadIdx.x * IPT + j). With
+ * ACC_VEC16 or ACC_WIDE a whole warp's part is read in 16-byte vectors (IPT
+ * a multiple of the vector's elements and `in` 16-byte aligned: the plan
+ * checks both). ACC_WIDE first issues all of the thread's vector loads,
+ * then moves them through the region unpadded, 16 bytes an instruction
+ * each way (a thread's IPT elements are IPT / per whole vectors there);
+ * a part that is not whole goes element-wise through the padded layout,
+ * which the same warp then reads back (the branch is the warp's, so the
+ * layouts never mix). */
+template <typename T, int IPT, int ACC = ACC_SCALAR>
 __device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base, int64_t n, T *v)
 {
+  static_assert(ACC == ACC_SCALAR || IPT % vec16<T>::n == 0, "whole vectors a thread");
+  typedef typename vec16<T>::type V;
+  constexpr int per = vec16<T>::n;
   T *w = warp_region<T, IPT>();
   const int lane = threadIdx.x & 31;
   const int64_t wbase = base + (int64_t)(threadIdx.x >> 5) * 32 * IPT;
-  if (VEC && wbase + 32 * IPT <= n) {
-    typedef typename vec16<T>::type V;
-    constexpr int per = vec16<T>::n;
+  const bool whole = wbase + 32 * IPT <= n;
+  if (ACC == ACC_WIDE && whole) {
+    const V *src = reinterpret_cast<const V *>(in + wbase);
+    V *wv = reinterpret_cast<V *>(w);
+    V r[IPT / per];
+#pragma unroll
+    for (int k = 0; k < IPT / per; k++)
+      r[k] = src[k * 32 + lane];
+#pragma unroll
+    for (int k = 0; k < IPT / per; k++)
+      wv[k * 32 + lane] = r[k];
+    __syncwarp();
+#pragma unroll
+    for (int q = 0; q < IPT / per; q++) {
+      const V x = wv[lane * (IPT / per) + q];
+      memcpy(v + q * per, &x, sizeof x);
+    }
+    __syncwarp();
+    return;
+  }
+  if (ACC == ACC_VEC16 && whole) {
     const V *src = reinterpret_cast<const V *>(in + wbase);
 #pragma unroll
     for (int k = 0; k < IPT / per; k++) {
@@ -95,7 +133,7 @@ __device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base
       for (int c = 0; c < per; c++)
         w[pad((k * 32 + lane) * per + c)] = e[c];
     }
-  } else if (wbase + 32 * IPT <= n) {
+  } else if (whole) {
 #pragma unroll
     for (int k = 0; k < IPT; k++)
       w[pad(k * 32 + lane)] = in[wbase + k * 32 + lane];
@@ -115,21 +153,41 @@ __device__ __forceinline__ void load_tile(const T *__restrict__ in, int64_t base
 
 /* Store a thread's IPT consecutive elements v[] back to the tile at base
  * (elements past n dropped), coalesced through the warp's region; with
- * VEC in 16-byte vectors where the warp's part is whole, as load_tile. */
-template <typename T, int IPT, bool VEC = false>
+ * ACC_VEC16 in 16-byte vectors where the warp's part is whole, as
+ * load_tile; with ACC_WIDE through the unpadded region in 16-byte vectors
+ * both ways. */
+template <typename T, int IPT, int ACC = ACC_SCALAR>
 __device__ __forceinline__ void store_tile(T *__restrict__ out, int64_t base, int64_t n,
                                            const T *v)
 {
+  static_assert(ACC == ACC_SCALAR || IPT % vec16<T>::n == 0, "whole vectors a thread");
+  typedef typename vec16<T>::type V;
+  constexpr int per = vec16<T>::n;
   T *w = warp_region<T, IPT>();
   const int lane = threadIdx.x & 31;
   const int64_t wbase = base + (int64_t)(threadIdx.x >> 5) * 32 * IPT;
+  const bool whole = wbase + 32 * IPT <= n;
+  if (ACC == ACC_WIDE && whole) {
+    V *dst = reinterpret_cast<V *>(out + wbase);
+    V *wv = reinterpret_cast<V *>(w);
+#pragma unroll
+    for (int q = 0; q < IPT / per; q++) {
+      V x;
+      memcpy(&x, v + q * per, sizeof x);
+      wv[lane * (IPT / per) + q] = x;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < IPT / per; k++)
+      dst[k * 32 + lane] = wv[k * 32 + lane];
+    __syncwarp();
+    return;
+  }
 #pragma unroll
   for (int j = 0; j < IPT; j++)
     w[pad(lane * IPT + j)] = v[j];
   __syncwarp();
-  if (VEC && wbase + 32 * IPT <= n) {
-    typedef typename vec16<T>::type V;
-    constexpr int per = vec16<T>::n;
+  if (ACC == ACC_VEC16 && whole) {
     V *dst = reinterpret_cast<V *>(out + wbase);
 #pragma unroll
     for (int k = 0; k < IPT / per; k++) {
@@ -141,7 +199,7 @@ __device__ __forceinline__ void store_tile(T *__restrict__ out, int64_t base, in
       memcpy(&x, e, sizeof x);
       dst[k * 32 + lane] = x;
     }
-  } else if (wbase + 32 * IPT <= n) {
+  } else if (whole) {
 #pragma unroll
     for (int k = 0; k < IPT; k++)
       out[wbase + k * 32 + lane] = w[pad(k * 32 + lane)];
@@ -170,11 +228,13 @@ template <typename T> __device__ __forceinline__ T warp_inclusive(T v)
 }
 
 /* The additions between an element and its tile-local prefix in
- * block_scan: IPT - 1 in the thread's running sum, 5 in the warp scan, 5
- * over the warps, 2 joining them, 1 for the tile's offset. */
-constexpr int tile_depth(int ipt)
+ * block_scan: IPT - 1 in the thread's running sum, 5 in the warp scan,
+ * `over` over the warps' totals (warp 0's shuffle scan: 5; summed by every
+ * thread, blockscan lanes: one a warp), 2 joining them, 1 for the tile's
+ * offset. */
+constexpr int tile_depth(int ipt, int over = 5)
 {
-  return ipt + 12;
+  return ipt + 7 + over;
 }
 
 /* The block's scan of the threads' totals t: returns the exclusive prefix
@@ -182,8 +242,15 @@ constexpr int tile_depth(int ipt)
  * *agg gets the tile's total in every thread. s is the tile's slots (33
  * values; slots<T, IPT>() of the tile's element type, whose room also
  * holds 40 values of a narrower type). Warp shuffles scan the threads'
- * totals, and warp 0 the warps' totals. */
-template <typename T> __device__ __forceinline__ T block_scan_total(T t, T *agg, T *s)
+ * totals; then either warp 0 scans the warps' totals between two
+ * barriers, or (lanes, as CUB's warp-scans block scan does) every thread
+ * sums the warps' totals itself after the first barrier, in warp order
+ * (broadcast reads of shared memory), so that the block meets one barrier
+ * fewer and warp 0 goes on to publish the tile's aggregate at once. With
+ * lanes the slots are read after the call: the caller writes none of them
+ * again. */
+template <typename T>
+__device__ __forceinline__ T block_scan_total(T t, T *agg, T *s, bool lanes = false)
 {
   const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
   const T incl = warp_inclusive(t);
@@ -193,6 +260,17 @@ template <typename T> __device__ __forceinline__ T block_scan_total(T t, T *agg,
   if (lane == 31)
     s[wid] = incl;
   __syncthreads();
+  if (lanes) {
+    T before = T(0), all = T(0);
+    for (int w = 0; w < nw; w++) {
+      const T x = s[w];
+      if (w == wid)
+        before = all;
+      all += x;
+    }
+    *agg = all;
+    return before + excl;
+  }
   if (wid == 0) {
     const T wt = lane < nw ? s[lane] : T(0);
     const T wi = warp_inclusive(wt);
@@ -208,13 +286,14 @@ template <typename T> __device__ __forceinline__ T block_scan_total(T t, T *agg,
 }
 
 /* block_scan_total of the sum of the thread's elements v[] (a running sum). */
-template <typename T, int IPT> __device__ __forceinline__ T block_scan(const T *v, T *agg, T *s)
+template <typename T, int IPT>
+__device__ __forceinline__ T block_scan(const T *v, T *agg, T *s, bool lanes = false)
 {
   T t = v[0];
 #pragma unroll
   for (int j = 1; j < IPT; j++)
     t += v[j];
-  return block_scan_total<T>(t, agg, s);
+  return block_scan_total<T>(t, agg, s, lanes);
 }
 
 /* ---- Decoupled look-back: the tile states ------------------------------ */
@@ -224,7 +303,10 @@ enum { FLAG_X = 0, FLAG_A = 1, FLAG_P = 2 };
 /* The states of the tiles of a 4-byte type: one 64-bit word per tile, the
  * flag in the low half and the value's bits in the high half, written and
  * read whole (an aligned 64-bit access is single-copy atomic), so no fence
- * is needed between value and flag. Zeroed before each scan. */
+ * is needed between value and flag. The accesses are relaxed at GPU scope
+ * (every reader is a block of the same grid), as CUB's are: a volatile
+ * access compiles to the system scope's strong load and store, which the
+ * look-back's polls need not pay for. Zeroed before each scan. */
 template <typename T, bool WORD = sizeof(T) == 4> struct tile_states {
   unsigned long long *word;
 
@@ -233,11 +315,12 @@ template <typename T, bool WORD = sizeof(T) == 4> struct tile_states {
     unsigned bits;
     memcpy(&bits, &v, sizeof bits);
     const unsigned long long w = ((unsigned long long)bits << 32) | (unsigned)flag;
-    *(volatile unsigned long long *)(word + tile) = w;
+    asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(word + tile), "l"(w) : "memory");
   }
   __device__ __forceinline__ int read(int64_t tile, T *v) const
   {
-    const unsigned long long w = *(volatile unsigned long long *)(word + tile);
+    unsigned long long w;
+    asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(w) : "l"(word + tile) : "memory");
     const unsigned bits = (unsigned)(w >> 32);
     memcpy(v, &bits, sizeof bits);
     return (int)(unsigned)w;
@@ -300,14 +383,19 @@ template <typename T> size_t states_clear_bytes(int64_t tiles)
  * one with an inclusive prefix (P), and stop there, or go 32 further back.
  * Tile 0 always publishes P, and every earlier tile has been started (tile
  * numbers come from a counter in the order blocks start), so the wait ends.
+ * Before its first poll the warp sleeps `delay` nanoseconds (0: none), so
+ * that predecessors which are about to publish need not be polled twice.
  * Between polls of a window that is not ready the warp sleeps `backoff`
  * nanoseconds, doubling to at most 1 us (0: it spins). Every lane returns
  * the sum. */
 template <typename T, typename S>
-__device__ __forceinline__ T look_back(const S &st, int64_t tile, unsigned backoff)
+__device__ __forceinline__ T look_back(const S &st, int64_t tile, unsigned backoff,
+                                      unsigned delay)
 {
   const int lane = threadIdx.x & 31;
   T excl = T(0);
+  if (delay)
+    __nanosleep(delay);
   for (int64_t base = tile - 1;; base -= 32) {
     const int64_t j = base - lane;
     T v = T(0);
@@ -370,10 +458,14 @@ template <typename T, int IPT> __device__ __forceinline__ void finish(T *v, T ru
 }
 
 /* The tuning of the tile kernels that is not a template parameter: the
- * look-back's first sleep (ns) and the tile order (1: by block index). */
+ * look-back's first sleep between polls (ns), the tile order (1: by block
+ * index), the sleep before the look-back's first poll (ns) and the block
+ * scan. */
 struct tile_opts {
   unsigned backoff;
   int by_block;
+  unsigned delay;
+  bool lanes; /* the block scan: every thread sums the warps' totals (block_scan_total) */
 };
 
 /* The tile this block scans. By counter: the next number from *counter
@@ -395,13 +487,13 @@ __device__ __forceinline__ int64_t next_tile(unsigned long long *counter, int by
 }
 
 /* Warp 0 of tile `tile`, whose total is agg: publish the aggregate, look
- * back for the sum of the tiles before (tile 0: none; backoff as in
- * look_back), publish the inclusive prefix, and leave the exclusive one in
+ * back for the sum of the tiles before (tile 0: none; sleeps as o's
+ * backoff and delay, look_back), publish the inclusive prefix, and leave the exclusive one in
  * *prefix (shared memory: the caller's next barrier shows it to the
  * block). */
 template <typename T, typename S>
 __device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T *prefix,
-                                            unsigned backoff)
+                                            const tile_opts &o)
 {
   if (threadIdx.x >= 32)
     return;
@@ -414,7 +506,7 @@ __device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T 
   }
   if (threadIdx.x == 0)
     st.publish(tile, FLAG_A, agg);
-  const T e = look_back<T>(st, tile, backoff);
+  const T e = look_back<T>(st, tile, o.backoff, o.delay);
   if (threadIdx.x == 0) {
     st.publish(tile, FLAG_P, e + agg);
     *prefix = e;
@@ -422,37 +514,47 @@ __device__ __forceinline__ void tile_prefix(const S &st, int64_t tile, T agg, T 
 }
 
 /* lookback: the single pass over tiles of blockDim.x x IPT elements. */
-template <typename T, int IPT, bool VEC = false>
+template <typename T, int IPT, int ACC = ACC_SCALAR>
 __global__ void k_lookback(const T *__restrict__ in, T *__restrict__ out, int64_t n, int excl,
                            tile_states<T> st, unsigned long long *counter, tile_opts o)
 {
   __shared__ T prefix_s;
   const int64_t tile = next_tile(counter, o.by_block), base = tile * blockDim.x * IPT;
   T v[IPT], agg;
-  load_tile<T, IPT, VEC>(in, base, n, v);
-  const T local = block_scan<T, IPT>(v, &agg, slots<T, IPT>());
-  tile_prefix<T>(st, tile, agg, &prefix_s, o.backoff);
+  load_tile<T, IPT, ACC>(in, base, n, v);
+  const T local = block_scan<T, IPT>(v, &agg, slots<T, IPT>(), o.lanes);
+  tile_prefix<T>(st, tile, agg, &prefix_s, o);
   __syncthreads();
   finish<T, IPT>(v, prefix_s + local, excl);
-  store_tile<T, IPT, VEC>(out, base, n, v);
+  store_tile<T, IPT, ACC>(out, base, n, v);
 }
 
 /* The tuning parameters of the tile kernels: the items a thread holds,
- * 16-byte accesses or element-wide ones, and the look-back's sleep between
- * polls. */
+ * 16-byte accesses or element-wide ones, and the look-back's sleeps before
+ * its first poll and between polls. */
 #define TB_SCAN_ITEMS                                                                            \
   {"items", "consecutive elements a thread holds (tile = block x items); auto: 16 for "         \
             "4-byte elements, 8 for 8-byte", TB_PARAM_INT, "auto", 4, 24, NULL, TB_PARAM_AUTO,  \
    "4,8,12,16,24"}
-const char *const access_choices[] = {"scalar", "vec16", NULL};
+const char *const access_choices[] = {"scalar", "vec16", "wide", NULL};
 #define TB_SCAN_ACCESS                                                                           \
-  {"access", "global loads and stores of a tile: scalar, one element an instruction; vec16, "    \
-             "16-byte vectors (the warp's 32 x 16 contiguous bytes an instruction)",             \
-   TB_PARAM_CHOICE, "vec16", 0, 0, tb_scan_dev::access_choices, 0, "scalar,vec16"}
+  {"access", "loads and stores of a tile: scalar, one element an instruction; vec16, 16-byte "   \
+             "vectors in global memory (the warp's 32 x 16 contiguous bytes an instruction); "   \
+             "wide, 16-byte vectors in global and shared memory (all loads first)",              \
+   TB_PARAM_CHOICE, "vec16", 0, 0, tb_scan_dev::access_choices, 0, "scalar,vec16,wide"}
 #define TB_SCAN_BACKOFF                                                                          \
   {"backoff", "nanoseconds the look-back's warp first sleeps between polls of a window that is " \
               "not ready, doubling to 1 us; 0 spins", TB_PARAM_INT, "0", 0, 1024, NULL, 0,       \
    "0,32,128"}
+#define TB_SCAN_DELAY                                                                            \
+  {"lookdelay", "nanoseconds the look-back's warp sleeps after publishing its tile's aggregate, " \
+                "before its first poll (CUB's sm_90 tuning: about 1200); 0 polls at once",      \
+   TB_PARAM_INT, "0", 0, 4096, NULL, 0, "0,1245"}
+const char *const blockscan_choices[] = {"warp0", "lanes", NULL};
+#define TB_SCAN_BLOCKSCAN                                                                        \
+  {"blockscan", "the scan of the warps' totals in a tile: warp0, warp 0 scans them between two " \
+                "barriers; lanes, every thread sums them after one barrier (as CUB)",            \
+   TB_PARAM_CHOICE, "warp0", 0, 0, tb_scan_dev::blockscan_choices, 0, "warp0,lanes"}
 const char *const order_choices[] = {"counter", "block", NULL};
 #define TB_SCAN_ORDER                                                                            \
   {"tileorder", "tile numbers: counter, from an atomic counter in the order blocks start (safe in "  \
@@ -460,17 +562,19 @@ const char *const order_choices[] = {"counter", "block", NULL};
             "relies on blocks starting in index order)",                                         \
    TB_PARAM_CHOICE, "counter", 0, 0, tb_scan_dev::order_choices, 0, "counter,block"}
 
-/* The tuning's access choice (1: vec16), backoff and order, with the checks
+/* The tuning's access (ACC_*), backoff, order, delay and block scan, with the checks
  * that vector accesses need: items a multiple of the vector's elements and
  * every array given 16-byte aligned. */
 template <typename T>
-int tuned_access(const tb_ctx_t *ctx, int ipt, const void *a, const void *b, bool *vec,
+int tuned_access(const tb_ctx_t *ctx, int ipt, const void *a, const void *b, int *acc,
                  tile_opts *o)
 {
-  *vec = tb_tune(ctx, "access")->i == 1;
+  *acc = (int)tb_tune(ctx, "access")->i;
   o->backoff = (unsigned)tb_tune(ctx, "backoff")->i;
   o->by_block = tb_tune(ctx, "tileorder")->i == 1;
-  if (*vec && (ipt % vec16<T>::n || ((uintptr_t)a | (uintptr_t)b) % 16))
+  o->delay = (unsigned)tb_tune(ctx, "lookdelay")->i;
+  o->lanes = tb_tune(ctx, "blockscan")->i == 1;
+  if (*acc != ACC_SCALAR && (ipt % vec16<T>::n || ((uintptr_t)a | (uintptr_t)b) % 16))
     return tb_fail(TB_EUNSUP, "16-byte accesses need items a multiple of %d and aligned arrays",
                    vec16<T>::n);
   return TB_OK;
