@@ -108,6 +108,49 @@ expect_error 2 "span '100' is not a power of two" run blackscholes --backend cpu
 expect_error 2 "span '8192' must be at most 4096" run blackscholes --backend cpu --span 8192 \
   --size 8
 expect_error 2 "span '32' must be at least 64" run blackscholes --backend cpu --span 32 --size 8
+# The kernel tuning parameter: the explicit AVX-512 kernel in both of its forms (avx512: the
+# divisions and square roots by 14-bit estimates and fused multiply-adds; avx512div: by the
+# divider) in both precisions, CDFs and math forms, at sizes that end mid-vector and mid-block
+# (1, 17, 1000003) with teams of 1 and 3 (shares that start off a vector boundary): every
+# price within the verifier's bounds, which the kernel's derivation (vexp512.h,
+# doc/options.md) meets; with per-option r and v; and the same prices to the bit whatever the
+# span (each option's operations do not depend on its block). auto is avx512 where built.
+# Built without AVX-512, only generic is offered.
+if "$TB" run blackscholes --backend cpu --kernel avx512 --size 8 --repeat 1 --warmup 0 $LIMIT \
+  >/dev/null 2>&1; then
+  "$TB" run blackscholes --backend cpu --precision float,double --cnd poly,erfc --math libm,fast \
+    --kernel avx512,avx512div --size 1,17,1000003 --threads 1,3 --repeat 1 --warmup 0 --seed 7 \
+    $LIMIT --format csv --output "$TMP/bsk.csv" 2>"$TMP/err" ||
+    fail "blackscholes avx512 kernels: $(cat "$TMP/err")"
+  all_pass "$TMP/bsk.csv" 96
+  kernels=$(csv_rows "$TMP/bsk.csv" | cut -d, -f"$(csv_col "$TMP/bsk.csv" kernel)" | sort -u |
+    tr '\n' ' ')
+  [ "$kernels" = "avx512 avx512div " ] || fail "kernel values: $kernels"
+  "$TB" run blackscholes --backend cpu --size 8 --repeat 1 --warmup 0 $LIMIT --format csv \
+    --output "$TMP/bsa.csv" 2>"$TMP/err" || fail "blackscholes auto kernel: $(cat "$TMP/err")"
+  [ "$(csv_rows "$TMP/bsa.csv" | cut -d, -f"$(csv_col "$TMP/bsa.csv" kernel)")" = avx512 ] ||
+    fail "kernel auto is not avx512: $(cat "$TMP/bsa.csv")"
+  for prec in float double; do
+    for cnd in poly erfc; do
+      "$TB" run blackscholes --backend cpu --input "$TMP/many.csv" --precision $prec --cnd $cnd \
+        --kernel avx512,avx512div --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
+        --output "$TMP/bskv.csv" 2>"$TMP/err" || fail "avx512 r,v $prec $cnd: $(cat "$TMP/err")"
+      all_pass "$TMP/bskv.csv" 2
+      for span in 64 4096; do
+        "$TB" run blackscholes --backend cpu --precision $prec --cnd $cnd --kernel avx512 \
+          --span $span --size 12365 --threads 3 --repeat 1 --warmup 0 --seed 9 $LIMIT \
+          --format csv --output "$TMP/bsks.csv" --dump "$TMP/bsksd_$span.csv" 2>"$TMP/err" ||
+          fail "avx512 span $span $prec $cnd: $(cat "$TMP/err")"
+        all_pass "$TMP/bsks.csv" 1
+      done
+      cmp -s "$TMP/bsksd_64.csv" "$TMP/bsksd_4096.csv" ||
+        fail "avx512 $prec $cnd: span 64 and 4096 prices differ"
+    done
+  done
+else
+  expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx512 --size 8
+fi
+expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx1024 --size 8
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
 awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \
