@@ -169,12 +169,13 @@ TB_BS_OMP(double, f64)
 #define TB_BS_V512(T, SFX, V, M, S, W)                                                            \
   /* d1, d2 and K = X e^(-r T) of a vector of options, as tb_bs_d's libm form. */              \
   static inline __attribute__((always_inline)) void tb_bs_v512_d_##SFX(V s, V x, V t, V r, V v, \
-                                                                      int ieee, V *d1, V *d2, V *k) \
+                                                                      int fdiv, int fsqrt, V *d1,  \
+                                                                      V *d2, V *k)                 \
   {                                                                                               \
-    const V vst = _mm512_mul_##S(v, tb_v512_sqrt_##SFX(t, ieee));                                       \
+    const V vst = _mm512_mul_##S(v, tb_v512_sqrt_##SFX(t, fsqrt));                                       \
     const V a = _mm512_mul_##S(_mm512_fmadd_##S(_mm512_mul_##S(v, _mm512_set1_##S((T)0.5)), v, r), t); \
-    const V num = _mm512_add_##S(tb_v512_log_##SFX(tb_v512_div_##SFX(s, x, ieee), ieee), a);                  \
-    *d1 = tb_v512_div_##SFX(num, vst, ieee);                                                            \
+    const V num = _mm512_add_##S(tb_v512_log_##SFX(tb_v512_div_##SFX(s, x, fdiv), fdiv), a);                  \
+    *d1 = tb_v512_div_##SFX(num, vst, fdiv);                                                            \
     *d2 = _mm512_sub_##S(*d1, vst);                                                               \
     *k = _mm512_mul_##S(x, tb_v512_exp_##SFX(_mm512_mul_##S(_mm512_sub_##S(_mm512_setzero_##S(), r), t))); \
   }                                                                                               \
@@ -194,18 +195,28 @@ TB_BS_OMP(double, f64)
     else                                                                                          \
       _mm512_mask_storeu_##S(p, m, y);                                                            \
   }                                                                                               \
-  TB_OPTIONS_EACH8(TB_BS_V512_FN, T, SFX, V, M, S, W)                                             \
-  static void (*const tb_bs_v512_##SFX[8])(const tb_bs_t *, void *const *, int64_t, int, int) = {\
-      tb_bs_v512_##SFX##_000, tb_bs_v512_##SFX##_001, tb_bs_v512_##SFX##_010,                     \
-      tb_bs_v512_##SFX##_011, tb_bs_v512_##SFX##_100, tb_bs_v512_##SFX##_101,                     \
-      tb_bs_v512_##SFX##_110, tb_bs_v512_##SFX##_111};
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 0)                                                           \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 1)                                                           \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 2)                                                           \
+  static void (*const tb_bs_v512_##SFX[12])(const tb_bs_t *, void *const *, int64_t, int, int) = \
+      {TB_BS_V512_TAB4(SFX, 0), TB_BS_V512_TAB4(SFX, 1), TB_BS_V512_TAB4(SFX, 2)};
 /* The mask of the c < 2 W lanes of a vector from j of a block of m. */
 #define TB_BS_V512_MASK(M, W, j, m) ((M)((m) - (j) >= (W) ? ~0u : (1u << ((m) - (j))) - 1u))
-/* One pass: IEEE the divider's divisions and square roots (kernel=avx512div) in place of
- * the estimates and fused multiply-adds, VARY per-option r and v, EXACT the erfc CDF
- * (constants). */
-#define TB_BS_V512_FN(T, SFX, V, M, S, W, IEEE, VARY, EXACT)                                      \
-  static void tb_bs_v512_##SFX##_##IEEE##VARY##EXACT(const tb_bs_t *b, void *const *buf, int64_t n,     \
+/* The four loops of a form, indexed [vary][exact]. */
+#define TB_BS_V512_FN4(T, SFX, V, M, S, W, FORM)                                                  \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 0)                                                   \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 1)                                                   \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 0)                                                   \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 1)
+#define TB_BS_V512_TAB4(SFX, FORM)                                                                \
+  tb_bs_v512_##SFX##_##FORM##00, tb_bs_v512_##SFX##_##FORM##01, tb_bs_v512_##SFX##_##FORM##10,    \
+      tb_bs_v512_##SFX##_##FORM##11
+/* One pass: FORM where the divisions and square roots go (0: all by the estimates and fused
+ * multiply-adds, kernel=avx512; 1: all on the divider, avx512div; 2: the d's three
+ * divisions on the divider, the square root and the CDFs' reciprocals by fused
+ * multiply-adds, avx512mix), VARY per-option r and v, EXACT the erfc CDF (constants). */
+#define TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, VARY, EXACT)                                      \
+  static void tb_bs_v512_##SFX##_##FORM##VARY##EXACT(const tb_bs_t *b, void *const *buf, int64_t n,     \
                                                int threads, int span)                             \
   {                                                                                               \
     const T *s = buf[b->in.s], *x = buf[b->in.x], *t = buf[b->in.t];                              \
@@ -231,11 +242,13 @@ TB_BS_OMP(double, f64)
                              tb_bs_v512_load_##SFX(x + i, mk, full),                              \
                              tb_bs_v512_load_##SFX(t + i, mk, full),                              \
                              VARY ? tb_bs_v512_load_##SFX(r + i, mk, full) : r0,                  \
-                             VARY ? tb_bs_v512_load_##SFX(v + i, mk, full) : v0, IEEE, &d[j],     \
+                             VARY ? tb_bs_v512_load_##SFX(v + i, mk, full) : v0, FORM != 0,       \
+                             FORM == 1, &d[j],                                                    \
                              &d[nv + j], &k[j]);                                                  \
         }                                                                                         \
         for (int j = 0; j < 2 * nv; j++)                                                          \
-          d[j] = EXACT ? tb_v512_cnd_erfc_##SFX(d[j], IEEE) : tb_v512_cnd_poly_##SFX(d[j], IEEE); \
+          d[j] = EXACT ? tb_v512_cnd_erfc_##SFX(d[j], FORM == 1)                                  \
+                       : tb_v512_cnd_poly_##SFX(d[j], FORM == 1);                               \
         for (int j = 0; j < nv; j++) {                                                            \
           const M mk = TB_BS_V512_MASK(M, W, j * W, m);                                           \
           const int64_t i = i0 + j * W;                                                           \
@@ -256,6 +269,8 @@ TB_BS_V512(float, f32, __m512, __mmask16, ps, 16)
 TB_BS_V512(double, f64, __m512d, __mmask8, pd, 8)
 #undef TB_BS_V512
 #undef TB_BS_V512_FN
+#undef TB_BS_V512_FN4
+#undef TB_BS_V512_TAB4
 #undef TB_BS_V512_MASK
 #endif
 
@@ -270,12 +285,17 @@ enum { TB_BS_CDF_AUTO, TB_BS_CDF_DIV, TB_BS_CDF_RCP, TB_BS_CDF_MVEC };
 /* The kernel tuning parameter: the generic simd loops above (every cdf,
  * stages and span) or, where the build has AVX-512, the explicit 512-bit
  * one (span only), its divisions and square roots by fused multiply-adds
- * (avx512) or by the divider (avx512div: where the divider keeps up, as
- * on AMD's cores, fewer instructions); auto takes avx512 where built. */
-enum { TB_BS_KERNEL_AUTO, TB_BS_KERNEL_GENERIC, TB_BS_KERNEL_AVX512, TB_BS_KERNEL_AVX512DIV };
+ * (avx512), by the divider (avx512div: where the divider keeps up, as on
+ * AMD's cores, fewer instructions), or d1's three divisions by the divider
+ * and the rest by fused multiply-adds (avx512mix: the two units share the
+ * work where the divider is slow, as on Intel's cores, and the core's
+ * second hyperthread runs the other loops beside it); auto takes avx512
+ * where built. */
+enum { TB_BS_KERNEL_AUTO, TB_BS_KERNEL_GENERIC, TB_BS_KERNEL_AVX512 };
 #if defined(__AVX512F__)
-static const char *const tb_bs_kernels[] = {"auto", "generic", "avx512", "avx512div", NULL};
-#define TB_BS_KERNEL_SWEEP "generic,avx512,avx512div"
+static const char *const tb_bs_kernels[] = {"auto", "generic", "avx512", "avx512div", "avx512mix",
+                                            NULL};
+#define TB_BS_KERNEL_SWEEP "generic,avx512,avx512div,avx512mix"
 #define TB_BS_KERNEL_BEST TB_BS_KERNEL_AVX512
 #else
 static const char *const tb_bs_kernels[] = {"auto", "generic", NULL};
@@ -288,7 +308,9 @@ static const char *const tb_bs_stages[] = {"split", "fused", "halves", NULL};
 static const tb_param_def_t tb_bs_omp_tuning[] = {
     {"kernel", "the generic simd loops (cdf, stages, span apply) or the explicit AVX-512 one "
                "(span applies; built with AVX-512 only): avx512 forms its divisions and square "
-               "roots by fused multiply-adds, avx512div on the divider; auto: avx512 where built",
+               "roots by fused multiply-adds, avx512div on the divider, avx512mix d1's "
+               "divisions on the divider and the rest by fused multiply-adds; auto: avx512 "
+               "where built",
      TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_kernels, 0, TB_BS_KERNEL_SWEEP},
     {"cdf", "how the CDFs divide: div (the divider), rcp (fused multiply-adds), libmvec (cnd=erfc "
             "by libmvec's erfc); auto: div in float, rcp in double",
@@ -323,7 +345,9 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
 #if defined(__AVX512F__)
   const int kernel = (int)tb_tune(ctx, "kernel")->i;
   if (kernel != TB_BS_KERNEL_GENERIC) {
-    const int kv = 4 * (kernel == TB_BS_KERNEL_AVX512DIV) + 2 * (b->in.r >= 0) + b->exact;
+    /* avx512, avx512div, avx512mix: forms 0, 1, 2 (auto is avx512) */
+    const int form = kernel == TB_BS_KERNEL_AUTO ? 0 : kernel - TB_BS_KERNEL_AVX512;
+    const int kv = 4 * form + 2 * (b->in.r >= 0) + b->exact;
     if (ctx->p->prec == TB_FLOAT)
       tb_bs_v512_f32[kv](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
     else
