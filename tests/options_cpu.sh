@@ -130,6 +130,15 @@ if "$TB" run blackscholes --backend cpu --kernel avx512 --size 8 --repeat 1 --wa
     --output "$TMP/bsa.csv" 2>"$TMP/err" || fail "blackscholes auto kernel: $(cat "$TMP/err")"
   [ "$(csv_rows "$TMP/bsa.csv" | cut -d, -f"$(csv_col "$TMP/bsa.csv" kernel)")" = avx512 ] ||
     fail "kernel auto is not avx512: $(cat "$TMP/bsa.csv")"
+  # v sqrt T below the smallest normal float (v 1e-39, T 1e-44) and far out of the money:
+  # the estimates' reciprocal must not turn these into NaNs.
+  printf '%s\n' S,X,T,r,v 42,40,0.5,0.1,1e-30 42,40,0.5,0.1,1e-39 30,40,1,0.1,1e-39 \
+    42,42,1,0,1e-39 42,40,1e-39,0.1,0.3 42,40,1e-44,0.1,5 30,1,100,1,0.01 >"$TMP/tiny.csv"
+  "$TB" run blackscholes --backend cpu --input "$TMP/tiny.csv" --precision float,double \
+    --cnd poly,erfc --kernel generic,avx512,avx512div,avx512mix --threads 1 --repeat 1 --warmup 0 \
+    $LIMIT --format csv --output "$TMP/bskt.csv" 2>"$TMP/err" ||
+    fail "avx512 tiny v sqrt T: $(cat "$TMP/err")"
+  all_pass "$TMP/bskt.csv" 16
   for prec in float double; do
     for cnd in poly erfc; do
       "$TB" run blackscholes --backend cpu --input "$TMP/many.csv" --precision $prec --cnd $cnd \

@@ -166,104 +166,110 @@ TB_BS_OMP(double, f64)
  * 64-byte boundary, so the later blocks' vectors are aligned; a block's last
  * vector is masked (its lanes past the end read 1, which every primitive
  * takes, and are not stored). */
-#define TB_BS_V512(T, SFX, V, M, S, W)                                                            \
-  /* d1, d2 and K = X e^(-r T) of a vector of options, as tb_bs_d's libm form. */              \
-  static inline __attribute__((always_inline)) void tb_bs_v512_d_##SFX(V s, V x, V t, V r, V v, \
-                                                                      int fdiv, int fsqrt, V *d1,  \
-                                                                      V *d2, V *k)                 \
-  {                                                                                               \
-    const V vst = _mm512_mul_##S(v, tb_v512_sqrt_##SFX(t, fsqrt));                                       \
-    const V a = _mm512_mul_##S(_mm512_fmadd_##S(_mm512_mul_##S(v, _mm512_set1_##S((T)0.5)), v, r), t); \
-    const V num = _mm512_add_##S(tb_v512_log_##SFX(tb_v512_div_##SFX(s, x, fdiv), fdiv), a);                  \
-    *d1 = tb_v512_div_##SFX(num, vst, fdiv);                                                            \
-    *d2 = _mm512_sub_##S(*d1, vst);                                                               \
-    *k = _mm512_mul_##S(x, tb_v512_exp_##SFX(_mm512_mul_##S(_mm512_sub_##S(_mm512_setzero_##S(), r), t))); \
-  }                                                                                               \
-  /* A whole vector by a plain load, a block's last, partial one by a masked load (its         \
-   * other lanes 1): masked loads of whole vectors ran at half the speed on the Zen 4           \
-   * build machine (2^22 options, one thread). */                                             \
-  static inline __attribute__((always_inline)) V tb_bs_v512_load_##SFX(const T *p, M m, int full) \
-  {                                                                                               \
-    return full ? _mm512_loadu_##S(p) : _mm512_mask_loadu_##S(_mm512_set1_##S((T)1), m, p);      \
-  }                                                                                               \
-  /* Whole aligned vectors by streaming stores, the ends by masked ones. */                      \
-  static inline __attribute__((always_inline)) void tb_bs_v512_store_##SFX(T *p, M m, int full,  \
-                                                                          V y)                    \
-  {                                                                                               \
-    if (full && ((uintptr_t)p & 63) == 0)                                                         \
-      _mm512_stream_##S(p, y);                                                                    \
-    else                                                                                          \
-      _mm512_mask_storeu_##S(p, m, y);                                                            \
-  }                                                                                               \
-  TB_BS_V512_FN4(T, SFX, V, M, S, W, 0)                                                           \
-  TB_BS_V512_FN4(T, SFX, V, M, S, W, 1)                                                           \
-  TB_BS_V512_FN4(T, SFX, V, M, S, W, 2)                                                           \
-  static void (*const tb_bs_v512_##SFX[12])(const tb_bs_t *, void *const *, int64_t, int, int) = \
-      {TB_BS_V512_TAB4(SFX, 0), TB_BS_V512_TAB4(SFX, 1), TB_BS_V512_TAB4(SFX, 2)};
-/* The mask of the c < 2 W lanes of a vector from j of a block of m. */
+#define TB_BS_V512(T, SFX, V, M, S, W)                                                             \
+  /* d1, d2 and K = X e^(-r T) of a vector of options, as tb_bs_d's libm form. v sqrt T is      \
+   * taken as 2^-100 (double 2^-1000) where smaller (a file's v or T near the underflow): the   \
+   * estimate's reciprocal of a subnormal overflows, and the quotient's step would make a NaN;   \
+   * |d1| is then above 2^100 |num|, where N is 0 or 1 either way. */                           \
+  static inline __attribute__((always_inline)) void tb_bs_v512_d_##SFX(                            \
+      V s, V x, V t, V r, V v, int fdiv, int fsqrt, V *d1, V *d2, V *k)                            \
+  {                                                                                                \
+    const V vst = _mm512_max_##S(_mm512_set1_##S((T)(sizeof(T) == 4 ? 0x1p-100 : 0x1p-1000)),     \
+                                 _mm512_mul_##S(v, tb_v512_sqrt_##SFX(t, fsqrt)));                 \
+    const V a =                                                                                    \
+        _mm512_mul_##S(_mm512_fmadd_##S(_mm512_mul_##S(v, _mm512_set1_##S((T)0.5)), v, r), t);     \
+    const V num = _mm512_add_##S(tb_v512_log_##SFX(tb_v512_div_##SFX(s, x, fdiv), fdiv), a);       \
+    *d1 = tb_v512_div_##SFX(num, vst, fdiv);                                                       \
+    *d2 = _mm512_sub_##S(*d1, vst);                                                                \
+    *k = _mm512_mul_##S(                                                                           \
+        x, tb_v512_exp_##SFX(_mm512_mul_##S(_mm512_sub_##S(_mm512_setzero_##S(), r), t)));         \
+  }                                                                                                \
+  /* A whole vector by a plain load, a block's last, partial one by a masked load (its             \
+   * other lanes 1): masked loads of whole vectors ran at half the speed on the Zen 4              \
+   * build machine (2^22 options, one thread). */                                                  \
+  static inline __attribute__((always_inline)) V tb_bs_v512_load_##SFX(const T *p, M m, int full)  \
+  {                                                                                                \
+    return full ? _mm512_loadu_##S(p) : _mm512_mask_loadu_##S(_mm512_set1_##S((T)1), m, p);        \
+  }                                                                                                \
+  /* Whole aligned vectors by streaming stores, the ends by masked ones. */                        \
+  static inline                                                                                    \
+      __attribute__((always_inline)) void tb_bs_v512_store_##SFX(T *p, M m, int full, V y)         \
+  {                                                                                                \
+    if (full && ((uintptr_t)p & 63) == 0)                                                          \
+      _mm512_stream_##S(p, y);                                                                     \
+    else                                                                                           \
+      _mm512_mask_storeu_##S(p, m, y);                                                             \
+  }                                                                                                \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 0)                                                            \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 1)                                                            \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 2)                                                            \
+  static void (*const tb_bs_v512_##SFX[12])(const tb_bs_t *, void *const *, int64_t, int, int) = { \
+      TB_BS_V512_TAB4(SFX, 0), TB_BS_V512_TAB4(SFX, 1), TB_BS_V512_TAB4(SFX, 2)};
+/* The lanes of a block of m options that its vector from option j holds: all W, or the
+ * m - j < W at its end. */
 #define TB_BS_V512_MASK(M, W, j, m) ((M)((m) - (j) >= (W) ? ~0u : (1u << ((m) - (j))) - 1u))
 /* The four loops of a form, indexed [vary][exact]. */
-#define TB_BS_V512_FN4(T, SFX, V, M, S, W, FORM)                                                  \
-  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 0)                                                   \
-  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 1)                                                   \
-  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 0)                                                   \
+#define TB_BS_V512_FN4(T, SFX, V, M, S, W, FORM)                                                   \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 0)                                                    \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 1)                                                    \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 0)                                                    \
   TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 1)
-#define TB_BS_V512_TAB4(SFX, FORM)                                                                \
-  tb_bs_v512_##SFX##_##FORM##00, tb_bs_v512_##SFX##_##FORM##01, tb_bs_v512_##SFX##_##FORM##10,    \
+#define TB_BS_V512_TAB4(SFX, FORM)                                                                 \
+  tb_bs_v512_##SFX##_##FORM##00, tb_bs_v512_##SFX##_##FORM##01, tb_bs_v512_##SFX##_##FORM##10,     \
       tb_bs_v512_##SFX##_##FORM##11
 /* One pass: FORM where the divisions and square roots go (0: all by the estimates and fused
  * multiply-adds, kernel=avx512; 1: all on the divider, avx512div; 2: the d's three
  * divisions on the divider, the square root and the CDFs' reciprocals by fused
  * multiply-adds, avx512mix), VARY per-option r and v, EXACT the erfc CDF (constants). */
-#define TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, VARY, EXACT)                                      \
-  static void tb_bs_v512_##SFX##_##FORM##VARY##EXACT(const tb_bs_t *b, void *const *buf, int64_t n,     \
-                                               int threads, int span)                             \
-  {                                                                                               \
-    const T *s = buf[b->in.s], *x = buf[b->in.x], *t = buf[b->in.t];                              \
-    const T *r = VARY ? buf[b->in.r] : NULL, *v = VARY ? buf[b->in.v] : NULL;                     \
-    T *call = buf[b->call], *put = buf[b->put];                                                   \
-    const V r0 = _mm512_set1_##S((T)b->in.r0), v0 = _mm512_set1_##S((T)b->in.v0);                 \
-    _Pragma("omp parallel num_threads(threads)")                                                  \
-    {                                                                                             \
-      const V one = _mm512_set1_##S((T)1);                                                        \
-      V d[2 * TB_BS_SPAN_MAX / W], k[TB_BS_SPAN_MAX / W];                                         \
-      int64_t lo, hi;                                                                             \
-      tb_cpu_share(n, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                     \
-      for (int64_t i0 = lo; i0 < hi;) {                                                           \
-        /* the block ends on a 64-byte boundary of call, or at hi */                             \
-        const uintptr_t end = ((uintptr_t)(call + i0) + (uintptr_t)span * sizeof(T)) & ~(uintptr_t)63; \
-        const int64_t e = i0 + (int64_t)((end - (uintptr_t)(call + i0)) / sizeof(T));             \
-        const int m = (int)((e < hi ? e : hi) - i0), nv = (m + W - 1) / W;                        \
-        for (int j = 0; j < nv; j++) {                                                            \
-          const M mk = TB_BS_V512_MASK(M, W, j * W, m);                                           \
-          const int64_t i = i0 + j * W;                                                           \
-          const int full = m - j * W >= W;                                                        \
-          tb_bs_v512_d_##SFX(tb_bs_v512_load_##SFX(s + i, mk, full),                              \
-                             tb_bs_v512_load_##SFX(x + i, mk, full),                              \
-                             tb_bs_v512_load_##SFX(t + i, mk, full),                              \
-                             VARY ? tb_bs_v512_load_##SFX(r + i, mk, full) : r0,                  \
-                             VARY ? tb_bs_v512_load_##SFX(v + i, mk, full) : v0, FORM != 0,       \
-                             FORM == 1, &d[j],                                                    \
-                             &d[nv + j], &k[j]);                                                  \
-        }                                                                                         \
-        for (int j = 0; j < 2 * nv; j++)                                                          \
-          d[j] = EXACT ? tb_v512_cnd_erfc_##SFX(d[j], FORM == 1)                                  \
-                       : tb_v512_cnd_poly_##SFX(d[j], FORM == 1);                               \
-        for (int j = 0; j < nv; j++) {                                                            \
-          const M mk = TB_BS_V512_MASK(M, W, j * W, m);                                           \
-          const int64_t i = i0 + j * W;                                                           \
-          const int full = m - j * W >= W;                                                        \
-          const V sv = tb_bs_v512_load_##SFX(s + i, mk, full), n1 = d[j], n2 = d[nv + j];         \
-          const V c = _mm512_fmsub_##S(sv, n1, _mm512_mul_##S(k[j], n2));                         \
-          const V p = _mm512_fmsub_##S(k[j], _mm512_sub_##S(one, n2),                             \
-                                       _mm512_mul_##S(sv, _mm512_sub_##S(one, n1)));              \
-          tb_bs_v512_store_##SFX(call + i, mk, full, c);                                          \
-          tb_bs_v512_store_##SFX(put + i, mk, full, p);                                           \
-        }                                                                                         \
-        i0 += m;                                                                                  \
-      }                                                                                           \
-      _mm_sfence();                                                                               \
-    }                                                                                             \
+#define TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, VARY, EXACT)                                       \
+  static void tb_bs_v512_##SFX##_##FORM##VARY##EXACT(const tb_bs_t *b, void *const *buf,           \
+                                                     int64_t n, int threads, int span)             \
+  {                                                                                                \
+    const T *s = buf[b->in.s], *x = buf[b->in.x], *t = buf[b->in.t];                               \
+    const T *r = VARY ? buf[b->in.r] : NULL, *v = VARY ? buf[b->in.v] : NULL;                      \
+    T *call = buf[b->call], *put = buf[b->put];                                                    \
+    const V r0 = _mm512_set1_##S((T)b->in.r0), v0 = _mm512_set1_##S((T)b->in.v0);                  \
+    _Pragma("omp parallel num_threads(threads)")                                                   \
+    {                                                                                              \
+      const V one = _mm512_set1_##S((T)1);                                                         \
+      V d[2 * TB_BS_SPAN_MAX / W], k[TB_BS_SPAN_MAX / W];                                          \
+      int64_t lo, hi;                                                                              \
+      tb_cpu_share(n, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                      \
+      for (int64_t i0 = lo; i0 < hi;) {                                                            \
+        /* the block ends on a 64-byte boundary of call, or at hi */                               \
+        const uintptr_t end =                                                                      \
+            ((uintptr_t)(call + i0) + (uintptr_t)span * sizeof(T)) & ~(uintptr_t)63;               \
+        const int64_t e = i0 + (int64_t)((end - (uintptr_t)(call + i0)) / sizeof(T));              \
+        const int m = (int)((e < hi ? e : hi) - i0), nv = (m + W - 1) / W;                         \
+        for (int j = 0; j < nv; j++) {                                                             \
+          const M mk = TB_BS_V512_MASK(M, W, j * W, m);                                            \
+          const int64_t i = i0 + j * W;                                                            \
+          const int full = m - j * W >= W;                                                         \
+          tb_bs_v512_d_##SFX(tb_bs_v512_load_##SFX(s + i, mk, full),                               \
+                             tb_bs_v512_load_##SFX(x + i, mk, full),                               \
+                             tb_bs_v512_load_##SFX(t + i, mk, full),                               \
+                             VARY ? tb_bs_v512_load_##SFX(r + i, mk, full) : r0,                   \
+                             VARY ? tb_bs_v512_load_##SFX(v + i, mk, full) : v0, FORM != 0,        \
+                             FORM == 1, &d[j], &d[nv + j], &k[j]);                                 \
+        }                                                                                          \
+        for (int j = 0; j < 2 * nv; j++)                                                           \
+          d[j] = EXACT ? tb_v512_cnd_erfc_##SFX(d[j], FORM == 1)                                   \
+                       : tb_v512_cnd_poly_##SFX(d[j], FORM == 1);                                  \
+        for (int j = 0; j < nv; j++) {                                                             \
+          const M mk = TB_BS_V512_MASK(M, W, j * W, m);                                            \
+          const int64_t i = i0 + j * W;                                                            \
+          const int full = m - j * W >= W;                                                         \
+          const V sv = tb_bs_v512_load_##SFX(s + i, mk, full), n1 = d[j], n2 = d[nv + j];          \
+          const V c = _mm512_fmsub_##S(sv, n1, _mm512_mul_##S(k[j], n2));                          \
+          const V p = _mm512_fmsub_##S(k[j], _mm512_sub_##S(one, n2),                              \
+                                       _mm512_mul_##S(sv, _mm512_sub_##S(one, n1)));               \
+          tb_bs_v512_store_##SFX(call + i, mk, full, c);                                           \
+          tb_bs_v512_store_##SFX(put + i, mk, full, p);                                            \
+        }                                                                                          \
+        i0 += m;                                                                                   \
+      }                                                                                            \
+      _mm_sfence();                                                                                \
+    }                                                                                              \
   }
 TB_BS_V512(float, f32, __m512, __mmask16, ps, 16)
 TB_BS_V512(double, f64, __m512d, __mmask8, pd, 8)
