@@ -295,14 +295,22 @@ enum { TB_BS_CDF_AUTO, TB_BS_CDF_DIV, TB_BS_CDF_RCP, TB_BS_CDF_MVEC };
  * AMD's cores, fewer instructions), or d1's three divisions by the divider
  * and the rest by fused multiply-adds (avx512mix: the two units share the
  * work where the divider is slow, as on Intel's cores, and the core's
- * second hyperthread runs the other loops beside it); auto takes avx512
- * where built. */
-enum { TB_BS_KERNEL_AUTO, TB_BS_KERNEL_GENERIC, TB_BS_KERNEL_AVX512 };
+ * second hyperthread runs the other loops beside it); auto takes
+ * avx512mix where built: on paper (doc/options.md) the best on Intel's
+ * cores in double and within 4% of the best in float, measured second
+ * best of the four on the Zen 4 build machine. */
+enum {
+  TB_BS_KERNEL_AUTO,
+  TB_BS_KERNEL_GENERIC,
+  TB_BS_KERNEL_AVX512,
+  TB_BS_KERNEL_AVX512DIV,
+  TB_BS_KERNEL_AVX512MIX
+};
 #if defined(__AVX512F__)
 static const char *const tb_bs_kernels[] = {"auto", "generic", "avx512", "avx512div", "avx512mix",
                                             NULL};
 #define TB_BS_KERNEL_SWEEP "generic,avx512,avx512div,avx512mix"
-#define TB_BS_KERNEL_BEST TB_BS_KERNEL_AVX512
+#define TB_BS_KERNEL_BEST TB_BS_KERNEL_AVX512MIX
 #else
 static const char *const tb_bs_kernels[] = {"auto", "generic", NULL};
 #define TB_BS_KERNEL_SWEEP "generic"
@@ -315,7 +323,7 @@ static const tb_param_def_t tb_bs_omp_tuning[] = {
     {"kernel", "the generic simd loops (cdf, stages, span apply) or the explicit AVX-512 one "
                "(span applies; built with AVX-512 only): avx512 forms its divisions and square "
                "roots by fused multiply-adds, avx512div on the divider, avx512mix d1's "
-               "divisions on the divider and the rest by fused multiply-adds; auto: avx512 "
+               "divisions on the divider and the rest by fused multiply-adds; auto: avx512mix "
                "where built",
      TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_kernels, 0, TB_BS_KERNEL_SWEEP},
     {"cdf", "how the CDFs divide: div (the divider), rcp (fused multiply-adds), libmvec (cnd=erfc "
@@ -351,8 +359,9 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
 #if defined(__AVX512F__)
   const int kernel = (int)tb_tune(ctx, "kernel")->i;
   if (kernel != TB_BS_KERNEL_GENERIC) {
-    /* avx512, avx512div, avx512mix: forms 0, 1, 2 (auto is avx512) */
-    const int form = kernel == TB_BS_KERNEL_AUTO ? 0 : kernel - TB_BS_KERNEL_AVX512;
+    /* avx512, avx512div, avx512mix: forms 0, 1, 2 */
+    const int form =
+        (kernel == TB_BS_KERNEL_AUTO ? TB_BS_KERNEL_BEST : kernel) - TB_BS_KERNEL_AVX512;
     const int kv = 4 * form + 2 * (b->in.r >= 0) + b->exact;
     if (ctx->p->prec == TB_FLOAT)
       tb_bs_v512_f32[kv](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
