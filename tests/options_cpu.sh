@@ -108,6 +108,59 @@ expect_error 2 "span '100' is not a power of two" run blackscholes --backend cpu
 expect_error 2 "span '8192' must be at most 4096" run blackscholes --backend cpu --span 8192 \
   --size 8
 expect_error 2 "span '32' must be at least 64" run blackscholes --backend cpu --span 32 --size 8
+# The kernel tuning parameter: the explicit AVX-512 kernel in its three forms (avx512: the
+# divisions and square roots by 14-bit estimates and fused multiply-adds; avx512div: by the
+# divider; avx512mix: d1's divisions by the divider, the rest by the estimates) in both precisions, CDFs and math forms, at sizes that end mid-vector and mid-block
+# (1, 17, 1000003) with teams of 1 and 3 (shares that start off a vector boundary): every
+# price within the verifier's bounds, which the kernel's derivation (vexp512.h,
+# doc/options.md) meets; with per-option r and v; and the same prices to the bit whatever the
+# span (each option's operations do not depend on its block). auto is avx512mix where built.
+# Built without AVX-512, only generic is offered.
+if "$TB" run blackscholes --backend cpu --kernel avx512 --size 8 --repeat 1 --warmup 0 $LIMIT \
+  >/dev/null 2>&1; then
+  "$TB" run blackscholes --backend cpu --precision float,double --cnd poly,erfc --math libm,fast \
+    --kernel avx512,avx512div,avx512mix --size 1,17,1000003 --threads 1,3 --repeat 1 --warmup 0 --seed 7 \
+    $LIMIT --format csv --output "$TMP/bsk.csv" 2>"$TMP/err" ||
+    fail "blackscholes avx512 kernels: $(cat "$TMP/err")"
+  all_pass "$TMP/bsk.csv" 144
+  kernels=$(csv_rows "$TMP/bsk.csv" | cut -d, -f"$(csv_col "$TMP/bsk.csv" kernel)" | sort -u |
+    tr '\n' ' ')
+  [ "$kernels" = "avx512 avx512div avx512mix " ] || fail "kernel values: $kernels"
+  "$TB" run blackscholes --backend cpu --size 8 --repeat 1 --warmup 0 $LIMIT --format csv \
+    --output "$TMP/bsa.csv" 2>"$TMP/err" || fail "blackscholes auto kernel: $(cat "$TMP/err")"
+  kernel=$(csv_rows "$TMP/bsa.csv" | cut -d, -f"$(csv_col "$TMP/bsa.csv" kernel)")
+  [ "$kernel" = avx512mix ] ||
+    fail "kernel auto is not avx512mix: $(cat "$TMP/bsa.csv")"
+  # v sqrt T below the smallest normal float (v 1e-39, T 1e-44) and far out of the money:
+  # the estimates' reciprocal must not turn these into NaNs.
+  printf '%s\n' S,X,T,r,v 42,40,0.5,0.1,1e-30 42,40,0.5,0.1,1e-39 30,40,1,0.1,1e-39 \
+    42,42,1,0,1e-39 42,40,1e-39,0.1,0.3 42,40,1e-44,0.1,5 30,1,100,1,0.01 >"$TMP/tiny.csv"
+  "$TB" run blackscholes --backend cpu --input "$TMP/tiny.csv" --precision float,double \
+    --cnd poly,erfc --kernel generic,avx512,avx512div,avx512mix --threads 1 --repeat 1 --warmup 0 \
+    $LIMIT --format csv --output "$TMP/bskt.csv" 2>"$TMP/err" ||
+    fail "avx512 tiny v sqrt T: $(cat "$TMP/err")"
+  all_pass "$TMP/bskt.csv" 16
+  for prec in float double; do
+    for cnd in poly erfc; do
+      "$TB" run blackscholes --backend cpu --input "$TMP/many.csv" --precision $prec --cnd $cnd \
+        --kernel avx512,avx512div,avx512mix --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
+        --output "$TMP/bskv.csv" 2>"$TMP/err" || fail "avx512 r,v $prec $cnd: $(cat "$TMP/err")"
+      all_pass "$TMP/bskv.csv" 3
+      for span in 64 4096; do
+        "$TB" run blackscholes --backend cpu --precision $prec --cnd $cnd --kernel avx512 \
+          --span $span --size 12365 --threads 3 --repeat 1 --warmup 0 --seed 9 $LIMIT \
+          --format csv --output "$TMP/bsks.csv" --dump "$TMP/bsksd_$span.csv" 2>"$TMP/err" ||
+          fail "avx512 span $span $prec $cnd: $(cat "$TMP/err")"
+        all_pass "$TMP/bsks.csv" 1
+      done
+      cmp -s "$TMP/bsksd_64.csv" "$TMP/bsksd_4096.csv" ||
+        fail "avx512 $prec $cnd: span 64 and 4096 prices differ"
+    done
+  done
+else
+  expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx512 --size 8
+fi
+expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx1024 --size 8
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
 awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cpu_omp/vexp.h"
+#include "cpu_omp/vexp512.h"
 #include "cpu_omp/vecmath.h"
 #include "common/philox.h"
 #include "families/options_math.h"
@@ -490,6 +491,86 @@ static void report(const char *prec, int fn, worst_t w, const char *domain)
         w.at_under);
 }
 
+#if defined(__AVX512F__)
+/* An err_f32 / err_f64 result as a fraction of the 4-ulp contract, or of
+ * the smallest normal number (its negative values) below it. */
+static double ulps4(double e)
+{
+  return e < 0.0 ? -e : e / 4.0;
+}
+
+/* vexp512.h's primitives, both forms (ieee 0: the estimates and fused
+ * multiply-adds; 1: the divider), on n random arguments each, against long
+ * double: the reciprocal, quotient and square root within their relative
+ * contracts (in units u), exp and log within 4 ulps (below the smallest
+ * normal number, within it: ulps4), both CDFs within the bounds the verifier takes for them
+ * (tb_vncdf's for erfc; the polynomial's 7.5e-8 and (68 + d^2) u of the tail
+ * for poly). Arguments: 1/a on [1, 2^120); a / b on [2^-40, 2^40]^2; sqrt
+ * and log on [2^-40, 2^41); exp on [-800, 100] (float [-110, 88]); the CDFs on [-40, 40] (float
+ * [-15, 15]). */
+#define TEST_V512(T, SFX, V, S, W, U, TINY, RCPC, EXPX0, EXPX1, DMAX, ERRF)                        \
+  static void test_v512_##SFX(int64_t n, int ieee)                                                 \
+  {                                                                                                \
+    double use[7] = {0, 0, 0, 0, 0, 0, 0};                                                         \
+    _Pragma("omp parallel")                                                                        \
+    {                                                                                              \
+      double u7[7] = {0, 0, 0, 0, 0, 0, 0};                                                        \
+      _Pragma("omp for schedule(static)") for (int64_t c = 0; c < n; c += W)                       \
+      {                                                                                            \
+        T a[W], b[W], q[W], e[W], d[W], y[7][W];                                                   \
+        for (int i = 0; i < W; i++) {                                                              \
+          const uint64_t z = mix((uint64_t)(c + i) * 0x9e3779b97f4a7c15ull + 17);                  \
+          const double f = (double)(z >> 11) * 0x1p-53, g = (double)(mix(z) >> 11) * 0x1p-53;      \
+          a[i] = (T)ldexp(1.0 + f, (int)(z % 120));                                                \
+          b[i] = (T)ldexp(1.0 + g, (int)(mix(z + 1) % 81) - 40);                                   \
+          q[i] = (T)ldexp(1.0 + f, (int)(z % 81) - 40);                                            \
+          e[i] = (T)(EXPX0 + (EXPX1 - EXPX0) * g);                                                 \
+          d[i] = (T)(DMAX * (2.0 * f - 1.0));                                                      \
+        }                                                                                          \
+        const V va = _mm512_loadu_##S(a), vb = _mm512_loadu_##S(b), vq = _mm512_loadu_##S(q);      \
+        _mm512_storeu_##S(y[0], tb_v512_rcp_##SFX(va, ieee));                                      \
+        _mm512_storeu_##S(y[1], tb_v512_div_##SFX(vq, vb, ieee));                                  \
+        _mm512_storeu_##S(y[2], tb_v512_sqrt_##SFX(vq, ieee));                                     \
+        _mm512_storeu_##S(y[3], tb_v512_exp_##SFX(_mm512_loadu_##S(e)));                           \
+        _mm512_storeu_##S(y[4], tb_v512_log_##SFX(vq, ieee));                                      \
+        _mm512_storeu_##S(y[5], tb_v512_cnd_erfc_##SFX(_mm512_loadu_##S(d), ieee));                \
+        _mm512_storeu_##S(y[6], tb_v512_cnd_poly_##SFX(_mm512_loadu_##S(d), ieee));                \
+        for (int i = 0; i < W; i++) {                                                              \
+          const long double la = a[i], lb = b[i], lq = q[i], ld = d[i];                            \
+          const long double tail = 0.5L * erfcl(fabsl(ld) * 0.70710678118654752440L);              \
+          const long double ncdf = ld > 0 ? 1.0L - tail : tail;                                    \
+          const double dd = (double)ld,                                                            \
+                       pb = TB_CND_POLY_ERR + (double)tail * (68 + dd * dd) * U + U;               \
+          const double m[7] = {(double)(fabsl(y[0][i] - 1.0L / la) * la) / U,                      \
+                               (double)(fabsl(y[1][i] - lq / lb) / (lq / lb)) / U,                 \
+                               (double)(fabsl(y[2][i] - sqrtl(lq)) / sqrtl(lq)) / U,               \
+                               ulps4(ERRF(y[3][i], expl((long double)e[i]))),                      \
+                               ulps4(ERRF(y[4][i], logl(lq))),                                     \
+                               ncdf_use(y[5][i], ncdf, tail, dd, U, TINY),                         \
+                               (double)fabsl(y[6][i] - ncdf) / pb};                                \
+          for (int k = 0; k < 7; k++)                                                              \
+            u7[k] = fmax(u7[k], m[k] <= 1e9 ? m[k] : 1e9);                                         \
+        }                                                                                          \
+      }                                                                                            \
+      _Pragma("omp critical") for (int k = 0; k < 7; k++) use[k] = fmax(use[k], u7[k]);            \
+    }                                                                                              \
+    const double lim[7] = {RCPC, 1.0 + 0x1p-19, 1.0 + 0x1p-12, 1.0, 1.0, 1.0, 1.0};                \
+    static const char *const what[7] = {"rcp (u)",          "div (u)",       "sqrt (u)",           \
+                                        "exp (/4 ulps)",    "log (/4 ulps)", "cnd erfc (/bound)",  \
+                                        "cnd poly (/bound)"};                                      \
+    for (int k = 0; k < 7; k++) {                                                                  \
+      printf(#T " 512-bit %s %-18s %.4f (limit %.4f), %lld arguments\n",                           \
+             ieee ? "divider" : "fma    ", what[k], use[k], ieee ? fmax(lim[k], 1.0) : lim[k],     \
+             (long long)n);                                                                        \
+      CHECK(use[k] <= (ieee ? fmax(lim[k], 1.0) : lim[k]), #T " 512-bit %s: %.4f", what[k],        \
+            use[k]);                                                                               \
+    }                                                                                              \
+  }
+TEST_V512(float, f32, __m512, ps, 16, 0x1p-24, FLT_MIN, 1.0 + 0x1p-4, -110.0, 88.0, 15.0, err_f32)
+TEST_V512(double, f64, __m512d, pd, 8, 0x1p-53, DBL_MIN, 1.0 + 0x1p-3, -800.0, 100.0, 40.0, err_f64)
+#undef TEST_V512
+#endif
+
 int main(int argc, char **argv)
 {
   /* argv[1]: double arguments per function (10^8 unless given) */
@@ -529,5 +610,11 @@ int main(int argc, char **argv)
   report_sincos("double", ws, wc, what);
   test_rcp(n64 / 10);
   test_ncdf(n64 / 10);
+#if defined(__AVX512F__)
+  for (int ieee = 0; ieee < 2; ieee++) {
+    test_v512_f32(n64 / 10, ieee);
+    test_v512_f64(n64 / 10, ieee);
+  }
+#endif
   TEST_EXIT();
 }

@@ -14,6 +14,7 @@
 
 #include "cpu.h"
 #include "ntstore.h"
+#include "vexp512.h"
 
 #include "../families/options.h"
 
@@ -147,6 +148,138 @@
 TB_BS_OMP(float, f32)
 TB_BS_OMP(double, f64)
 
+#if defined(__AVX512F__)
+/* The explicit 512-bit kernel (`kernel=avx512`), with vexp512.h's
+ * primitives, which leave Intel's divider idle (every division and square
+ * root of a price by 14-bit estimates and fused multiply-adds) and spend
+ * fewer instructions than the generic loops (vscalef, vgetexp/vgetmant,
+ * masked selects; counts in doc/options.md). One form: its errors are
+ * within the bounds of both `math` forms (derived in vexp512.h and
+ * doc/options.md), so it prices the same way for either. As the generic
+ * split loops, a thread prices its share in blocks of `span` options in
+ * three loops over whole vectors (16 floats, 8 doubles): d1, d2 and K into
+ * the block's buffers (in L1); N of the 2 x block d's; the call and the put,
+ * out by streaming stores. Each loop's chain per vector is short, so the
+ * core overlaps many vectors (one loop over whole prices, about 150
+ * dependent instructions a vector, ran at half the speed on the Zen 4 build
+ * machine). A thread's first block ends where the call array reaches a
+ * 64-byte boundary, so the later blocks' vectors are aligned; a block's last
+ * vector is masked (its lanes past the end read 1, which every primitive
+ * takes, and are not stored). */
+#define TB_BS_V512(T, SFX, V, M, S, W)                                                             \
+  /* d1, d2 and K = X e^(-r T) of a vector of options, as tb_bs_d's libm form. v sqrt T is      \
+   * taken as 2^-100 (double 2^-1000) where smaller (a file's v or T near the underflow): the   \
+   * estimate's reciprocal of a subnormal overflows, and the quotient's step would make a NaN;   \
+   * |d1| is then above 2^100 |num|, where N is 0 or 1 either way. */                           \
+  static inline __attribute__((always_inline)) void tb_bs_v512_d_##SFX(                            \
+      V s, V x, V t, V r, V v, int fdiv, int fsqrt, V *d1, V *d2, V *k)                            \
+  {                                                                                                \
+    const V vst = _mm512_max_##S(_mm512_set1_##S((T)(sizeof(T) == 4 ? 0x1p-100 : 0x1p-1000)),     \
+                                 _mm512_mul_##S(v, tb_v512_sqrt_##SFX(t, fsqrt)));                 \
+    const V a =                                                                                    \
+        _mm512_mul_##S(_mm512_fmadd_##S(_mm512_mul_##S(v, _mm512_set1_##S((T)0.5)), v, r), t);     \
+    const V num = _mm512_add_##S(tb_v512_log_##SFX(tb_v512_div_##SFX(s, x, fdiv), fdiv), a);       \
+    *d1 = tb_v512_div_##SFX(num, vst, fdiv);                                                       \
+    *d2 = _mm512_sub_##S(*d1, vst);                                                                \
+    *k = _mm512_mul_##S(                                                                           \
+        x, tb_v512_exp_##SFX(_mm512_mul_##S(_mm512_sub_##S(_mm512_setzero_##S(), r), t)));         \
+  }                                                                                                \
+  /* A whole vector by a plain load, a block's last, partial one by a masked load (its             \
+   * other lanes 1): masked loads of whole vectors ran at half the speed on the Zen 4              \
+   * build machine (2^22 options, one thread). */                                                  \
+  static inline __attribute__((always_inline)) V tb_bs_v512_load_##SFX(const T *p, M m, int full)  \
+  {                                                                                                \
+    return full ? _mm512_loadu_##S(p) : _mm512_mask_loadu_##S(_mm512_set1_##S((T)1), m, p);        \
+  }                                                                                                \
+  /* Whole aligned vectors by streaming stores, the ends by masked ones. */                        \
+  static inline                                                                                    \
+      __attribute__((always_inline)) void tb_bs_v512_store_##SFX(T *p, M m, int full, V y)         \
+  {                                                                                                \
+    if (full && ((uintptr_t)p & 63) == 0)                                                          \
+      _mm512_stream_##S(p, y);                                                                     \
+    else                                                                                           \
+      _mm512_mask_storeu_##S(p, m, y);                                                             \
+  }                                                                                                \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 0)                                                            \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 1)                                                            \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 2)                                                            \
+  static void (*const tb_bs_v512_##SFX[12])(const tb_bs_t *, void *const *, int64_t, int, int) = { \
+      TB_BS_V512_TAB4(SFX, 0), TB_BS_V512_TAB4(SFX, 1), TB_BS_V512_TAB4(SFX, 2)};
+/* The lanes of a block of m options that its vector from option j holds: all W, or the
+ * m - j < W at its end. */
+#define TB_BS_V512_MASK(M, W, j, m) ((M)((m) - (j) >= (W) ? ~0u : (1u << ((m) - (j))) - 1u))
+/* The four loops of a form, indexed [vary][exact]. */
+#define TB_BS_V512_FN4(T, SFX, V, M, S, W, FORM)                                                   \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 0)                                                    \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 1)                                                    \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 0)                                                    \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 1)
+#define TB_BS_V512_TAB4(SFX, FORM)                                                                 \
+  tb_bs_v512_##SFX##_##FORM##00, tb_bs_v512_##SFX##_##FORM##01, tb_bs_v512_##SFX##_##FORM##10,     \
+      tb_bs_v512_##SFX##_##FORM##11
+/* One pass: FORM where the divisions and square roots go (0: all by the estimates and fused
+ * multiply-adds, kernel=avx512; 1: all on the divider, avx512div; 2: the d's three
+ * divisions on the divider, the square root and the CDFs' reciprocals by fused
+ * multiply-adds, avx512mix), VARY per-option r and v, EXACT the erfc CDF (constants). */
+#define TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, VARY, EXACT)                                       \
+  static void tb_bs_v512_##SFX##_##FORM##VARY##EXACT(const tb_bs_t *b, void *const *buf,           \
+                                                     int64_t n, int threads, int span)             \
+  {                                                                                                \
+    const T *s = buf[b->in.s], *x = buf[b->in.x], *t = buf[b->in.t];                               \
+    const T *r = VARY ? buf[b->in.r] : NULL, *v = VARY ? buf[b->in.v] : NULL;                      \
+    T *call = buf[b->call], *put = buf[b->put];                                                    \
+    const V r0 = _mm512_set1_##S((T)b->in.r0), v0 = _mm512_set1_##S((T)b->in.v0);                  \
+    _Pragma("omp parallel num_threads(threads)")                                                   \
+    {                                                                                              \
+      const V one = _mm512_set1_##S((T)1);                                                         \
+      V d[2 * TB_BS_SPAN_MAX / W], k[TB_BS_SPAN_MAX / W];                                          \
+      int64_t lo, hi;                                                                              \
+      tb_cpu_share(n, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                      \
+      for (int64_t i0 = lo; i0 < hi;) {                                                            \
+        /* the block ends on a 64-byte boundary of call, or at hi */                               \
+        const uintptr_t end =                                                                      \
+            ((uintptr_t)(call + i0) + (uintptr_t)span * sizeof(T)) & ~(uintptr_t)63;               \
+        const int64_t e = i0 + (int64_t)((end - (uintptr_t)(call + i0)) / sizeof(T));              \
+        const int m = (int)((e < hi ? e : hi) - i0), nv = (m + W - 1) / W;                         \
+        for (int j = 0; j < nv; j++) {                                                             \
+          const M mk = TB_BS_V512_MASK(M, W, j * W, m);                                            \
+          const int64_t i = i0 + j * W;                                                            \
+          const int full = m - j * W >= W;                                                         \
+          tb_bs_v512_d_##SFX(tb_bs_v512_load_##SFX(s + i, mk, full),                               \
+                             tb_bs_v512_load_##SFX(x + i, mk, full),                               \
+                             tb_bs_v512_load_##SFX(t + i, mk, full),                               \
+                             VARY ? tb_bs_v512_load_##SFX(r + i, mk, full) : r0,                   \
+                             VARY ? tb_bs_v512_load_##SFX(v + i, mk, full) : v0, FORM != 0,        \
+                             FORM == 1, &d[j], &d[nv + j], &k[j]);                                 \
+        }                                                                                          \
+        for (int j = 0; j < 2 * nv; j++)                                                           \
+          d[j] = EXACT ? tb_v512_cnd_erfc_##SFX(d[j], FORM == 1)                                   \
+                       : tb_v512_cnd_poly_##SFX(d[j], FORM == 1);                                  \
+        for (int j = 0; j < nv; j++) {                                                             \
+          const M mk = TB_BS_V512_MASK(M, W, j * W, m);                                            \
+          const int64_t i = i0 + j * W;                                                            \
+          const int full = m - j * W >= W;                                                         \
+          const V sv = tb_bs_v512_load_##SFX(s + i, mk, full), n1 = d[j], n2 = d[nv + j];          \
+          const V c = _mm512_fmsub_##S(sv, n1, _mm512_mul_##S(k[j], n2));                          \
+          const V p = _mm512_fmsub_##S(k[j], _mm512_sub_##S(one, n2),                              \
+                                       _mm512_mul_##S(sv, _mm512_sub_##S(one, n1)));               \
+          tb_bs_v512_store_##SFX(call + i, mk, full, c);                                           \
+          tb_bs_v512_store_##SFX(put + i, mk, full, p);                                            \
+        }                                                                                          \
+        i0 += m;                                                                                   \
+      }                                                                                            \
+      _mm_sfence();                                                                                \
+    }                                                                                              \
+  }
+TB_BS_V512(float, f32, __m512, __mmask16, ps, 16)
+TB_BS_V512(double, f64, __m512d, __mmask8, pd, 8)
+#undef TB_BS_V512
+#undef TB_BS_V512_FN
+#undef TB_BS_V512_FN4
+#undef TB_BS_V512_TAB4
+#undef TB_BS_V512_MASK
+#endif
+
 /* The cdf tuning parameter: how the CDFs form their reciprocals (k of the
  * polynomial, t of the exact form's tb_vncdf): by the divider (div) or by
  * fused multiply-adds (rcp: tb_vrcp); or the exact form by libmvec's erfc
@@ -155,10 +288,44 @@ TB_BS_OMP(double, f64)
  * choice is held to the same bounds: the reciprocals are within 1 ulp,
  * the CDFs within TB_CND_TWIN_ERR or libmvec's 4 ulps. */
 enum { TB_BS_CDF_AUTO, TB_BS_CDF_DIV, TB_BS_CDF_RCP, TB_BS_CDF_MVEC };
+/* The kernel tuning parameter: the generic simd loops above (every cdf,
+ * stages and span) or, where the build has AVX-512, the explicit 512-bit
+ * one (span only), its divisions and square roots by fused multiply-adds
+ * (avx512), by the divider (avx512div: where the divider keeps up, as on
+ * AMD's cores, fewer instructions), or d1's three divisions by the divider
+ * and the rest by fused multiply-adds (avx512mix: the two units share the
+ * work where the divider is slow, as on Intel's cores, and the core's
+ * second hyperthread runs the other loops beside it); auto takes
+ * avx512mix where built: on paper (doc/options.md) the best on Intel's
+ * cores in double and within 4% of the best in float, measured second
+ * best of the four on the Zen 4 build machine. */
+enum {
+  TB_BS_KERNEL_AUTO,
+  TB_BS_KERNEL_GENERIC,
+  TB_BS_KERNEL_AVX512,
+  TB_BS_KERNEL_AVX512DIV,
+  TB_BS_KERNEL_AVX512MIX
+};
+#if defined(__AVX512F__)
+static const char *const tb_bs_kernels[] = {"auto", "generic", "avx512", "avx512div", "avx512mix",
+                                            NULL};
+#define TB_BS_KERNEL_SWEEP "generic,avx512,avx512div,avx512mix"
+#define TB_BS_KERNEL_BEST TB_BS_KERNEL_AVX512MIX
+#else
+static const char *const tb_bs_kernels[] = {"auto", "generic", NULL};
+#define TB_BS_KERNEL_SWEEP "generic"
+#define TB_BS_KERNEL_BEST TB_BS_KERNEL_GENERIC
+#endif
 static const char *const tb_bs_cdfs[] = {"auto", "div", "rcp", "libmvec", NULL};
 /* The stages parameter: a block priced in three loops, one or two (TB_BS_FN). */
 static const char *const tb_bs_stages[] = {"split", "fused", "halves", NULL};
 static const tb_param_def_t tb_bs_omp_tuning[] = {
+    {"kernel", "the generic simd loops (cdf, stages, span apply) or the explicit AVX-512 one "
+               "(span applies; built with AVX-512 only): avx512 forms its divisions and square "
+               "roots by fused multiply-adds, avx512div on the divider, avx512mix d1's "
+               "divisions on the divider and the rest by fused multiply-adds; auto: avx512mix "
+               "where built",
+     TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_kernels, 0, TB_BS_KERNEL_SWEEP},
     {"cdf", "how the CDFs divide: div (the divider), rcp (fused multiply-adds), libmvec (cnd=erfc "
             "by libmvec's erfc); auto: div in float, rcp in double",
      TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_cdfs, 0, "div,rcp,libmvec"},
@@ -173,6 +340,8 @@ static const tb_param_def_t tb_bs_omp_tuning[] = {
 
 static int tb_bs_omp_prepare(tb_ctx_t *ctx)
 {
+  if (tb_tune(ctx, "kernel")->i == TB_BS_KERNEL_AUTO)
+    tb_tune_resolved(ctx, "kernel", TB_BS_KERNEL_BEST);
   if (tb_tune(ctx, "cdf")->i == TB_BS_CDF_AUTO)
     tb_tune_resolved(ctx, "cdf", ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP);
   return TB_OK;
@@ -187,6 +356,20 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
   const int cdf = (int)tb_tune(ctx, "cdf")->i;
   const int inst = cdf == TB_BS_CDF_MVEC ? 2 : cdf != TB_BS_CDF_AUTO && cdf != dflt;
   const int stages = (int)tb_tune(ctx, "stages")->i, span = (int)tb_tune(ctx, "span")->i;
+#if defined(__AVX512F__)
+  const int kernel = (int)tb_tune(ctx, "kernel")->i;
+  if (kernel != TB_BS_KERNEL_GENERIC) {
+    /* avx512, avx512div, avx512mix: forms 0, 1, 2 */
+    const int form =
+        (kernel == TB_BS_KERNEL_AUTO ? TB_BS_KERNEL_BEST : kernel) - TB_BS_KERNEL_AVX512;
+    const int kv = 4 * form + 2 * (b->in.r >= 0) + b->exact;
+    if (ctx->p->prec == TB_FLOAT)
+      tb_bs_v512_f32[kv](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
+    else
+      tb_bs_v512_f64[kv](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
+    return TB_OK;
+  }
+#endif
   if (ctx->p->prec == TB_FLOAT)
     tb_bs_omp_f32[inst][stages][k](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
   else

@@ -92,6 +92,25 @@ TB_VINLINE double tb__from_bits_f64(uint64_t i)
 #define TB_VEXP_SHIFT_F32 0x1.8p23f
 #define TB_VEXP_SHIFT_F64 0x1.8p52
 
+/* The polynomials' coefficients, highest degree first (Horner's order), for
+ * these functions and for the explicit 512-bit kernels (vexp512.h), which
+ * evaluate the same polynomials: e^r on the reduced interval (float, then
+ * double), and ln's Q (float: ln(1 + f) = f + f^2 Q(f); double: the odd
+ * series' R of ln(1 + f) = 2 s + s^3 R(s^2)). */
+#define TB_VEXP_P_F32                                                                             \
+  {0x1.0b0872p-9f, 0x1.f37276p-8f, 0x1.585d3cp-5f, 0x1.55237ep-3f, 0x1.000172p-1f,                \
+   0x1.fffff2p-1f, 1.0f}
+#define TB_VEXP_P_F64                                                                             \
+  {0x1.a17f88333fb66p-29, 0x1.897d56ac67cb4p-26, 0x1.2acf376a9f6adp-22, 0x1.7193f4e5a3cb1p-19,    \
+   0x1.a01ee5d0d097ep-16, 0x1.a019ca2dd59b5p-13, 0x1.6c16c30ff635fp-10, 0x1.11111108fe04ap-7,     \
+   0x1.55555555865e8p-5,  0x1.5555555554adcp-3,  0x1.0000000000011p-1, 1.0, 1.0}
+#define TB_VLOG_Q_F32                                                                             \
+  {-0x1.095828p-3f, 0x1.1ed79cp-3f, -0x1.f24d4cp-4f, 0x1.1ebd38p-3f, -0x1.55a7e8p-3f,             \
+   0x1.99d204p-3f,  -0x1.fffe82p-3f, 0x1.555502p-2f, -0.5f}
+#define TB_VLOG_Q_F64                                                                             \
+  {0x1.2f02e5bc20029p-3, 0x1.39a1fb9b156fdp-3, 0x1.74663c5391248p-3, 0x1.c71c52164c1a9p-3,        \
+   0x1.24924941e0c33p-2, 0x1.999999997fee9p-2, 0x1.5555555555592p-1}
+
 /* The clamps, on the bits as integers: GCC turns a float ternary into a
  * compare and a blend (and at times into branches that stop vectorization),
  * an integer one into a single min. Unsigned, the bits of negative numbers
@@ -137,13 +156,10 @@ TB_VINLINE float tb__vexp_f32(float x, int neg)
   const float k = t - TB_VEXP_SHIFT_F32;
   float r = fmaf(k, -0x1.62e430p-1f, xr);
   r = fmaf(k, 0x1.05c610p-29f, r); /* ln 2 - ln2_hi */
-  float p = 0x1.0b0872p-9f;
-  p = fmaf(p, r, 0x1.f37276p-8f);
-  p = fmaf(p, r, 0x1.585d3cp-5f);
-  p = fmaf(p, r, 0x1.55237ep-3f);
-  p = fmaf(p, r, 0x1.000172p-1f);
-  p = fmaf(p, r, 0x1.fffff2p-1f);
-  p = fmaf(p, r, 1.0f);
+  static const float cp[] = TB_VEXP_P_F32;
+  float p = cp[0];
+  _Pragma("GCC unroll 16") for (unsigned i = 1; i < sizeof cp / sizeof *cp; i++)
+    p = fmaf(p, r, cp[i]);
   /* the low bits of t are k + 2^22; adding 127 and shifting gives 2^k */
   const float s = tb__from_bits_f32((tb__bits_f32(t) + 127u) << 23);
   return p * s;
@@ -198,15 +214,10 @@ TB_VINLINE float tb_vlog_f32(float x)
   const int32_t e = (int32_t)(ix - 0x3f2aaaabu) >> 23;
   const float m = tb__from_bits_f32(ix - ((uint32_t)e << 23));
   const float f = m - 1.0f, ef = (float)e;
-  float q = -0x1.095828p-3f;
-  q = fmaf(q, f, 0x1.1ed79cp-3f);
-  q = fmaf(q, f, -0x1.f24d4cp-4f);
-  q = fmaf(q, f, 0x1.1ebd38p-3f);
-  q = fmaf(q, f, -0x1.55a7e8p-3f);
-  q = fmaf(q, f, 0x1.99d204p-3f);
-  q = fmaf(q, f, -0x1.fffe82p-3f);
-  q = fmaf(q, f, 0x1.555502p-2f);
-  q = fmaf(q, f, -0.5f);
+  static const float cq[] = TB_VLOG_Q_F32;
+  float q = cq[0];
+  _Pragma("GCC unroll 16") for (unsigned i = 1; i < sizeof cq / sizeof *cq; i++)
+    q = fmaf(q, f, cq[i]);
   const float l = fmaf(f * f, q, f);
   return fmaf(ef, 0x1.62e430p-1f, fmaf(ef, -0x1.05c610p-29f, l));
 }
@@ -226,19 +237,10 @@ TB_VINLINE double tb__vexp_f64(double x, int neg)
   const double k = t - TB_VEXP_SHIFT_F64;
   double r = fma(k, -0x1.62e42fefa39efp-1, xr);
   r = fma(k, -0x1.abc9e3b39803fp-56, r);
-  double p = 0x1.a17f88333fb66p-29;
-  p = fma(p, r, 0x1.897d56ac67cb4p-26);
-  p = fma(p, r, 0x1.2acf376a9f6adp-22);
-  p = fma(p, r, 0x1.7193f4e5a3cb1p-19);
-  p = fma(p, r, 0x1.a01ee5d0d097ep-16);
-  p = fma(p, r, 0x1.a019ca2dd59b5p-13);
-  p = fma(p, r, 0x1.6c16c30ff635fp-10);
-  p = fma(p, r, 0x1.11111108fe04ap-7);
-  p = fma(p, r, 0x1.55555555865e8p-5);
-  p = fma(p, r, 0x1.5555555554adcp-3);
-  p = fma(p, r, 0x1.0000000000011p-1);
-  p = fma(p, r, 1.0);
-  p = fma(p, r, 1.0);
+  static const double cp[] = TB_VEXP_P_F64;
+  double p = cp[0];
+  _Pragma("GCC unroll 16") for (unsigned i = 1; i < sizeof cp / sizeof *cp; i++)
+    p = fma(p, r, cp[i]);
   const double s = tb__from_bits_f64((tb__bits_f64(t) + 1023u) << 52);
   return p * s;
 }
@@ -327,13 +329,10 @@ TB_VINLINE double tb_vlog_f64(double x)
   const double m = tb__from_bits_f64(ix - ((uint64_t)e << 52));
   const double f = m - 1.0, ef = (double)e;
   const double s = f / (2.0 + f), z = s * s;
-  double q = 0x1.2f02e5bc20029p-3;
-  q = fma(q, z, 0x1.39a1fb9b156fdp-3);
-  q = fma(q, z, 0x1.74663c5391248p-3);
-  q = fma(q, z, 0x1.c71c52164c1a9p-3);
-  q = fma(q, z, 0x1.24924941e0c33p-2);
-  q = fma(q, z, 0x1.999999997fee9p-2);
-  q = fma(q, z, 0x1.5555555555592p-1);
+  static const double cq[] = TB_VLOG_Q_F64;
+  double q = cq[0];
+  _Pragma("GCC unroll 16") for (unsigned i = 1; i < sizeof cq / sizeof *cq; i++)
+    q = fma(q, z, cq[i]);
   const double l = fma(s * z, q, 2.0 * s);
   return fma(ef, 0x1.62e42fefa39efp-1, fma(ef, 0x1.abc9e3b39803fp-56, l));
 }
@@ -407,8 +406,6 @@ TB_VNCDF(double, tb_vncdf_f64, f64, uint64_t, fma, tb_vrcp_f64, 38.5, TB_VNCDF_F
 TB_VNCDF(float, tb_vncdf_rcp_f32, f32, uint32_t, fmaf, tb_vrcp_f32, 14.0f, TB_VNCDF_F32)
 TB_VNCDF(double, tb_vncdf_div_f64, f64, uint64_t, fma, tb__div1_ieee_f64, 38.5, TB_VNCDF_F64)
 #undef TB_VNCDF
-#undef TB_VNCDF_F32
-#undef TB_VNCDF_F64
 
 /* sin(2 pi x) and cos(2 pi x) for x in [-1/2, 1/2]: the Box-Muller angle
  * 2 pi u2 - pi with x = u2 - 1/2, which is exact for the Monte Carlo
