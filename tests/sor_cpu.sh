@@ -77,18 +77,19 @@ run_csv "$TMP/rep1.csv" sor --precision float --size 11 --variant natural,split,
   "$(csv_select "$TMP/rep3.csv" variant iterations err_max true_res)" ] ||
   fail "three runs differ from one: the state was not restored"
 
-# The one-pass sweeps' shares (fused: of planes; wave: of rows): more threads
-# than planes or rows, one a share, uneven shares; the same bits as the
-# natural layout's two passes. Then wave's flags with teams of up to 8 on
+# The one-pass sweeps' shares (fused and order planes: of planes; wave and
+# dense: of rows): more threads than planes or rows, one a share, uneven
+# shares; the same bits as the natural layout's two passes. Then wave's flags with teams of up to 8 on
 # this machine's cores, so threads are descheduled while their neighbours
 # wait (a missing wait would let a thread read a row before or after its
 # neighbour's update and change the bits), over 40 planes and a residual
 # reduced every iteration.
 "$TB" run sor --backend cpu --threads 1,3 --repeat 1 --warmup 0 $LIMIT --format csv \
   --output "$TMP/sh.csv" --precision double --size 4 -P nz=1,2,5 -P ny=1,2,5 --sync barrier,flags \
+  --order rows,planes \
   -P problem=capacitor --variant natural,fused,wave,dense 2>"$TMP/err" ||
   fail "shares: $(cat "$TMP/err")"
-all_pass "$TMP/sh.csv" 108
+all_pass "$TMP/sh.csv" 180
 csv_select "$TMP/sh.csv" ny nz iterations err_max true_res | sort -u | cut -d, -f1,2 | uniq -d |
   grep -q . && fail "shares: the fused sweep differs from the natural layout"
 "$TB" run sor --backend cpu --threads 2,5,8 --repeat 2 --warmup 0 $LIMIT --format csv \
@@ -105,9 +106,9 @@ csv_select "$TMP/fl.csv" ny iterations err_max true_res | sort -u | cut -d, -f1 
 # the natural layout's bits and iterations.
 "$TB" run sor --backend cpu --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
   --output "$TMP/dn.csv" --precision float,double --size 6 -P nx=1,15,16,17,37,70 -P check=1,4 \
-  -P problem=laplace,capacitor --variant natural,dense 2>"$TMP/err" ||
+  -P problem=laplace,capacitor --variant natural,dense --order rows,planes 2>"$TMP/err" ||
   fail "dense: $(cat "$TMP/err")"
-all_pass "$TMP/dn.csv" 96
+all_pass "$TMP/dn.csv" 144
 csv_select "$TMP/dn.csv" precision nx check problem iterations err_max true_res | sort -u |
   cut -d, -f1-4 | uniq -d | grep -q . && fail "dense differs from the natural layout"
 
@@ -123,6 +124,8 @@ expect_error 2 "omega 'fast' must be a number in (0, 2)" run sor --backend cpu -
 expect_error 2 "\-\-size '0' must be at least 1" run sor --backend cpu --size 0 $LIMIT
 expect_error 2 "\-\-sync: unknown value 'spin'" run sor --backend cpu --variant wave --sync spin $LIMIT
 expect_error 2 "\-\-sync: unknown value 'spin'" run sor --backend cpu --variant dense --sync spin \
+  $LIMIT
+expect_error 2 "\-\-order: unknown value 'cols'" run sor --backend cpu --variant wave --order cols \
   $LIMIT
 expect_error 2 "\-\-nx '0' must be at least 1" run sor --backend cpu -P nx=0 $LIMIT
 expect_error 2 "tol 1e-09 is below what float resolves" run sor --backend cpu -P tol=1e-9 $LIMIT

@@ -72,6 +72,7 @@ typedef struct tb_sor_cpu {
   int8_t *urow; /* the uniform rows' materials (tb_sor_uniform_rows) */
   void *v2;     /* jacobi's second iterate */
   struct tb_sor_done *done; /* wave with sync flags: a counter a thread */
+  int planes;               /* wave and dense: order planes */
 } tb_sor_cpu_t;
 
 enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE, TB_SOR_DENSE };
@@ -83,10 +84,22 @@ enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE, T
  * the team, and a thread may run phases ahead of the threads far from it. */
 enum { TB_SOR_SYNC_BARRIER, TB_SOR_SYNC_FLAGS };
 static const char *const tb_sor_syncs[] = {"barrier", "flags", NULL};
+/* wave's and dense's order (tuning parameter order): rows, the team up the
+ * planes together, each thread over its share of the rows of every plane
+ * (a thread's working set a few rows of the planes in flight, a wait a
+ * plane); or planes, each thread up its own share of the planes as fused
+ * does (every stream a thread reads contiguous over its whole share, one
+ * barrier an iteration, but the planes in flight, some six colour planes,
+ * each thread's alone). */
+enum { TB_SOR_ORDER_ROWS, TB_SOR_ORDER_PLANES };
+static const char *const tb_sor_orders[] = {"rows", "planes", NULL};
 static const tb_param_def_t tb_sor_wave_tuning[] = {
     {"sync", "how wave's threads wait between planes: barrier (the team's), flags (the two "
              "neighbouring threads' progress counters)",
      TB_PARAM_CHOICE, "flags", 0, 0, tb_sor_syncs, 0, "barrier,flags"},
+    {"order", "wave's and dense's order: rows (the team up the planes, a share of the rows of "
+              "each), planes (each thread up its own share of the planes)",
+     TB_PARAM_CHOICE, "rows", 0, 0, tb_sor_orders, 0, "rows,planes"},
 };
 
 /* A thread's finished phases, alone on its cache line. */
@@ -335,6 +348,39 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
+  /* Colour col of the interior rows of plane k, split (srow) or dense (drow). */               \
+  static double tb_sor_rows_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
+                                  const tb_sor_tab_##SFX *t, T omega, int dense, T *v,            \
+                                  const T *f, const uint8_t *mat, int col, int64_t k, int want)   \
+  {                                                                                               \
+    double r2 = 0.0;                                                                              \
+    for (int64_t j = 1; j <= s->ny; j++)                                                          \
+      r2 += dense ? tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, col, j, k, want)       \
+                  : tb_sor_srow_##SFX(s, st, t, omega, col, j, k, want);                          \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* wave's and dense's order planes, by the calling thread of the team: fused's march (its      \
+   * comment says why the edges' red comes first) over the split or the dense rows. */           \
+  static double tb_sor_slab_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
+                                  const tb_sor_tab_##SFX *t, T omega, int dense, T *v,            \
+                                  const T *f, const uint8_t *mat, int want)                       \
+  {                                                                                               \
+    int64_t lo, hi;                                                                               \
+    double r2 = 0.0;                                                                              \
+    tb_cpu_share(s->nz, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                   \
+    const int64_t k0 = lo + 1, k1 = hi;                                                           \
+    if (k0 <= k1)                                                                                 \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k0, want);                    \
+    if (k0 < k1)                                                                                  \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k1, want);                    \
+    _Pragma("omp barrier")                                                                        \
+    for (int64_t k = k0; k <= k1; k++) {                                                          \
+      if (k + 1 < k1)                                                                             \
+        r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k + 1, want);               \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 1, k, want);                     \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
   /* One iteration in the colour-split layout, one pass: in phase k every thread takes red on     \
    * row (j, k + 1), then black on row (j, k), for the rows j of its share; then it waits for     \
    * the others (sync barrier) or publishes its phase count (sync flags, below). Black (j, k)     \
@@ -355,7 +401,9 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
   {                                                                                               \
     double r2 = 0.0;                                                                              \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
-    {                                                                                             \
+    if (st->planes)                                                                               \
+      r2 += tb_sor_slab_##SFX(s, st, t, omega, dense, v, f, mat, want);                           \
+    else {                                                                                        \
       const int nt = omp_get_num_threads(), tid = omp_get_thread_num();                           \
       const int na = s->ny < nt ? (int)s->ny : nt;                                                \
       int64_t lo, hi;                                                                             \
@@ -631,7 +679,7 @@ static int tb_sor_cpu_split_prepare(tb_ctx_t *ctx, tb_sor_cpu_t *st, int layout)
   {
     const int nt = omp_get_num_threads(), tid = omp_get_thread_num();
     int64_t lo = 0, hi = ny2, k0 = 0, k1 = nz2;
-    if (layout == TB_SOR_WAVE)
+    if (layout == TB_SOR_WAVE && !st->planes)
       tb_cpu_share(ny2, nt, tid, &lo, &hi);
     else
       tb_cpu_share(nz2, nt, tid, &k0, &k1);
@@ -683,8 +731,10 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
       memset((char *)st->v2 + (size_t)(k * s->sxy) * e, 0, (size_t)s->sxy * e);
     return TB_OK;
   }
+  if (layout == TB_SOR_WAVE || layout == TB_SOR_DENSE)
+    st->planes = tb_tune(ctx, "order")->i == TB_SOR_ORDER_PLANES;
   if ((layout == TB_SOR_WAVE || layout == TB_SOR_DENSE) &&
-      tb_tune(ctx, "sync")->i == TB_SOR_SYNC_FLAGS &&
+      tb_tune(ctx, "sync")->i == TB_SOR_SYNC_FLAGS && !st->planes &&
       !(st->done = aligned_alloc(sizeof(tb_sor_done_t), (size_t)threads * sizeof(tb_sor_done_t))))
     return tb_fail(TB_ENOMEM, "out of memory");
   if (layout == TB_SOR_SPLIT || layout == TB_SOR_WAVE)
