@@ -77,7 +77,7 @@ run_csv "$TMP/rep1.csv" sor --precision float --size 11 --variant natural,split,
   "$(csv_select "$TMP/rep3.csv" variant iterations err_max true_res)" ] ||
   fail "three runs differ from one: the state was not restored"
 
-# The one-pass sweeps' shares (fused and order planes: of planes; wave and
+# The one-pass sweeps' shares (fused and share planes: of planes; wave and
 # dense: of rows): more threads than planes or rows, one a share, uneven
 # shares; the same bits as the natural layout's two passes. Then wave's flags with teams of up to 8 on
 # this machine's cores, so threads are descheduled while their neighbours
@@ -86,7 +86,7 @@ run_csv "$TMP/rep1.csv" sor --precision float --size 11 --variant natural,split,
 # reduced every iteration.
 "$TB" run sor --backend cpu --threads 1,3 --repeat 1 --warmup 0 $LIMIT --format csv \
   --output "$TMP/sh.csv" --precision double --size 4 -P nz=1,2,5 -P ny=1,2,5 --sync barrier,flags \
-  --order rows,planes \
+  --share rows,planes \
   -P problem=capacitor --variant natural,fused,wave,dense 2>"$TMP/err" ||
   fail "shares: $(cat "$TMP/err")"
 all_pass "$TMP/sh.csv" 180
@@ -106,7 +106,7 @@ csv_select "$TMP/fl.csv" ny iterations err_max true_res | sort -u | cut -d, -f1 
 # the natural layout's bits and iterations.
 "$TB" run sor --backend cpu --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
   --output "$TMP/dn.csv" --precision float,double --size 6 -P nx=1,15,16,17,37,70 -P check=1,4 \
-  -P problem=laplace,capacitor --variant natural,dense --order rows,planes 2>"$TMP/err" ||
+  -P problem=laplace,capacitor --variant natural,dense --share rows,planes 2>"$TMP/err" ||
   fail "dense: $(cat "$TMP/err")"
 all_pass "$TMP/dn.csv" 144
 csv_select "$TMP/dn.csv" precision nx check problem iterations err_max true_res | sort -u |
@@ -125,7 +125,7 @@ expect_error 2 "\-\-size '0' must be at least 1" run sor --backend cpu --size 0 
 expect_error 2 "\-\-sync: unknown value 'spin'" run sor --backend cpu --variant wave --sync spin $LIMIT
 expect_error 2 "\-\-sync: unknown value 'spin'" run sor --backend cpu --variant dense --sync spin \
   $LIMIT
-expect_error 2 "\-\-order: unknown value 'cols'" run sor --backend cpu --variant wave --order cols \
+expect_error 2 "\-\-share: unknown value 'cols'" run sor --backend cpu --variant wave --share cols \
   $LIMIT
 expect_error 2 "\-\-nx '0' must be at least 1" run sor --backend cpu -P nx=0 $LIMIT
 expect_error 2 "tol 1e-09 is below what float resolves" run sor --backend cpu -P tol=1e-9 $LIMIT

@@ -13,7 +13,11 @@
  *          rows of every plane, red on row (j, k + 1) then black on row
  *          (j, k), a barrier a plane; the few planes in flight stay in the
  *          caches, so v, f and the materials come from memory once an
- *          iteration (the byte floor).
+ *          iteration (the byte floor). Its shares may also be planes
+ *          (tuning share): each thread up its own share of the planes, as fused.
+ * dense:   wave's order over the natural layout: every point of a row in
+ *          contiguous vectors, the colour's points stored by mask; no split
+ *          or merge of v, twice the arithmetic.
  * jacobi:  the baseline: every point from the previous iterate, two arrays.
  * One parallel region an iteration, static schedules (the scratch arrays
  * first-touched by the threads that sweep them), the residual's square sum
@@ -72,7 +76,7 @@ typedef struct tb_sor_cpu {
   int8_t *urow; /* the uniform rows' materials (tb_sor_uniform_rows) */
   void *v2;     /* jacobi's second iterate */
   struct tb_sor_done *done; /* wave with sync flags: a counter a thread */
-  int planes;               /* wave and dense: order planes */
+  int planes;               /* wave and dense: share planes */
 } tb_sor_cpu_t;
 
 enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE, TB_SOR_DENSE };
@@ -84,22 +88,22 @@ enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE, T
  * the team, and a thread may run phases ahead of the threads far from it. */
 enum { TB_SOR_SYNC_BARRIER, TB_SOR_SYNC_FLAGS };
 static const char *const tb_sor_syncs[] = {"barrier", "flags", NULL};
-/* wave's and dense's order (tuning parameter order): rows, the team up the
+/* wave's and dense's thread shares (tuning parameter share): rows, the team up the
  * planes together, each thread over its share of the rows of every plane
  * (a thread's working set a few rows of the planes in flight, a wait a
  * plane); or planes, each thread up its own share of the planes as fused
  * does (every stream a thread reads contiguous over its whole share, one
  * barrier an iteration, but the planes in flight, some six colour planes,
  * each thread's alone). */
-enum { TB_SOR_ORDER_ROWS, TB_SOR_ORDER_PLANES };
-static const char *const tb_sor_orders[] = {"rows", "planes", NULL};
+enum { TB_SOR_SHARE_ROWS, TB_SOR_SHARE_PLANES };
+static const char *const tb_sor_shares[] = {"rows", "planes", NULL};
 static const tb_param_def_t tb_sor_wave_tuning[] = {
     {"sync", "how wave's threads wait between planes: barrier (the team's), flags (the two "
              "neighbouring threads' progress counters)",
      TB_PARAM_CHOICE, "flags", 0, 0, tb_sor_syncs, 0, "barrier,flags"},
-    {"order", "wave's and dense's order: rows (the team up the planes, a share of the rows of "
-              "each), planes (each thread up its own share of the planes)",
-     TB_PARAM_CHOICE, "rows", 0, 0, tb_sor_orders, 0, "rows,planes"},
+    {"share", "wave's and dense's thread shares: rows (the team up the planes, a share of the "
+              "rows of each), planes (each thread up its own share of the planes)",
+     TB_PARAM_CHOICE, "rows", 0, 0, tb_sor_shares, 0, "rows,planes"},
 };
 
 /* A thread's finished phases, alone on its cache line. */
@@ -359,7 +363,7 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
                   : tb_sor_srow_##SFX(s, st, t, omega, col, j, k, want);                          \
     return r2;                                                                                    \
   }                                                                                               \
-  /* wave's and dense's order planes, by the calling thread of the team: fused's march (its      \
+  /* wave's and dense's share planes, by the calling thread of the team: fused's march (its      \
    * comment says why the edges' red comes first) over the split or the dense rows. */           \
   static double tb_sor_slab_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
                                   const tb_sor_tab_##SFX *t, T omega, int dense, T *v,            \
@@ -732,7 +736,7 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
     return TB_OK;
   }
   if (layout == TB_SOR_WAVE || layout == TB_SOR_DENSE)
-    st->planes = tb_tune(ctx, "order")->i == TB_SOR_ORDER_PLANES;
+    st->planes = tb_tune(ctx, "share")->i == TB_SOR_SHARE_PLANES;
   if ((layout == TB_SOR_WAVE || layout == TB_SOR_DENSE) &&
       tb_tune(ctx, "sync")->i == TB_SOR_SYNC_FLAGS && !st->planes &&
       !(st->done = aligned_alloc(sizeof(tb_sor_done_t), (size_t)threads * sizeof(tb_sor_done_t))))
