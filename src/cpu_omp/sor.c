@@ -56,6 +56,7 @@
 #pragma GCC target("prefer-vector-width=512")
 #endif
 
+#include <limits.h>
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -744,6 +745,10 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
   if (layout == TB_SOR_SPLIT || layout == TB_SOR_WAVE)
     return tb_sor_cpu_split_prepare(ctx, st, layout);
   if (layout == TB_SOR_DENSE) {
+    /* dense indexes a row's points with 32-bit integers (i + 1 must not overflow). */
+    if (s->nx > INT_MAX - 1)
+      return tb_fail(TB_EUNSUP, "rows of %lld points are over the dense sweep's 32-bit indices",
+                     (long long)s->nx);
     if (!(st->urow = malloc((size_t)((s->ny + 2) * (s->nz + 2)))))
       return tb_fail(TB_ENOMEM, "out of memory");
     tb_sor_uniform_rows(s, ctx->buf[s->mat], st->urow);
