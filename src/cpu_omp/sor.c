@@ -13,7 +13,11 @@
  *          rows of every plane, red on row (j, k + 1) then black on row
  *          (j, k), a barrier a plane; the few planes in flight stay in the
  *          caches, so v, f and the materials come from memory once an
- *          iteration (the byte floor).
+ *          iteration (the byte floor). Its shares may also be planes
+ *          (tuning share): each thread up its own share of the planes, as fused.
+ * dense:   wave's order over the natural layout: every point of a row in
+ *          contiguous vectors, the colour's points stored by mask; no split
+ *          or merge of v, twice the arithmetic.
  * jacobi:  the baseline: every point from the previous iterate, two arrays.
  * One parallel region an iteration, static schedules (the scratch arrays
  * first-touched by the threads that sweep them), the residual's square sum
@@ -52,6 +56,7 @@
 #pragma GCC target("prefer-vector-width=512")
 #endif
 
+#include <limits.h>
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -72,9 +77,10 @@ typedef struct tb_sor_cpu {
   int8_t *urow; /* the uniform rows' materials (tb_sor_uniform_rows) */
   void *v2;     /* jacobi's second iterate */
   struct tb_sor_done *done; /* wave with sync flags: a counter a thread */
+  int planes;               /* wave and dense: share planes */
 } tb_sor_cpu_t;
 
-enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE };
+enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE, TB_SOR_DENSE };
 
 /* wave's synchronisation between phases (tuning parameter sync): a team
  * barrier, or flags: each thread publishes the phases it has finished and
@@ -83,10 +89,22 @@ enum { TB_SOR_NATURAL, TB_SOR_SPLIT, TB_SOR_JACOBI, TB_SOR_FUSED, TB_SOR_WAVE };
  * the team, and a thread may run phases ahead of the threads far from it. */
 enum { TB_SOR_SYNC_BARRIER, TB_SOR_SYNC_FLAGS };
 static const char *const tb_sor_syncs[] = {"barrier", "flags", NULL};
+/* wave's and dense's thread shares (tuning parameter share): rows, the team up the
+ * planes together, each thread over its share of the rows of every plane
+ * (a thread's working set a few rows of the planes in flight, a wait a
+ * plane); or planes, each thread up its own share of the planes as fused
+ * does (every stream a thread reads contiguous over its whole share, one
+ * barrier an iteration, but the planes in flight, some six colour planes,
+ * each thread's alone). */
+enum { TB_SOR_SHARE_ROWS, TB_SOR_SHARE_PLANES };
+static const char *const tb_sor_shares[] = {"rows", "planes", NULL};
 static const tb_param_def_t tb_sor_wave_tuning[] = {
     {"sync", "how wave's threads wait between planes: barrier (the team's), flags (the two "
              "neighbouring threads' progress counters)",
      TB_PARAM_CHOICE, "flags", 0, 0, tb_sor_syncs, 0, "barrier,flags"},
+    {"share", "wave's and dense's thread shares: rows (the team up the planes, a share of the "
+              "rows of each), planes (each thread up its own share of the planes)",
+     TB_PARAM_CHOICE, "rows", 0, 0, tb_sor_shares, 0, "rows,planes"},
 };
 
 /* A thread's finished phases, alone on its cache line. */
@@ -109,7 +127,7 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
 }
 
 #define TB_SOR_CPU(T, SFX)                                                                        \
-  /* The spacing tables and the harmonic means of the coefficient array. */                      \
+  /* The spacing tables and the harmonic means of the coefficient array. */                       \
   typedef struct {                                                                                \
     const T *rxm, *rxp, *rym, *ryp, *rzm, *rzp, *hm;                                              \
   } tb_sor_tab_##SFX;                                                                             \
@@ -120,8 +138,8 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
                           cf + s->hm};                                                            \
     return t;                                                                                     \
   }                                                                                               \
-  /* Colour col of points ia..ib of row (j, k) in the natural layout (every point with JACOBI, \
-   * from src to dst); returns the residual's square sum. */                                     \
+  /* Colour col of points ia..ib of row (j, k) in the natural layout (every point with JACOBI,    \
+   * from src to dst); returns the residual's square sum. */                                      \
   static double tb_sor_line_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,              \
                                   const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,         \
                                   int jacobi, int col, int64_t j, int64_t k, int64_t ia,          \
@@ -173,9 +191,9 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
   }                                                                                               \
   /* One fused iteration in place: each thread owns planes k0..k1 (the static share) and          \
    * marches up them, red on plane k + 1, then black on plane k, so each plane is fetched         \
-   * once an iteration. Red on the first and last planes of every share comes first, before      \
+   * once an iteration. Red on the first and last planes of every share comes first, before       \
    * a barrier: black on a share's edge plane needs red on the neighbouring share's edge, and     \
-   * red there needs the old black of this share's edge. */                                      \
+   * red there needs the old black of this share's edge. */                                       \
   static double tb_sor_iter_fused_##SFX(const tb_sor_t *s, T *v, const T *f, const uint8_t *mat,  \
                                         const tb_sor_tab_##SFX *t, T omega, int threads)          \
   {                                                                                               \
@@ -198,16 +216,17 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* Colour col of row (j, k) in the colour-split layout; returns the residual's square sum.     \
+  /* Colour col of row (j, k) in the colour-split layout; returns the residual's square sum.      \
    * i = 2 ih + p: the colour's points of the row; west at ih + p - 1, east at ih + p of the      \
-   * other colour's row. */                                                                       \
-  static double tb_sor_srow_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
-                                  const tb_sor_tab_##SFX *t, T omega, int col, int64_t j,         \
-                                  int64_t k)                                                      \
+   * other colour's row. want: the residual is summed (the iterations tb_sor_wants; 0 in the      \
+   * others, whose loops then carry no reduction: tb_sor_srow).  */                               \
+  static inline __attribute__((always_inline)) double tb_sor_srow_body_##SFX(                     \
+      const tb_sor_t *s, const tb_sor_cpu_t *st, const tb_sor_tab_##SFX *t, T omega, int col,     \
+      int64_t j, int64_t k, const int want)                                                       \
   {                                                                                               \
     const int64_t w = st->w, wz = w * (s->ny + 2), p = (j + k + col) & 1, row = w * j + wz * k;   \
     T *v = (T *)st->v[col] + row;                                                                 \
-    const T *o = (const T *)st->v[col ^ 1] + row, *f = (const T *)st->f[col] + row;              \
+    const T *o = (const T *)st->v[col ^ 1] + row, *f = (const T *)st->f[col] + row;               \
     const uint8_t *mat = st->mat[col] + row, *mo = st->mat[col ^ 1] + row;                        \
     const T *rxm = (const T *)st->rx[2 * p], *rxp = (const T *)st->rx[2 * p + 1];                 \
     const T rym = t->rym[j], ryp = t->ryp[j], rzm = t->rzm[k], rzp = t->rzp[k];                   \
@@ -225,7 +244,7 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
         const T keep = (mat[ih] & TB_SOR_FIXED) ? (T)0 : (T)1;                                    \
         v[ih] = keep == (T)0 ? v[ih] : out;                                                       \
         const T rk = r * keep;                                                                    \
-        r2 += (double)rk * (double)rk;                                                            \
+        r2 += want ? (double)rk * (double)rk : 0.0;                                               \
       }                                                                                           \
       return r2;                                                                                  \
     }                                                                                             \
@@ -241,13 +260,88 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
       const T keep = (m & TB_SOR_FIXED) ? (T)0 : (T)1;                                            \
       v[ih] = keep == (T)0 ? v[ih] : out;                                                         \
       const T rk = r * keep;                                                                      \
-      r2 += (double)rk * (double)rk;                                                              \
+      r2 += want ? (double)rk * (double)rk : 0.0;                                                 \
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* One iteration in the colour-split layout: red, then black, over the planes. */              \
+  /* Colour col of row (j, k) in the natural layout, dense: every point of the row is             \
+   * computed in contiguous vectors (no stride-2 gathers), and only the colour's free points      \
+   * are stored (a masked store, tb_sor_dstore, which returns the point's residual or 0). A       \
+   * colour point reads only the other colour's values and its own, none of which the row's       \
+   * stores change, so it gets the two-pass bits whatever the vector width; the other             \
+   * colour's results are dropped (finite: their operands are). 32-bit indices into per-          \
+   * neighbour row pointers. The grid comes twice, as vo (stored) and v (read), and               \
+   * tb_sor_drow is not inlined: where GCC 12 sees the stores and the x neighbours' loads on      \
+   * one pointer it refuses the simd loop (the dependence at distance 1, which the colours        \
+   * make harmless, caps its vector length at 1). */                                              \
+  static inline __attribute__((always_inline)) T tb_sor_dstore_##SFX(T *o, T out, T r, int other, \
+                                                                     unsigned m)                  \
+  {                                                                                               \
+    const T keep = (other | (m & TB_SOR_FIXED)) ? (T)0 : (T)1;                                    \
+    if (keep != (T)0)                                                                             \
+      *o = out;                                                                                   \
+    return r * keep;                                                                              \
+  }                                                                                               \
+  static inline __attribute__((always_inline)) double tb_sor_drow_body_##SFX(                     \
+      const tb_sor_t *s, const int8_t *urow, T *vo, const T *v, const T *f, const uint8_t *mat,   \
+      const tb_sor_tab_##SFX *t, T omega, int col, int64_t j, int64_t k, const int want)          \
+  {                                                                                               \
+    const int64_t sx = s->sx, sxy = s->sxy, row = sx * j + sxy * k;                               \
+    const int q = (int)((j + k + col) & 1), nx = (int)s->nx;                                      \
+    const T *vc = v + row;                                                                        \
+    T *wo = vo + row;                                                                             \
+    const T *vs = vc - sx, *vn = vc + sx, *vb = vc - sxy, *vt = vc + sxy, *fc = f + row;          \
+    const uint8_t *mc = mat + row;                                                                \
+    const T *rxm = t->rxm, *rxp = t->rxp;                                                         \
+    const T rym = t->rym[j], ryp = t->ryp[j], rzm = t->rzm[k], rzp = t->rzp[k];                   \
+    const int um = urow[j + (s->ny + 2) * k];                                                     \
+    double r2 = 0.0;                                                                              \
+    if (um >= 0) {                                                                                \
+      const T h = t->hm[um * (TB_SOR_NMAT + 1)];                                                  \
+      _Pragma("omp simd reduction(+ : r2)")                                                       \
+      for (int i = 1; i <= nx; i++) {                                                             \
+        T out;                                                                                    \
+        const T r = tb_sor_update_##SFX(vc[i], fc[i], vc[i - 1], vc[i + 1], vs[i], vn[i], vb[i],  \
+                                        vt[i], h, h, h, h, h, h, rxm[i], rxp[i], rym, ryp, rzm,   \
+                                        rzp, omega, &out);                                        \
+        const T rk = tb_sor_dstore_##SFX(wo + i, out, r, (i ^ q) & 1, mc[i]);                     \
+        r2 += want ? (double)rk * (double)rk : 0.0;                                               \
+      }                                                                                           \
+      return r2;                                                                                  \
+    }                                                                                             \
+    const uint8_t *ms = mc - sx, *mn = mc + sx, *mb = mc - sxy, *mt = mc + sxy;                   \
+    _Pragma("omp simd reduction(+ : r2)")                                                         \
+    for (int i = 1; i <= nx; i++) {                                                               \
+      const unsigned m = mc[i];                                                                   \
+      T out;                                                                                      \
+      const T r = tb_sor_point_##SFX(vc[i], fc[i], vc[i - 1], vc[i + 1], vs[i], vn[i], vb[i],     \
+                                     vt[i], t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mc[i - 1],       \
+                                     mc[i + 1], ms[i], mn[i], mb[i], mt[i], rxm[i], rxp[i], rym,  \
+                                     ryp, rzm, rzp, omega, &out);                                 \
+      const T rk = tb_sor_dstore_##SFX(wo + i, out, r, (i ^ q) & 1, m);                           \
+      r2 += want ? (double)rk * (double)rk : 0.0;                                                 \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* The rows with the residual's sum specialised in or out (want, a constant in each copy). */   \
+  static double tb_sor_srow_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
+                                  const tb_sor_tab_##SFX *t, T omega, int col, int64_t j,         \
+                                  int64_t k, int want)                                            \
+  {                                                                                               \
+    return want ? tb_sor_srow_body_##SFX(s, st, t, omega, col, j, k, 1)                           \
+                : tb_sor_srow_body_##SFX(s, st, t, omega, col, j, k, 0);                          \
+  }                                                                                               \
+  __attribute__((noinline)) static double tb_sor_drow_##SFX(                                      \
+      const tb_sor_t *s, const int8_t *urow, T *vo, const T *v, const T *f, const uint8_t *mat,   \
+      const tb_sor_tab_##SFX *t, T omega, int col, int64_t j, int64_t k, int want)                \
+  {                                                                                               \
+    return want ? tb_sor_drow_body_##SFX(s, urow, vo, v, f, mat, t, omega, col, j, k, 1)          \
+                : tb_sor_drow_body_##SFX(s, urow, vo, v, f, mat, t, omega, col, j, k, 0);         \
+  }                                                                                               \
+  /* One iteration in the colour-split layout: red, then black, over the planes. */               \
   static double tb_sor_iter_split_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                \
-                                        const tb_sor_tab_##SFX *t, T omega, int threads)          \
+                                        const tb_sor_tab_##SFX *t, T omega, int threads,          \
+                                        int want)                                                 \
   {                                                                                               \
     double r2 = 0.0;                                                                              \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
@@ -255,27 +349,66 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
       _Pragma("omp for schedule(static)")                                                         \
       for (int64_t k = 1; k <= s->nz; k++)                                                        \
         for (int64_t j = 1; j <= s->ny; j++)                                                      \
-          r2 += tb_sor_srow_##SFX(s, st, t, omega, col, j, k);                                    \
+          r2 += tb_sor_srow_##SFX(s, st, t, omega, col, j, k, want);                              \
+    }                                                                                             \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* Colour col of the interior rows of plane k, split (srow) or dense (drow). */               \
+  static double tb_sor_rows_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
+                                  const tb_sor_tab_##SFX *t, T omega, int dense, T *v,            \
+                                  const T *f, const uint8_t *mat, int col, int64_t k, int want)   \
+  {                                                                                               \
+    double r2 = 0.0;                                                                              \
+    for (int64_t j = 1; j <= s->ny; j++)                                                          \
+      r2 += dense ? tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, col, j, k, want)       \
+                  : tb_sor_srow_##SFX(s, st, t, omega, col, j, k, want);                          \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* wave's and dense's share planes, by the calling thread of the team: fused's march (its      \
+   * comment says why the edges' red comes first) over the split or the dense rows. */           \
+  static double tb_sor_slab_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
+                                  const tb_sor_tab_##SFX *t, T omega, int dense, T *v,            \
+                                  const T *f, const uint8_t *mat, int want)                       \
+  {                                                                                               \
+    int64_t lo, hi;                                                                               \
+    double r2 = 0.0;                                                                              \
+    tb_cpu_share(s->nz, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                   \
+    const int64_t k0 = lo + 1, k1 = hi;                                                           \
+    if (k0 <= k1)                                                                                 \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k0, want);                    \
+    if (k0 < k1)                                                                                  \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k1, want);                    \
+    _Pragma("omp barrier")                                                                        \
+    for (int64_t k = k0; k <= k1; k++) {                                                          \
+      if (k + 1 < k1)                                                                             \
+        r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k + 1, want);               \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 1, k, want);                     \
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
   /* One iteration in the colour-split layout, one pass: in phase k every thread takes red on     \
    * row (j, k + 1), then black on row (j, k), for the rows j of its share; then it waits for     \
-   * the others (sync barrier) or publishes its phase count (sync flags, below). Black (j, k)    \
+   * the others (sync barrier) or publishes its phase count (sync flags, below). Black (j, k)     \
    * reads red on (j, k +- 1) and (j +- 1, k), all updated (the earlier phases, and (j, k + 1)    \
    * just before by the same thread); red (j, k + 1) reads black on (j, k), (j +- 1, k + 1) and   \
    * (j, k + 2), none updated yet ((j, k) comes after it in the same thread, the others in later  \
-   * phases). So every point sees the two-pass values. With flags a thread starts phase k once   \
+   * phases). So every point sees the two-pass values. With flags a thread starts phase k once    \
    * the threads of rows lo - 1 and hi (its neighbours t -+ 1) have finished phase k - 1: then    \
    * red on their rows of plane k is written, and neither can start phase k + 1 (which writes     \
    * black on plane k + 1, read here) before this thread has finished phase k. Only the first     \
-   * min(threads, ny) threads have rows (tb_cpu_share), so neighbours are found among them. */    \
+   * min(threads, ny) threads have rows (tb_cpu_share), so neighbours are found among them.       \
+   * dense (the dense variant): the same order over the natural layout's rows v, f, mat           \
+   * (tb_sor_drow), which reads and writes the same colours of the same rows. */                  \
   static double tb_sor_iter_wave_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                 \
-                                       const tb_sor_tab_##SFX *t, T omega, int threads, int flags) \
+                                       const tb_sor_tab_##SFX *t, T omega, int threads, int flags, \
+                                       int dense, T *v, const T *f, const uint8_t *mat,           \
+                                       int want)                                                  \
   {                                                                                               \
     double r2 = 0.0;                                                                              \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
-    {                                                                                             \
+    if (st->planes)                                                                               \
+      r2 += tb_sor_slab_##SFX(s, st, t, omega, dense, v, f, mat, want);                           \
+    else {                                                                                        \
       const int nt = omp_get_num_threads(), tid = omp_get_thread_num();                           \
       const int na = s->ny < nt ? (int)s->ny : nt;                                                \
       int64_t lo, hi;                                                                             \
@@ -291,9 +424,13 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
           tb_sor_wait(&st->done[tid + 1], k);                                                     \
         for (int64_t j = lo + 1; j <= hi; j++) {                                                  \
           if (k < s->nz)                                                                          \
-            r2 += tb_sor_srow_##SFX(s, st, t, omega, 0, j, k + 1);                                \
+            r2 += dense ? tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, 0, j, k + 1,     \
+                                            want)                                                 \
+                        : tb_sor_srow_##SFX(s, st, t, omega, 0, j, k + 1, want);                  \
           if (k > 0)                                                                              \
-            r2 += tb_sor_srow_##SFX(s, st, t, omega, 1, j, k);                                    \
+            r2 += dense ? tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, 1, j, k,         \
+                                            want)                                                 \
+                        : tb_sor_srow_##SFX(s, st, t, omega, 1, j, k, want);                      \
         }                                                                                         \
         if (flags)                                                                                \
           atomic_store_explicit(&st->done[tid].n, k + 1, memory_order_release);                   \
@@ -304,12 +441,12 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* Move the natural layout to the colour-split one (to = 1) or back, a row at a time: the     \
+  /* Move the natural layout to the colour-split one (to = 1) or back, a row at a time: the       \
    * row's even points go to colour (j + k) & 1, its odd ones to the other, at i / 2. */          \
   static void tb_sor_split_##SFX(const tb_sor_t *s, int64_t w, T *nat, T *const *half, int to,    \
                                  int threads)                                                     \
   {                                                                                               \
-    const int64_t ny2 = s->ny + 2, pairs = (s->nx + 2) / 2, odd = (s->nx + 2) & 1;               \
+    const int64_t ny2 = s->ny + 2, pairs = (s->nx + 2) / 2, odd = (s->nx + 2) & 1;                \
     _Pragma("omp parallel for schedule(static) num_threads(threads)")                             \
     for (int64_t k = 0; k < s->nz + 2; k++)                                                       \
       for (int64_t j = 0; j < ny2; j++) {                                                         \
@@ -354,13 +491,19 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     if (layout == TB_SOR_JACOBI)                                                                  \
       memcpy(st->v2, v, (size_t)s->cells * sizeof(T));                                            \
     for (;; it++) {                                                                               \
+      const int want = tb_sor_wants(s, it);                                                       \
       double r2;                                                                                  \
       switch (layout) {                                                                           \
       case TB_SOR_SPLIT:                                                                          \
-        r2 = tb_sor_iter_split_##SFX(s, st, &t, omega, threads);                                  \
+        r2 = tb_sor_iter_split_##SFX(s, st, &t, omega, threads, want);                            \
         break;                                                                                    \
       case TB_SOR_WAVE:                                                                           \
-        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads, flags);                            \
+        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads, flags, 0, v, f, mat,               \
+                                    want);                                                        \
+        break;                                                                                    \
+      case TB_SOR_DENSE:                                                                          \
+        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads, flags, 1, v, f, mat,               \
+                                    want);                                                        \
         break;                                                                                    \
       case TB_SOR_FUSED:                                                                          \
         r2 = tb_sor_iter_fused_##SFX(s, v, f, mat, &t, omega, threads);                           \
@@ -411,7 +554,7 @@ typedef struct tb_sor_cpu_mpi {
                               b->lo[2] + q / ny, b->lo[0], b->hi[0]);                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* Copy colour col between the grid and the buffers: out of the sent faces (pack), or into     \
+  /* Copy colour col between the grid and the buffers: out of the sent faces (pack), or into      \
    * the received layers. */                                                                      \
   static void tb_sor_faces_##SFX(const tb_sor_cpu_mpi_t *m, T *v, int col, int pack)              \
   {                                                                                               \
@@ -541,7 +684,7 @@ static int tb_sor_cpu_split_prepare(tb_ctx_t *ctx, tb_sor_cpu_t *st, int layout)
   {
     const int nt = omp_get_num_threads(), tid = omp_get_thread_num();
     int64_t lo = 0, hi = ny2, k0 = 0, k1 = nz2;
-    if (layout == TB_SOR_WAVE)
+    if (layout == TB_SOR_WAVE && !st->planes)
       tb_cpu_share(ny2, nt, tid, &lo, &hi);
     else
       tb_cpu_share(nz2, nt, tid, &k0, &k1);
@@ -593,11 +736,23 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
       memset((char *)st->v2 + (size_t)(k * s->sxy) * e, 0, (size_t)s->sxy * e);
     return TB_OK;
   }
-  if (layout == TB_SOR_WAVE && tb_tune(ctx, "sync")->i == TB_SOR_SYNC_FLAGS &&
+  if (layout == TB_SOR_WAVE || layout == TB_SOR_DENSE)
+    st->planes = tb_tune(ctx, "share")->i == TB_SOR_SHARE_PLANES;
+  if ((layout == TB_SOR_WAVE || layout == TB_SOR_DENSE) &&
+      tb_tune(ctx, "sync")->i == TB_SOR_SYNC_FLAGS && !st->planes &&
       !(st->done = aligned_alloc(sizeof(tb_sor_done_t), (size_t)threads * sizeof(tb_sor_done_t))))
     return tb_fail(TB_ENOMEM, "out of memory");
   if (layout == TB_SOR_SPLIT || layout == TB_SOR_WAVE)
     return tb_sor_cpu_split_prepare(ctx, st, layout);
+  if (layout == TB_SOR_DENSE) {
+    /* dense indexes a row's points with 32-bit integers (i + 1 must not overflow). */
+    if (s->nx > INT_MAX - 1)
+      return tb_fail(TB_EUNSUP, "rows of %lld points are over the dense sweep's 32-bit indices",
+                     (long long)s->nx);
+    if (!(st->urow = malloc((size_t)((s->ny + 2) * (s->nz + 2)))))
+      return tb_fail(TB_ENOMEM, "out of memory");
+    tb_sor_uniform_rows(s, ctx->buf[s->mat], st->urow);
+  }
   return TB_OK;
 }
 
@@ -606,6 +761,7 @@ static int tb_sor_prep_split(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_
 static int tb_sor_prep_jacobi(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_JACOBI); }
 static int tb_sor_prep_fused(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_FUSED); }
 static int tb_sor_prep_wave(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_WAVE); }
+static int tb_sor_prep_dense(tb_ctx_t *ctx) { return tb_sor_cpu_prepare(ctx, TB_SOR_DENSE); }
 
 static int tb_sor_run_layout(tb_ctx_t *ctx, int layout)
 {
@@ -617,6 +773,7 @@ static int tb_sor_run_split(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SO
 static int tb_sor_run_jacobi(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_JACOBI); }
 static int tb_sor_run_fused(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_FUSED); }
 static int tb_sor_run_wave(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_WAVE); }
+static int tb_sor_run_dense(tb_ctx_t *ctx) { return tb_sor_run_layout(ctx, TB_SOR_DENSE); }
 
 static void tb_sor_mpi_release(tb_ctx_t *ctx)
 {
@@ -679,6 +836,11 @@ TB_VARIANT(tb_sor_wave, "wave", &tb_algo_sor, TB_SOR_PRECS, 0, tb_sor_wave_tunin
            TB_COUNT(tb_sor_wave_tuning), tb_sor_prep_wave, tb_sor_run_wave, NULL,
            tb_sor_cpu_release,
            "split, one pass: the team up the planes, red on row (j, k + 1) then black on (j, k)");
+TB_VARIANT(tb_sor_dense, "dense", &tb_algo_sor, TB_SOR_PRECS, 0, tb_sor_wave_tuning,
+           TB_COUNT(tb_sor_wave_tuning), tb_sor_prep_dense, tb_sor_run_dense, NULL,
+           tb_sor_cpu_release,
+           "wave's order in the natural layout: whole rows in contiguous vectors, the colour's "
+           "points stored (no split of v)");
 TB_VARIANT(tb_sor_jacobi, "jacobi", &tb_algo_sor, TB_SOR_PRECS, 0, NULL, 0, tb_sor_prep_jacobi,
            tb_sor_run_jacobi, NULL, tb_sor_cpu_release,
            "Jacobi (two arrays), the baseline the red-black ordering is measured against");
@@ -693,4 +855,4 @@ TB_VARIANT(tb_sor_mpi_overlap, "mpi-overlap", &tb_algo_sor, TB_SOR_PRECS, TB_V_M
            "under the interior's sweep");
 
 TB_VARIANT_LIST(sor, cpu, &tb_sor_natural, &tb_sor_split, &tb_sor_fused, &tb_sor_wave,
-                &tb_sor_jacobi, &tb_sor_mpi, &tb_sor_mpi_overlap);
+                &tb_sor_dense, &tb_sor_jacobi, &tb_sor_mpi, &tb_sor_mpi_overlap);
