@@ -88,31 +88,33 @@ run_csv "$TMP/rg.csv" sor --variant wave,roll --precision float,double --size 20
 all_pass "$TMP/rg.csv" 14
 same_bits "$TMP/rg.csv"
 # lean (roll for one-material problems) against the CPU's wave, the same bits, in float
-# and double: cubes of 1, 7 and 33 points a side and boxes of unequal odd sides (a row of
-# 38 slots over one, two and part of a third tile, 19 rows over tiles of 1, 6 and 30,
-# 33 planes in chunks of 1, 4 and 33: the loads a step ahead at a chunk's last planes
-# and the grid's, the two steps a turn of its loop with an odd chunk), the
-# manufactured problem on the stretched mesh (every spacing factor its own) and
-# Laplace's (boundary values), the residual every iteration (check 1) and every third.
+# and double, with 2 and 6 steps a turn of its loop: cubes of 1, 7 and 33 points a side
+# in chunks of 5 and 12 planes (a chunk ending inside a turn and on one), and boxes of
+# unequal odd sides (a row of 38 slots over one, two and part of a third tile, 19 rows
+# over tiles of 1, 6 and 30, 33 planes in chunks of 1, 4 and 33: the loads a step ahead
+# at a chunk's last planes and the grid's), the manufactured problem on the stretched
+# mesh (every spacing factor its own) and Laplace's (boundary values), the residual
+# every iteration (check 1) and every third.
 run_csv "$TMP/ln.csv" sor --variant wave,lean --precision float,double --size 1,7,33 \
-  -P check=3 -P problem=manufactured,laplace -P mesh=stretched --block 256 --zchunk 5 \
-  --regs 48,64
-# 2 precisions x 3 sizes x 2 problems x (wave + lean at 2 caps)
-all_pass "$TMP/ln.csv" 36
+  -P check=3 -P problem=manufactured,laplace -P mesh=stretched --block 256 --zchunk 5,12 \
+  --regs 48,64 --turn 2,6
+# 2 precisions x 3 sizes x 2 problems x (wave + lean at 2 chunks, 2 caps and 2 turns)
+all_pass "$TMP/ln.csv" 108
 same_bits "$TMP/ln.csv"
 run_csv "$TMP/lb.csv" sor --variant wave,lean --precision float,double --size 20 -P nx=75 \
   -P ny=19 -P nz=33 -P check=1 -P problem=manufactured,laplace -P mesh=stretched \
-  --block 96,256,1024 --bx 32,128 --zchunk 1,4,33 --regs 40,64
+  --block 96,256,1024 --bx 32,128 --zchunk 1,4,33 --regs 40,64 --turn 2,6
 # 2 precisions x 2 problems x (wave + lean at 32 x 3, 32 x 8, 32 x 32, 128 x 8 by 3 chunks
-# by 2 caps)
-all_pass "$TMP/lb.csv" 100
+# by 2 caps by 2 turns)
+all_pass "$TMP/lb.csv" 196
 same_bits "$TMP/lb.csv"
 # Every cap on another odd box, uniform mesh, where lean's one-material coefficients are
 # the same for every point: the same bits as wave, and as roll.
 run_csv "$TMP/lc.csv" sor --variant wave,roll,lean --precision float,double --size 20 \
-  -P nx=41 -P ny=23 -P nz=17 -P check=3 --block 256 --zchunk 5 --regs 40,48,64,80,128,255
-# 2 precisions x (wave + roll and lean at 6 caps)
-all_pass "$TMP/lc.csv" 26
+  -P nx=41 -P ny=23 -P nz=17 -P check=3 --block 256 --zchunk 5 --regs 40,48,64,80,128,255 \
+  --turn 2,6
+# 2 precisions x (wave + roll at 6 caps + lean at 6 caps and 2 turns)
+all_pass "$TMP/lc.csv" 38
 same_bits "$TMP/lc.csv"
 # The capacitor (two materials) is not lean's: it skips, saying so, and roll runs it.
 run_csv "$TMP/ld.csv" sor --variant wave,roll,lean --precision float --size 20 \
@@ -124,4 +126,5 @@ grep -q "lean skipped.*one material" "$TMP/err" || fail "lean on the capacitor: 
 # A cap that has no kernel is refused in one line.
 expect_error 2 "\-\-regs: unknown value '50'" run sor --backend gpu --variant roll --regs 50 \
   --size 8
+expect_error 2 "\-\-turn: unknown value '3'" run sor --backend gpu --variant lean --turn 3 --size 8
 finish

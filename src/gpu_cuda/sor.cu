@@ -714,9 +714,12 @@ __device__ __forceinline__ void tb_sor_lfetch(const tb_sor_sk<T> &a, unsigned c,
  * No uniform-row or neighbour-material loads, and no branch around the
  * loads (tb_sor_lfetch); the arrays are indexed by one 32-bit unsigned
  * offset advanced a plane a step (no index products, no sign extension);
- * the slot's parity flips each step and picks the coefficients; two steps
- * a turn of the loop. */
-template <typename T, bool RES, int REGS>
+ * the slot's parity flips each step and picks the coefficients. The loop
+ * runs TURN steps a turn (the tuning's turn, even: the two load sets
+ * alternate): 2, or 6, after which the values rolled through registers
+ * (periods 1, 2 and 3) are back in the registers they started in, so the
+ * compiler need not move them, at the cost of more registers. */
+template <typename T, bool RES, int REGS, int TURN>
 __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, double *partial)
 {
   extern __shared__ double tb_sor_smem[];
@@ -831,10 +834,21 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
     tb_sor_turn(&rprev, &rcur, &rnext);
   };
   tb_sor_lx<T> y = x;
-  for (int k = t.k0; k <= t.k1; k += 2) {
+  for (int k = t.k0; k <= t.k1; k += TURN) {
     step(k, x, y);
-    if (k + 1 <= t.k1)
-      step(k + 1, y, x);
+    if (k + 1 > t.k1)
+      break;
+    step(k + 1, y, x);
+    if constexpr (TURN == 6) {
+      for (int u = 2; u < 6; u += 2) {
+        if (k + u > t.k1)
+          break;
+        step(k + u, x, y);
+        if (k + u + 1 > t.k1)
+          break;
+        step(k + u + 1, y, x);
+      }
+    }
   }
   if (RES)
     tb_sor_partial(r2, partial);
@@ -846,10 +860,15 @@ template <typename T, bool RES>
 void (*const tb_sor_roll_k[])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
     tb_k_sor_roll<T, RES, 40>, tb_k_sor_roll<T, RES, 48>,  tb_k_sor_roll<T, RES, 64>,
     tb_k_sor_roll<T, RES, 80>, tb_k_sor_roll<T, RES, 128>, tb_k_sor_roll<T, RES, 255>};
+/* lean's steps a loop turn (the tuning's turn), and its kernels by turn and cap. */
+const char *const tb_sor_turns[] = {"2", "6", NULL};
+#define TB_SOR_LEAN_CAPS(TURN)                                                                   \
+  {tb_k_sor_lean<T, RES, 40, TURN>, tb_k_sor_lean<T, RES, 48, TURN>,                             \
+   tb_k_sor_lean<T, RES, 64, TURN>, tb_k_sor_lean<T, RES, 80, TURN>,                             \
+   tb_k_sor_lean<T, RES, 128, TURN>, tb_k_sor_lean<T, RES, 255, TURN>}
 template <typename T, bool RES>
-void (*const tb_sor_lean_k[])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
-    tb_k_sor_lean<T, RES, 40>, tb_k_sor_lean<T, RES, 48>,  tb_k_sor_lean<T, RES, 64>,
-    tb_k_sor_lean<T, RES, 80>, tb_k_sor_lean<T, RES, 128>, tb_k_sor_lean<T, RES, 255>};
+void (*const tb_sor_lean_k[][6])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {TB_SOR_LEAN_CAPS(2),
+                                                                          TB_SOR_LEAN_CAPS(6)};
 
 /* roll's shared memory: three red planes and two black ones with a row on
  * either side. */
@@ -909,8 +928,17 @@ struct tb_sor_gpu {
   int64_t w, half_cells;
   int bx, by, zchunk; /* stream, roll and lean: the block's shape and its planes */
   int regs;           /* roll and lean: the register cap's index in tb_sor_regs */
+  int turn;           /* lean: the steps a loop turn's index in tb_sor_turns */
   int um;             /* lean: the problem's one material index */
 };
+
+/* roll's or lean's kernel at the tuning's cap (and lean's turn). */
+template <typename T, bool RES>
+void (*tb_sor_march_k(const tb_sor_gpu *st, int layout))(tb_sor_k<T>, tb_sor_sk<T>, double *)
+{
+  return layout == TB_SOR_ROLL ? tb_sor_roll_k<T, RES>[st->regs]
+                               : tb_sor_lean_k<T, RES>[st->turn][st->regs];
+}
 
 template <typename T> tb_sor_k<T> tb_sor_args(const tb_ctx_t *ctx)
 {
@@ -973,11 +1001,11 @@ template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st, int
     return tb_fail(TB_EUNSUP, "%lld points of a colour are over the roll sweep's 32-bit indices",
                    (long long)st->half_cells);
   st->regs = (int)tb_tune(ctx, "regs")->i;
+  if (layout == TB_SOR_LEAN)
+    st->turn = (int)tb_tune(ctx, "turn")->i;
   const size_t smem = tb_sor_roll_smem(st->bx, st->by, sizeof(T));
   cudaFuncAttributes fa;
-  const int rc = tb_gpu_fit(ctx, (layout == TB_SOR_ROLL ? tb_sor_roll_k<T, true>
-                                                        : tb_sor_lean_k<T, true>)[st->regs],
-                            smem, &fa, NULL);
+  const int rc = tb_gpu_fit(ctx, tb_sor_march_k<T, true>(st, layout), smem, &fa, NULL);
   if (!rc && smem > (size_t)fa.maxDynamicSharedSizeBytes)
     return tb_fail(TB_EUNSUP, "the roll sweep's %zu bytes of shared planes are over the %d a block "
                    "takes", smem, fa.maxDynamicSharedSizeBytes);
@@ -1137,11 +1165,9 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
                                                                                  st->partial);
       TB_CUDA_LAUNCH("sor stream");
     } else {
-      (layout == TB_SOR_ROLL ? tb_sor_roll_k<T, RES>
-                             : tb_sor_lean_k<T, RES>)[st->regs]<<<g, block,
-                                                                 tb_sor_roll_smem(st->bx, st->by,
-                                                                                  sizeof(T)),
-                                                                 stream>>>(q, a, st->partial);
+      tb_sor_march_k<T, RES>(st, layout)<<<g, block,
+                                           tb_sor_roll_smem(st->bx, st->by, sizeof(T)), stream>>>(
+          q, a, st->partial);
       TB_CUDA_LAUNCH("sor roll");
     }
     break;
@@ -1251,10 +1277,17 @@ const unsigned tb_sor_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 const tb_param_def_t tb_sor_tuning_stream[] = {TB_SOR_MARCH_TUNING};
 /* roll's also the register cap: fewer registers, more warps resident to hide
  * the loads' latency; more, no spills (the double kernel's). */
-const tb_param_def_t tb_sor_tuning_roll[] = {
-    TB_SOR_MARCH_TUNING,
-    {"regs", "roll and lean: the most registers a thread (__maxnreg__): 40, 48, 64, 80, 128 or 255",
-     TB_PARAM_CHOICE, "64", 0, 0, tb_sor_regs, 0, "40,48,64,80,128,255"},
+#define TB_SOR_ROLL_TUNING                                                                       \
+  TB_SOR_MARCH_TUNING,                                                                           \
+      {"regs", "roll and lean: the most registers a thread (__maxnreg__): 40, 48, 64, 80, 128 "  \
+               "or 255", TB_PARAM_CHOICE, "64", 0, 0, tb_sor_regs, 0, "40,48,64,80,128,255"}
+const tb_param_def_t tb_sor_tuning_roll[] = {TB_SOR_ROLL_TUNING};
+/* lean's also the steps a turn of its loop: 6, no register moves between
+ * steps, but more registers live. */
+const tb_param_def_t tb_sor_tuning_lean[] = {
+    TB_SOR_ROLL_TUNING,
+    {"turn", "lean: steps a turn of the sweep's loop, 2 or 6 (6: no register moves, more "
+             "registers)", TB_PARAM_CHOICE, "2", 0, 0, tb_sor_turns, 0, "2,6"},
 };
 
 TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
@@ -1272,8 +1305,8 @@ TB_VARIANT(tb_sor_roll, "roll", &tb_algo_sor, tb_sor_precs, 0, tb_sor_tuning_rol
            NULL, tb_sor_release,
            "stream with each value loaded once: planes rolled through registers, loads a step "
            "ahead, 32-bit indices, a register cap");
-TB_VARIANT(tb_sor_lean, "lean", &tb_algo_sor, tb_sor_precs, 0, tb_sor_tuning_roll,
-           TB_COUNT(tb_sor_tuning_roll), tb_sor_prepare<TB_SOR_LEAN>, tb_sor_run<TB_SOR_LEAN>,
+TB_VARIANT(tb_sor_lean, "lean", &tb_algo_sor, tb_sor_precs, 0, tb_sor_tuning_lean,
+           TB_COUNT(tb_sor_tuning_lean), tb_sor_prepare<TB_SOR_LEAN>, tb_sor_run<TB_SOR_LEAN>,
            NULL, tb_sor_release,
            "roll for one-material problems: coefficients once a thread and a plane, one 32-bit "
            "offset advanced a plane a step, no material lookups (others: roll)");
