@@ -717,8 +717,9 @@ __device__ __forceinline__ void tb_sor_lfetch(const tb_sor_sk<T> &a, unsigned c,
  * the slot's parity flips each step and picks the coefficients. The loop
  * runs TURN steps a turn (the tuning's turn, even: the two load sets
  * alternate): 2, or 6, after which the values rolled through registers
- * (periods 1, 2 and 3) are back in the registers they started in, so the
- * compiler need not move them, at the cost of more registers. */
+ * (periods 1, 2 and 3) are back in the registers they started in; nvcc 13
+ * still moves about as many a step, but its code for 6 runs fewer
+ * instructions a point (doc/sor.md), with more registers live. */
 template <typename T, bool RES, int REGS, int TURN>
 __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, double *partial)
 {
@@ -1282,12 +1283,12 @@ const tb_param_def_t tb_sor_tuning_stream[] = {TB_SOR_MARCH_TUNING};
       {"regs", "roll and lean: the most registers a thread (__maxnreg__): 40, 48, 64, 80, 128 "  \
                "or 255", TB_PARAM_CHOICE, "64", 0, 0, tb_sor_regs, 0, "40,48,64,80,128,255"}
 const tb_param_def_t tb_sor_tuning_roll[] = {TB_SOR_ROLL_TUNING};
-/* lean's also the steps a turn of its loop: 6, no register moves between
- * steps, but more registers live. */
+/* lean's also the steps a turn of its loop: 6, fewer instructions a point,
+ * more registers live. */
 const tb_param_def_t tb_sor_tuning_lean[] = {
     TB_SOR_ROLL_TUNING,
-    {"turn", "lean: steps a turn of the sweep's loop, 2 or 6 (6: no register moves, more "
-             "registers)", TB_PARAM_CHOICE, "2", 0, 0, tb_sor_turns, 0, "2,6"},
+    {"turn", "lean: steps a turn of the sweep's loop, 2 or 6 (6: fewer instructions a point, "
+             "more registers)", TB_PARAM_CHOICE, "2", 0, 0, tb_sor_turns, 0, "2,6"},
 };
 
 TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
