@@ -1,6 +1,6 @@
 #!/bin/sh
 # The red-black SOR family on the GPU against the CPU: every CUDA variant
-# (published, split, fused, stream, roll, jacobi) in float and double on
+# (published, split, fused, stream, roll, lean, jacobi) in float and double on
 # unequal sides that are not multiples of the tiles (16 x 16, 32 x 8, the
 # fused sweep's 30 x 6 outputs and 32 planes a block, the stream and roll
 # sweeps' shapes, plane chunks and roll's register caps), on the
@@ -45,20 +45,20 @@ awk -F, -v i="$(csv_col "$TMP/a.csv" iterations)" "$CSV_ROW"' { if ($i % 5 != 0)
   END { exit bad > 0 }' "$TMP/a.csv" || fail "a stop off the check interval of 5"
 
 # Single points, two and three a side, and a box of odd sides: the kernels'
-# edges, and jacobi on both backends (every variant: 6 CPU, 6 GPU).
+# edges, and jacobi on both backends (every variant: 6 CPU, 7 GPU).
 run_csv "$TMP/edge.csv" sor --precision double --size 1,2,3,9 -P nx=auto,11 -P problem=laplace \
   -P tol=1e-10 -P maxiter=100000
-all_pass "$TMP/edge.csv" 96
+all_pass "$TMP/edge.csv" 104
 same_bits "$TMP/edge.csv"
 
 # The manufactured error on the GPU falls about 4x a halving, as on the CPU.
-run_csv "$TMP/conv.csv" sor --variant natural,fused,split,published,stream,roll \
+run_csv "$TMP/conv.csv" sor --variant natural,fused,split,published,stream,roll,lean \
   --precision double --size 15,31,63 -P tol=1e-11
-all_pass "$TMP/conv.csv" 24
+all_pass "$TMP/conv.csv" 27
 csv_select "$TMP/conv.csv" backend variant size err_max >"$TMP/conv"
 awk -F, '{ e[$2, $3] = $4 }
-  END { split("published split fused stream roll", v, " ")
-    for (k = 1; k <= 5; k++) {
+  END { split("published split fused stream roll lean", v, " ")
+    for (k = 1; k <= 6; k++) {
       r1 = e[v[k], 15] / e[v[k], 31]; r2 = e[v[k], 31] / e[v[k], 63]
       if (r1 < 3.9 || r1 > 4.1 || r2 < 3.9 || r2 > 4.1) { print v[k] " ratios " r1 " " r2; bad++ } }
     exit bad > 0 }' "$TMP/conv" || fail "GPU manufactured error: not ~4x a halving"
@@ -87,7 +87,44 @@ run_csv "$TMP/rg.csv" sor --variant wave,roll --precision float,double --size 20
 # 2 precisions x (wave + roll at 6 caps)
 all_pass "$TMP/rg.csv" 14
 same_bits "$TMP/rg.csv"
+# lean (roll for one-material problems) against the CPU's wave, the same bits, in float
+# and double, with 2 and 6 steps a turn of its loop: cubes of 1, 7 and 33 points a side
+# in chunks of 5 and 12 planes (a chunk ending inside a turn and on one), and boxes of
+# unequal odd sides (a row of 38 slots over one, two and part of a third tile, 19 rows
+# over tiles of 1, 6 and 30, 33 planes in chunks of 1, 4 and 33: the loads a step ahead
+# at a chunk's last planes and the grid's), the manufactured problem on the stretched
+# mesh (every spacing factor its own) and Laplace's (boundary values), the residual
+# every iteration (check 1) and every third.
+run_csv "$TMP/ln.csv" sor --variant wave,lean --precision float,double --size 1,7,33 \
+  -P check=3 -P problem=manufactured,laplace -P mesh=stretched --block 256 --zchunk 5,12 \
+  --regs 48,64 --turn 2,6
+# 2 precisions x 3 sizes x 2 problems x (wave + lean at 2 chunks, 2 caps and 2 turns)
+all_pass "$TMP/ln.csv" 108
+same_bits "$TMP/ln.csv"
+run_csv "$TMP/lb.csv" sor --variant wave,lean --precision float,double --size 20 -P nx=75 \
+  -P ny=19 -P nz=33 -P check=1 -P problem=manufactured,laplace -P mesh=stretched \
+  --block 96,256,1024 --bx 32,128 --zchunk 1,4,33 --regs 40,64 --turn 2,6
+# 2 precisions x 2 problems x (wave + lean at 32 x 3, 32 x 8, 32 x 32, 128 x 8 by 3 chunks
+# by 2 caps by 2 turns)
+all_pass "$TMP/lb.csv" 196
+same_bits "$TMP/lb.csv"
+# Every cap on another odd box, uniform mesh, where lean's one-material coefficients are
+# the same for every point: the same bits as wave, and as roll.
+run_csv "$TMP/lc.csv" sor --variant wave,roll,lean --precision float,double --size 20 \
+  -P nx=41 -P ny=23 -P nz=17 -P check=3 --block 256 --zchunk 5 --regs 40,48,64,80,128,255 \
+  --turn 2,6
+# 2 precisions x (wave + roll at 6 caps + lean at 6 caps and 2 turns)
+all_pass "$TMP/lc.csv" 38
+same_bits "$TMP/lc.csv"
+# The capacitor (two materials) is not lean's: it skips, saying so, and roll runs it.
+run_csv "$TMP/ld.csv" sor --variant wave,roll,lean --precision float --size 20 \
+  -P problem=capacitor --block 256 --regs 64
+all_pass "$TMP/ld.csv" 2
+same_bits "$TMP/ld.csv"
+grep -q "lean skipped.*one material" "$TMP/err" || fail "lean on the capacitor: $(cat "$TMP/err")"
+
 # A cap that has no kernel is refused in one line.
 expect_error 2 "\-\-regs: unknown value '50'" run sor --backend gpu --variant roll --regs 50 \
   --size 8
+expect_error 2 "\-\-turn: unknown value '3'" run sor --backend gpu --variant lean --turn 3 --size 8
 finish

@@ -239,27 +239,37 @@ void tb_sor_uniform_rows(const tb_sor_t *s, const uint8_t *mat, int8_t *row);
  * the six faces' harmonic means hw..ht; tb_sor_point_* looks them up from
  * the materials, and a variant that knows them equal (a uniform row,
  * tb_sor_uniform_rows) passes one value six times: the same operands, so
- * the same bits. */
+ * the same bits. tb_sor_apply_* is the update's second half, from the six
+ * coefficients cw..ct (hw rxm .. ht rzp) and the diagonal d: a sweep that
+ * computes them once for many points (the GPU's lean sweep, one material)
+ * with these operations in this order gets the same bits. */
 #define TB_SOR_POINT(T, SFX, MUL, FMA, DIV)                                                      \
+  static TB_HD TB_INLINE T tb_sor_apply_##SFX(T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt,    \
+                                              T cw, T ce, T cs, T cn, T cb, T ct, T d, T omega,  \
+                                              T *out)                                            \
+  {                                                                                              \
+    T s = FMA(cw, vw, fc);                                                                       \
+    s = FMA(ce, ve, s);                                                                          \
+    s = FMA(cs, vs, s);                                                                          \
+    s = FMA(cn, vn, s);                                                                          \
+    s = FMA(cb, vb, s);                                                                          \
+    s = FMA(ct, vt, s);                                                                          \
+    const T r = FMA(-d, vc, s);                                                                  \
+    *out = FMA(omega, DIV(r, d), vc);                                                            \
+    return r;                                                                                    \
+  }                                                                                              \
   static TB_HD TB_INLINE T tb_sor_update_##SFX(                                                  \
       T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt, T hw, T he, T hs, T hn, T hb, T ht, T rxm,  \
       T rxp, T rym, T ryp, T rzm, T rzp, T omega, T *out)                                        \
   {                                                                                              \
-    T s = FMA(MUL(hw, rxm), vw, fc);                                                             \
-    s = FMA(MUL(he, rxp), ve, s);                                                                \
-    s = FMA(MUL(hs, rym), vs, s);                                                                \
-    s = FMA(MUL(hn, ryp), vn, s);                                                                \
-    s = FMA(MUL(hb, rzm), vb, s);                                                                \
-    s = FMA(MUL(ht, rzp), vt, s);                                                                \
-    T d = MUL(hw, rxm);                                                                          \
-    d = FMA(he, rxp, d);                                                                         \
+    const T cw = MUL(hw, rxm);                                                                   \
+    T d = FMA(he, rxp, cw);                                                                      \
     d = FMA(hs, rym, d);                                                                         \
     d = FMA(hn, ryp, d);                                                                         \
     d = FMA(hb, rzm, d);                                                                         \
     d = FMA(ht, rzp, d);                                                                         \
-    const T r = FMA(-d, vc, s);                                                                  \
-    *out = FMA(omega, DIV(r, d), vc);                                                            \
-    return r;                                                                                    \
+    return tb_sor_apply_##SFX(vc, fc, vw, ve, vs, vn, vb, vt, cw, MUL(he, rxp), MUL(hs, rym),    \
+                              MUL(hn, ryp), MUL(hb, rzm), MUL(ht, rzp), d, omega, out);          \
   }                                                                                              \
   static TB_HD TB_INLINE T tb_sor_point_##SFX(                                                   \
       T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt, const T *hm, unsigned mw, unsigned me,     \

@@ -291,6 +291,7 @@ template <typename T> struct tb_sor_sk {
   const int8_t *urow; /* tb_sor_uniform_rows, index j + (ny + 2) k */
   int64_t wz;         /* points of a colour a plane: w (ny + 2) */
   int w, bx, by, zchunk;
+  int um; /* lean: the problem's one material index */
 };
 
 /* stream and roll: a point of the split layout whose neighbours' values and
@@ -466,6 +467,79 @@ __device__ __forceinline__ void tb_sor_fetch(const tb_sor_k<T> &q, const tb_sor_
   }
 }
 
+/* roll and lean: a thread's place in its block's tile (tb_k_sor_roll's
+ * scheme): the block's bx x by threads and the sizes of a red plane and of a
+ * black one with its two outer rows in shared memory; the thread's slot ih
+ * of row j; the problem's sides and the split arrays' row and plane; the
+ * chunk's planes k0..k1; whether the thread lies in the arrays (inside), on
+ * an interior row (jin), in the tile's inner part there (inner); and the
+ * row beyond the tile that the tile's first row (hrow -1) and last (1) also
+ * load (hload: it exists) into the shared black plane's outer rows, at hs,
+ * the thread's own slot there being os. */
+/* roll and lean: a point's residual r into the square sum where the sweep
+ * reduces it. */
+template <bool RES, typename T> __device__ __forceinline__ void tb_sor_count(T r, double *r2)
+{
+  if (RES)
+    *r2 = fma((double)r, (double)r, *r2);
+}
+
+/* roll and lean: the values rolled through registers move on a step: red
+ * of planes k - 1 and k (prev, cur) take k and k + 1 (next), the previous
+ * black of planes k and k + 1 (ob0, ob1) take k + 1 and k + 2 (ob). */
+template <typename T>
+__device__ __forceinline__ void tb_sor_roll_on(T *prev, T *cur, T next, T *ob0, T *ob1, T ob)
+{
+  *prev = *cur;
+  *cur = next;
+  *ob0 = *ob1;
+  *ob1 = ob;
+}
+
+/* roll and lean: the three shared red planes move on a step (the oldest
+ * becomes the next). */
+__device__ __forceinline__ void tb_sor_turn(int *prev, int *cur, int *next)
+{
+  const int oldest = *prev;
+  *prev = *cur;
+  *cur = *next;
+  *next = oldest;
+}
+
+struct tb_sor_tile {
+  int bx, by, plane, oplane, tx, ty, ih, j, nx, ny, nz, w, wz, k0, k1, hrow, os, hs;
+  bool inside, jin, inner, hload;
+};
+
+template <typename T>
+__device__ __forceinline__ tb_sor_tile tb_sor_tile_of(const tb_sor_k<T> &q, const tb_sor_sk<T> &a)
+{
+  tb_sor_tile t;
+  t.bx = a.bx;
+  t.by = a.by;
+  t.plane = t.bx * t.by;
+  t.oplane = t.plane + 2 * t.bx;
+  t.tx = (int)threadIdx.x % t.bx;
+  t.ty = (int)threadIdx.x / t.bx;
+  t.ih = (int)blockIdx.x * (t.bx - 2) + t.tx - 1;
+  t.j = (int)blockIdx.y * (t.by - 2) + t.ty;
+  t.nx = (int)q.nx;
+  t.ny = (int)q.ny;
+  t.nz = (int)q.nz;
+  t.w = a.w;
+  t.wz = (int)a.wz;
+  t.k0 = 1 + (int)blockIdx.z * a.zchunk;
+  t.k1 = min(t.k0 + a.zchunk - 1, t.nz);
+  t.inside = t.ih >= 0 && t.ih < t.w && t.j <= t.ny + 1;
+  t.jin = t.j >= 1 && t.j <= t.ny;
+  t.inner = t.inside && t.tx >= 1 && t.tx < t.bx - 1 && t.ty >= 1 && t.ty < t.by - 1 && t.jin;
+  t.hrow = t.ty == 0 ? -1 : t.ty == t.by - 1 ? 1 : 0;
+  t.hload = t.inside && t.hrow != 0 && t.j + t.hrow >= 0 && t.j + t.hrow <= t.ny + 1;
+  t.os = (t.ty + 1) * t.bx + t.tx;
+  t.hs = t.hrow < 0 ? t.tx : (t.by + 1) * t.bx + t.tx;
+  return t;
+}
+
 /* roll: stream's scheme (the same tiles, ring, chunks and ownership of the
  * red planes; see tb_k_sor_stream) with every array element loaded once a
  * step and everything else kept on chip: the previous black of planes k,
@@ -487,112 +561,315 @@ template <typename T, bool RES, int REGS>
 __global__ void __maxnreg__(REGS) tb_k_sor_roll(tb_sor_k<T> q, tb_sor_sk<T> a, double *partial)
 {
   extern __shared__ double tb_sor_smem[];
-  const int bx = a.bx, by = a.by, plane = bx * by, oplane = plane + 2 * bx;
-  T *const red = reinterpret_cast<T *>(tb_sor_smem), *const old = red + 3 * plane;
-  const int tx = (int)threadIdx.x % bx, ty = (int)threadIdx.x / bx;
-  const int ih = (int)blockIdx.x * (bx - 2) + tx - 1, j = (int)blockIdx.y * (by - 2) + ty;
-  const int nx = (int)q.nx, ny = (int)q.ny, nz = (int)q.nz, w = a.w, wz = (int)a.wz;
-  const int k0 = 1 + (int)blockIdx.z * a.zchunk, k1 = min(k0 + a.zchunk - 1, nz);
-  const bool inside = ih >= 0 && ih < w && j <= ny + 1, jin = j >= 1 && j <= ny;
-  const bool inner = inside && tx >= 1 && tx < bx - 1 && ty >= 1 && ty < by - 1 && jin;
-  /* The first row of the tile also loads the row before it, the last the
-   * row after it, into the shared black plane's outer rows. */
-  const int hrow = ty == 0 ? -1 : ty == by - 1 ? 1 : 0;
-  const bool hload = inside && hrow != 0 && j + hrow >= 0 && j + hrow <= ny + 1;
-  const int os = (ty + 1) * bx + tx, hs = hrow < 0 ? tx : (by + 1) * bx + tx;
-  const int cb = ih + w * j, hc = cb + w * hrow;
+  const tb_sor_tile t = tb_sor_tile_of(q, a);
+  T *const red = reinterpret_cast<T *>(tb_sor_smem), *const old = red + 3 * t.plane;
+  const int cb = t.ih + t.w * t.j, hc = cb + t.w * t.hrow;
   T rxm0 = T(0), rxp0 = T(0), rxm1 = T(0), rxp1 = T(0), rym = T(0), ryp = T(0);
-  if (inside) {
-    rym = __ldg(q.cf + q.rx[2] + j);
-    ryp = __ldg(q.cf + q.rx[3] + j);
-    if (2 * ih <= nx + 1) {
-      rxm0 = __ldg(q.cf + q.rx[0] + 2 * ih);
-      rxp0 = __ldg(q.cf + q.rx[1] + 2 * ih);
+  if (t.inside) {
+    rym = __ldg(q.cf + q.rx[2] + t.j);
+    ryp = __ldg(q.cf + q.rx[3] + t.j);
+    if (2 * t.ih <= t.nx + 1) {
+      rxm0 = __ldg(q.cf + q.rx[0] + 2 * t.ih);
+      rxp0 = __ldg(q.cf + q.rx[1] + 2 * t.ih);
     }
-    if (2 * ih + 1 <= nx + 1) {
-      rxm1 = __ldg(q.cf + q.rx[0] + 2 * ih + 1);
-      rxp1 = __ldg(q.cf + q.rx[1] + 2 * ih + 1);
+    if (2 * t.ih + 1 <= t.nx + 1) {
+      rxm1 = __ldg(q.cf + q.rx[0] + 2 * t.ih + 1);
+      rxp1 = __ldg(q.cf + q.rx[1] + 2 * t.ih + 1);
     }
   }
   double r2 = 0.0;
-  T prev = tb_sor_sred<T, RES>(q, a, ih, j, k0 - 1, inside, false, &r2);
-  T cur = tb_sor_sred<T, RES>(q, a, ih, j, k0, inside, inner && k0 == 1, &r2);
+  T prev = tb_sor_sred<T, RES>(q, a, t.ih, t.j, t.k0 - 1, t.inside, false, &r2);
+  T cur = tb_sor_sred<T, RES>(q, a, t.ih, t.j, t.k0, t.inside, t.inner && t.k0 == 1, &r2);
   T ob0 = T(0), ob1 = T(0), oh1 = T(0);
   int ub = -1;
-  if (inside) {
-    ob0 = __ldg(a.sb + cb + wz * k0);
-    ob1 = __ldg(a.sb + cb + wz * (k0 + 1));
-    if (hload)
-      oh1 = __ldg(a.sb + hc + wz * (k0 + 1));
-    ub = __ldg(a.urow + j + (ny + 2) * k0);
+  if (t.inside) {
+    ob0 = __ldg(a.sb + cb + t.wz * t.k0);
+    ob1 = __ldg(a.sb + cb + t.wz * (t.k0 + 1));
+    if (t.hload)
+      oh1 = __ldg(a.sb + hc + t.wz * (t.k0 + 1));
+    ub = __ldg(a.urow + t.j + (t.ny + 2) * t.k0);
   }
-  T rzm = __ldg(q.cf + q.rx[4] + k0), rzp = __ldg(q.cf + q.rx[5] + k0);
+  T rzm = __ldg(q.cf + q.rx[4] + t.k0), rzp = __ldg(q.cf + q.rx[5] + t.k0);
   tb_sor_ahead<T> x;
-  tb_sor_fetch(q, a, k0, cb, hc, j, inside, inner, hload, &x);
-  int rprev = 2 * plane, rcur = 0, rnext = plane;
+  tb_sor_fetch(q, a, t.k0, cb, hc, t.j, t.inside, t.inner, t.hload, &x);
+  int rprev = 2 * t.plane, rcur = 0, rnext = t.plane;
   red[rcur + threadIdx.x] = cur;
-  old[((k0 + 1) & 1) * oplane + os] = ob1;
-  if (hload)
-    old[((k0 + 1) & 1) * oplane + hs] = oh1;
+  old[((t.k0 + 1) & 1) * t.oplane + t.os] = ob1;
+  if (t.hload)
+    old[((t.k0 + 1) & 1) * t.oplane + t.hs] = oh1;
   __syncthreads();
-  for (int k = k0; k <= k1; k++) {
+  for (int k = t.k0; k <= t.k1; k++) {
     const tb_sor_ahead<T> s = x;
-    if (k < k1)
-      tb_sor_fetch(q, a, k + 1, cb, hc, j, inside, inner, hload, &x);
-    old[(k & 1) * oplane + os] = s.ob;
-    if (hload)
-      old[(k & 1) * oplane + hs] = s.oh;
-    const int p = (j + k + 1) & 1, i = 2 * ih + p;
-    const bool iin = i >= 1 && i <= nx;
+    if (k < t.k1)
+      tb_sor_fetch(q, a, k + 1, cb, hc, t.j, t.inside, t.inner, t.hload, &x);
+    old[(k & 1) * t.oplane + t.os] = s.ob;
+    if (t.hload)
+      old[(k & 1) * t.oplane + t.hs] = s.oh;
+    const int p = (t.j + k + 1) & 1, i = 2 * t.ih + p;
+    const bool iin = i >= 1 && i <= t.nx;
     const T rxm = p ? rxm1 : rxm0, rxp = p ? rxp1 : rxp0;
     /* Red on plane k + 1 from the previous black. */
     T next = s.sr;
-    if (inside && iin && jin && k + 1 <= nz && !(s.mr & TB_SOR_FIXED)) {
-      const T *o = old + ((k + 1) & 1) * oplane + os;
-      const int c = cb + wz * (k + 1);
-      const T r = tb_sor_sup(q, a.mb, c, p, w, wz, s.um, s.mr, s.sr, s.fr, o[p - 1], o[p], o[-bx],
-                             o[bx], ob0, s.ob, rxm, rxp, rym, ryp, s.rzm, s.rzp, &next);
-      if (inner) {
+    if (t.inside && iin && t.jin && k + 1 <= t.nz && !(s.mr & TB_SOR_FIXED)) {
+      const T *o = old + ((k + 1) & 1) * t.oplane + t.os;
+      const int c = cb + t.wz * (k + 1);
+      const T r = tb_sor_sup(q, a.mb, c, p, t.w, t.wz, s.um, s.mr, s.sr, s.fr, o[p - 1], o[p],
+                             o[-t.bx], o[t.bx], ob0, s.ob, rxm, rxp, rym, ryp, s.rzm, s.rzp,
+                             &next);
+      if (t.inner) {
         a.dr[c] = next;
-        if (RES)
-          r2 = fma((double)r, (double)r, r2);
+        tb_sor_count<RES>(r, &r2);
       }
     }
     red[rnext + threadIdx.x] = next;
     __syncthreads();
     /* Black on plane k from the new red. */
-    if (inner && iin && !(s.mb & TB_SOR_FIXED)) {
+    if (t.inner && iin && !(s.mb & TB_SOR_FIXED)) {
       const T *b = red + rcur + threadIdx.x;
-      const int c = cb + wz * k;
+      const int c = cb + t.wz * k;
       T v;
-      const T r = tb_sor_sup(q, a.mr, c, p, w, wz, ub, s.mb, ob0, s.fb, b[p - 1], b[p], b[-bx],
-                             b[bx], prev, next, rxm, rxp, rym, ryp, rzm, rzp, &v);
+      const T r = tb_sor_sup(q, a.mr, c, p, t.w, t.wz, ub, s.mb, ob0, s.fb, b[p - 1], b[p],
+                             b[-t.bx], b[t.bx], prev, next, rxm, rxp, rym, ryp, rzm, rzp, &v);
       a.db[c] = v;
-      if (RES)
-        r2 = fma((double)r, (double)r, r2);
+      tb_sor_count<RES>(r, &r2);
     }
-    prev = cur;
-    cur = next;
-    ob0 = ob1;
-    ob1 = s.ob;
+    tb_sor_roll_on(&prev, &cur, next, &ob0, &ob1, s.ob);
     ub = s.um;
     rzm = s.rzm;
     rzp = s.rzp;
-    const int t = rprev;
-    rprev = rcur;
-    rcur = rnext;
-    rnext = t;
+    tb_sor_turn(&rprev, &rcur, &rnext);
   }
   if (RES)
     tb_sor_partial(r2, partial);
 }
 
-/* roll's register caps (the tuning's regs): the kernels, by the caps' names. */
+/* The update's two halves at either precision, for lean (sor.h's operations). */
+__device__ __forceinline__ float tb_sor_mul(float a, float b) { return TB_SOR_MULF(a, b); }
+__device__ __forceinline__ double tb_sor_mul(double a, double b) { return TB_SOR_MULD(a, b); }
+__device__ __forceinline__ float tb_sor_fma(float a, float b, float c)
+{
+  return TB_SOR_FMAF(a, b, c);
+}
+__device__ __forceinline__ double tb_sor_fma(double a, double b, double c)
+{
+  return TB_SOR_FMAD(a, b, c);
+}
+__device__ __forceinline__ float tb_sor_apply(float vc, float fc, float vw, float ve, float vs,
+                                              float vn, float vb, float vt, float cw, float ce,
+                                              float cs, float cn, float cb, float ct, float d,
+                                              float w, float *out)
+{
+  return tb_sor_apply_f(vc, fc, vw, ve, vs, vn, vb, vt, cw, ce, cs, cn, cb, ct, d, w, out);
+}
+__device__ __forceinline__ double tb_sor_apply(double vc, double fc, double vw, double ve,
+                                               double vs, double vn, double vb, double vt,
+                                               double cw, double ce, double cs, double cn,
+                                               double cb, double ct, double d, double w,
+                                               double *out)
+{
+  return tb_sor_apply_d(vc, fc, vw, ve, vs, vn, vb, vt, cw, ce, cs, cn, cb, ct, d, w, out);
+}
+
+/* lean: a step's loads (roll's tb_sor_ahead less the uniform row, which
+ * lean does not need): the previous black of plane k + 2 (the slot's and
+ * the halo row's), red's old value, f and material on plane k + 1, and
+ * plane k + 1's z spacing factors. */
+template <typename T> struct tb_sor_lx {
+  T ob, oh, sr, fr, rzm, rzp;
+  unsigned mr;
+};
+
+/* lean: step k's loads into *x; c is the slot's offset on plane k + 1 (a
+ * 32-bit unsigned offset: no sign extension in the addresses), dh the halo
+ * row's from the slot's (0 for a thread without one), rz plane k + 1's rzm
+ * (its rzp zs on). Every thread loads, from offsets inside the arrays
+ * (slot 0 for one outside them, plane k + 1 again where black's plane
+ * k + 2 does not exist: beyond false), so no branch and no convergence
+ * barrier surround the loads; what a thread does not use is never read. */
+template <typename T>
+__device__ __forceinline__ void tb_sor_lfetch(const tb_sor_sk<T> &a, unsigned c, unsigned wz,
+                                              int dh, const T *rz, int zs, bool beyond,
+                                              tb_sor_lx<T> *x)
+{
+  const unsigned cz = beyond ? c + wz : c;
+  x->rzm = __ldg(rz);
+  x->rzp = __ldg(rz + zs);
+  x->ob = __ldg(a.sb + cz);
+  x->oh = __ldg(a.sb + (cz + dh));
+  x->sr = __ldg(a.sr + c);
+  x->fr = __ldg(a.fr + c);
+  x->mr = __ldg(a.mr + c);
+}
+
+/* lean: roll's scheme (the same tiles, ring, chunks, ownership of the red
+ * planes, planes rolled through registers, shared planes and one barrier a
+ * step; see tb_k_sor_roll) for a problem of one material (every interior
+ * row uniform with the same index a.um, checked in prepare; electrodes are
+ * still held by their bit), cut to fewer instructions a point. The faces'
+ * six harmonic means are then one value h, so each coefficient of the
+ * update is h times a spacing factor: the x ones (the slot's two parities)
+ * and y ones, and the diagonal's first four terms, are computed once a
+ * thread before the march, the z ones once a plane, and tb_sor_apply_* does
+ * the rest: the general update's operations in its order, so the same bits.
+ * No uniform-row or neighbour-material loads, and no branch around the
+ * loads (tb_sor_lfetch); the arrays are indexed by one 32-bit unsigned
+ * offset advanced a plane a step (no index products, no sign extension);
+ * the slot's parity flips each step and picks the coefficients. The loop
+ * runs TURN steps a turn (the tuning's turn, even: the two load sets
+ * alternate): 2, or 6, after which the values rolled through registers
+ * (periods 1, 2 and 3) are back in the registers they started in; nvcc 13
+ * still moves about as many a step, but its code for 6 runs fewer
+ * instructions a point (doc/sor.md), with more registers live. */
+template <typename T, bool RES, int REGS, int TURN>
+__global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, double *partial)
+{
+  extern __shared__ double tb_sor_smem[];
+  const tb_sor_tile t = tb_sor_tile_of(q, a);
+  T *const red = reinterpret_cast<T *>(tb_sor_smem), *const old = red + 3 * t.plane;
+  const int zs = t.nz + 2;
+  /* A thread outside the arrays walks slot 0 (and one without a halo row
+   * its own slot), which it never reads. */
+  const int cb = t.inside ? t.ih + t.w * t.j : 0, hc = t.hload ? cb + t.w * t.hrow : cb;
+  const T h = __ldg(q.cf + q.hm + a.um * (TB_SOR_NMAT + 1));
+  /* The coefficients of the slot's two parities p (i = 2 ih + p): west,
+   * east and the diagonal's sum over x and y; of its row: south and north.
+   * Bit p of rok (bok): the thread updates red (black) at parity p. */
+  T cw[2], ce[2], d4[2], cs, cn;
+  unsigned rok = 0, bok = 0;
+  {
+    T rym = T(0), ryp = T(0);
+    if (t.inside) {
+      rym = __ldg(q.cf + q.rx[2] + t.j);
+      ryp = __ldg(q.cf + q.rx[3] + t.j);
+    }
+    cs = tb_sor_mul(h, rym);
+    cn = tb_sor_mul(h, ryp);
+    for (int p = 0; p < 2; p++) {
+      const int i = 2 * t.ih + p;
+      T rxm = T(0), rxp = T(0);
+      if (t.inside && i <= t.nx + 1) {
+        rxm = __ldg(q.cf + q.rx[0] + i);
+        rxp = __ldg(q.cf + q.rx[1] + i);
+      }
+      cw[p] = tb_sor_mul(h, rxm);
+      ce[p] = tb_sor_mul(h, rxp);
+      d4[p] = tb_sor_fma(h, ryp, tb_sor_fma(h, rym, tb_sor_fma(h, rxp, cw[p])));
+      const bool iin = i >= 1 && i <= t.nx;
+      rok |= (unsigned)(t.inside && t.jin && iin) << p;
+      bok |= (unsigned)(t.inner && iin) << p;
+    }
+  }
+  double r2 = 0.0;
+  T prev = tb_sor_sred<T, RES>(q, a, t.ih, t.j, t.k0 - 1, t.inside, false, &r2);
+  T cur = tb_sor_sred<T, RES>(q, a, t.ih, t.j, t.k0, t.inside, t.inner && t.k0 == 1, &r2);
+  T ob0 = T(0), ob1 = T(0), oh1 = T(0);
+  if (t.inside) {
+    ob0 = __ldg(a.sb + cb + t.wz * t.k0);
+    ob1 = __ldg(a.sb + cb + t.wz * (t.k0 + 1));
+    if (t.hload)
+      oh1 = __ldg(a.sb + hc + t.wz * (t.k0 + 1));
+  }
+  /* Plane k's z factors and coefficients (black's at step k). */
+  T rzm = __ldg(q.cf + q.rx[4] + t.k0), rzp = __ldg(q.cf + q.rx[5] + t.k0);
+  T zm = tb_sor_mul(h, rzm), zp = tb_sor_mul(h, rzp);
+  /* The slot's offset on plane k + 1 at step k (red's; black's is wz less),
+   * and the z factors of step k0's fetch. */
+  const unsigned uwz = (unsigned)t.wz;
+  unsigned c = (unsigned)(cb + t.wz * (t.k0 + 1));
+  const int dh = hc - cb;
+  const T *rz = q.cf + q.rx[4] + t.k0 + 1;
+  tb_sor_lx<T> x = {T(0), T(0), T(0), T(0), T(0), T(0), TB_SOR_FIXED};
+  tb_sor_lfetch(a, c, uwz, dh, rz, zs, t.k0 + 2 <= t.nz + 1, &x);
+  int rprev = 2 * t.plane, rcur = 0, rnext = t.plane, p = (t.j + t.k0 + 1) & 1;
+  red[rcur + threadIdx.x] = cur;
+  old[((t.k0 + 1) & 1) * t.oplane + t.os] = ob1;
+  if (t.hload)
+    old[((t.k0 + 1) & 1) * t.oplane + t.hs] = oh1;
+  __syncthreads();
+  /* Step k with the loads s fetched a step before; it fetches step k + 1's
+   * into ahead. The loop below runs it twice a turn with the two load sets
+   * swapped, so no copy of them is made. Black's f and material on plane k
+   * are loaded in the step: red's update and the barrier lie between the
+   * loads and their use. */
+  const auto step = [&](int k, const tb_sor_lx<T> &s, tb_sor_lx<T> &ahead) {
+    const T fb = __ldg(a.fb + (c - uwz));
+    const unsigned mb = __ldg(a.mb + (c - uwz));
+    if (k < t.k1)
+      tb_sor_lfetch(a, c + uwz, uwz, dh, rz + (k + 1 - t.k0), zs, k + 3 <= t.nz + 1, &ahead);
+    old[(k & 1) * t.oplane + t.os] = s.ob;
+    if (t.hload)
+      old[(k & 1) * t.oplane + t.hs] = s.oh;
+    const T cwp = p ? cw[1] : cw[0], cep = p ? ce[1] : ce[0], d4p = p ? d4[1] : d4[0];
+    const T zm1 = tb_sor_mul(h, s.rzm), zp1 = tb_sor_mul(h, s.rzp);
+    /* Red on plane k + 1 from the previous black. */
+    T next = s.sr;
+    if ((rok >> p & 1u) && k + 1 <= t.nz && !(s.mr & TB_SOR_FIXED)) {
+      const T *o = old + ((k + 1) & 1) * t.oplane + t.os;
+      const T d = tb_sor_fma(h, s.rzp, tb_sor_fma(h, s.rzm, d4p));
+      const T r = tb_sor_apply(s.sr, s.fr, o[p - 1], o[p], o[-t.bx], o[t.bx], ob0, s.ob, cwp, cep,
+                               cs, cn, zm1, zp1, d, q.omega, &next);
+      if (t.inner) {
+        a.dr[c] = next;
+        tb_sor_count<RES>(r, &r2);
+      }
+    }
+    red[rnext + threadIdx.x] = next;
+    __syncthreads();
+    /* Black on plane k from the new red. */
+    if ((bok >> p & 1u) && !(mb & TB_SOR_FIXED)) {
+      const T *b = red + rcur + threadIdx.x;
+      const T d = tb_sor_fma(h, rzp, tb_sor_fma(h, rzm, d4p));
+      T v;
+      const T r = tb_sor_apply(ob0, fb, b[p - 1], b[p], b[-t.bx], b[t.bx], prev, next, cwp, cep,
+                               cs, cn, zm, zp, d, q.omega, &v);
+      a.db[c - uwz] = v;
+      tb_sor_count<RES>(r, &r2);
+    }
+    c += uwz;
+    tb_sor_roll_on(&prev, &cur, next, &ob0, &ob1, s.ob);
+    rzm = s.rzm;
+    rzp = s.rzp;
+    zm = zm1;
+    zp = zp1;
+    p ^= 1;
+    tb_sor_turn(&rprev, &rcur, &rnext);
+  };
+  tb_sor_lx<T> y = x;
+  for (int k = t.k0; k <= t.k1; k += TURN) {
+    step(k, x, y);
+    if (k + 1 > t.k1)
+      break;
+    step(k + 1, y, x);
+    if constexpr (TURN == 6) {
+      for (int u = 2; u < 6; u += 2) {
+        if (k + u > t.k1)
+          break;
+        step(k + u, x, y);
+        if (k + u + 1 > t.k1)
+          break;
+        step(k + u + 1, y, x);
+      }
+    }
+  }
+  if (RES)
+    tb_sor_partial(r2, partial);
+}
+
+/* roll's and lean's register caps (the tuning's regs): the kernels, by the caps' names. */
 const char *const tb_sor_regs[] = {"40", "48", "64", "80", "128", "255", NULL};
 template <typename T, bool RES>
 void (*const tb_sor_roll_k[])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
     tb_k_sor_roll<T, RES, 40>, tb_k_sor_roll<T, RES, 48>,  tb_k_sor_roll<T, RES, 64>,
     tb_k_sor_roll<T, RES, 80>, tb_k_sor_roll<T, RES, 128>, tb_k_sor_roll<T, RES, 255>};
+/* lean's steps a loop turn (the tuning's turn), and its kernels by turn and cap. */
+const char *const tb_sor_turns[] = {"2", "6", NULL};
+#define TB_SOR_LEAN_CAPS(TURN)                                                                   \
+  {tb_k_sor_lean<T, RES, 40, TURN>, tb_k_sor_lean<T, RES, 48, TURN>,                             \
+   tb_k_sor_lean<T, RES, 64, TURN>, tb_k_sor_lean<T, RES, 80, TURN>,                             \
+   tb_k_sor_lean<T, RES, 128, TURN>, tb_k_sor_lean<T, RES, 255, TURN>}
+template <typename T, bool RES>
+void (*const tb_sor_lean_k[][6])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {TB_SOR_LEAN_CAPS(2),
+                                                                          TB_SOR_LEAN_CAPS(6)};
 
 /* roll's shared memory: three red planes and two black ones with a row on
  * either side. */
@@ -612,12 +889,32 @@ __global__ void tb_k_sor_sum(const double *partial, int64_t n, double *out)
     *out = s;
 }
 
-enum { TB_SOR_PUBLISHED, TB_SOR_SPLIT, TB_SOR_FUSED, TB_SOR_JACOBI, TB_SOR_STREAM, TB_SOR_ROLL };
+enum {
+  TB_SOR_PUBLISHED,
+  TB_SOR_SPLIT,
+  TB_SOR_FUSED,
+  TB_SOR_JACOBI,
+  TB_SOR_STREAM,
+  TB_SOR_ROLL,
+  TB_SOR_LEAN
+};
 
 /* The layouts that march up the planes on the split arrays with two iterates. */
 bool tb_sor_marches(int layout)
 {
-  return layout == TB_SOR_STREAM || layout == TB_SOR_ROLL;
+  return layout == TB_SOR_STREAM || layout == TB_SOR_ROLL || layout == TB_SOR_LEAN;
+}
+
+/* The material index every interior row shares (tb_sor_uniform_rows' row
+ * table), or -1: lean takes only such problems. */
+int tb_sor_one_material(const tb_sor_t *s, const int8_t *urow)
+{
+  const int m = urow[1 + (s->ny + 2)];
+  for (int64_t k = 1; k <= s->nz; k++)
+    for (int64_t j = 1; j <= s->ny; j++)
+      if (urow[j + (s->ny + 2) * k] != m)
+        return -1;
+  return m;
 }
 
 struct tb_sor_gpu {
@@ -630,9 +927,19 @@ struct tb_sor_gpu {
   void *half2[2];        /* stream: v of red and black, the second iterate */
   int8_t *urow;          /* stream: the uniform rows */
   int64_t w, half_cells;
-  int bx, by, zchunk; /* stream and roll: the block's shape and its planes */
-  int regs;           /* roll: the register cap's index in tb_sor_regs */
+  int bx, by, zchunk; /* stream, roll and lean: the block's shape and its planes */
+  int regs;           /* roll and lean: the register cap's index in tb_sor_regs */
+  int turn;           /* lean: the steps a loop turn's index in tb_sor_turns */
+  int um;             /* lean: the problem's one material index */
 };
+
+/* roll's or lean's kernel at the tuning's cap (and lean's turn). */
+template <typename T, bool RES>
+void (*tb_sor_march_k(const tb_sor_gpu *st, int layout))(tb_sor_k<T>, tb_sor_sk<T>, double *)
+{
+  return layout == TB_SOR_ROLL ? tb_sor_roll_k<T, RES>[st->regs]
+                               : tb_sor_lean_k<T, RES>[st->turn][st->regs];
+}
 
 template <typename T> tb_sor_k<T> tb_sor_args(const tb_ctx_t *ctx)
 {
@@ -690,14 +997,16 @@ template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st, int
   st->grid = dim3((unsigned)((st->w + st->bx - 3) / (st->bx - 2)), (unsigned)gy, (unsigned)gz);
   if (layout == TB_SOR_STREAM)
     return tb_gpu_fit(ctx, tb_k_sor_stream<T, true>, 3 * (size_t)block * sizeof(T), NULL, NULL);
-  /* roll indexes each colour's arrays, all planes, with 32-bit integers. */
+  /* roll and lean index each colour's arrays, all planes, with 32-bit integers. */
   if (st->half_cells > INT_MAX)
     return tb_fail(TB_EUNSUP, "%lld points of a colour are over the roll sweep's 32-bit indices",
                    (long long)st->half_cells);
   st->regs = (int)tb_tune(ctx, "regs")->i;
+  if (layout == TB_SOR_LEAN)
+    st->turn = (int)tb_tune(ctx, "turn")->i;
   const size_t smem = tb_sor_roll_smem(st->bx, st->by, sizeof(T));
   cudaFuncAttributes fa;
-  const int rc = tb_gpu_fit(ctx, tb_sor_roll_k<T, true>[st->regs], smem, &fa, NULL);
+  const int rc = tb_gpu_fit(ctx, tb_sor_march_k<T, true>(st, layout), smem, &fa, NULL);
   if (!rc && smem > (size_t)fa.maxDynamicSharedSizeBytes)
     return tb_fail(TB_EUNSUP, "the roll sweep's %zu bytes of shared planes are over the %d a block "
                    "takes", smem, fa.maxDynamicSharedSizeBytes);
@@ -749,6 +1058,12 @@ template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int la
     if (!urow)
       return tb_fail(TB_ENOMEM, "out of memory");
     tb_sor_uniform_rows(s, (const uint8_t *)ctx->p->array[s->mat].host, urow);
+    st->um = tb_sor_one_material(s, urow);
+    if (layout == TB_SOR_LEAN && st->um < 0) {
+      free(urow);
+      return tb_fail(TB_EUNSUP, "lean takes problems of one material (manufactured, laplace); "
+                     "roll takes the others");
+    }
     cudaError_t e = cudaMalloc(&st->urow, rows);
     if (e == cudaSuccess)
       e = tb_gpu_copy(ctx, st->urow, urow, rows, cudaMemcpyHostToDevice);
@@ -823,7 +1138,8 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
     TB_CUDA_LAUNCH("sor fused");
     break;
   case TB_SOR_STREAM:
-  case TB_SOR_ROLL: {
+  case TB_SOR_ROLL:
+  case TB_SOR_LEAN: {
     /* Iteration it reads the first iterate's arrays when odd, the second's when even. */
     T *one[2] = {(T *)st->half[0], (T *)st->half[3]}, *two[2] = {(T *)st->half2[0],
                                                                  (T *)st->half2[1]};
@@ -843,14 +1159,16 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
     a.bx = st->bx;
     a.by = st->by;
     a.zchunk = st->zchunk;
+    a.um = st->um;
     const int block = st->bx * st->by;
     if (layout == TB_SOR_STREAM) {
       tb_k_sor_stream<T, RES><<<g, block, 3 * (size_t)block * sizeof(T), stream>>>(q, a,
                                                                                  st->partial);
       TB_CUDA_LAUNCH("sor stream");
     } else {
-      tb_sor_roll_k<T, RES>[st->regs]<<<g, block, tb_sor_roll_smem(st->bx, st->by, sizeof(T)),
-                                        stream>>>(q, a, st->partial);
+      tb_sor_march_k<T, RES>(st, layout)<<<g, block,
+                                           tb_sor_roll_smem(st->bx, st->by, sizeof(T)), stream>>>(
+          q, a, st->partial);
       TB_CUDA_LAUNCH("sor roll");
     }
     break;
@@ -960,10 +1278,17 @@ const unsigned tb_sor_precs = TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE);
 const tb_param_def_t tb_sor_tuning_stream[] = {TB_SOR_MARCH_TUNING};
 /* roll's also the register cap: fewer registers, more warps resident to hide
  * the loads' latency; more, no spills (the double kernel's). */
-const tb_param_def_t tb_sor_tuning_roll[] = {
-    TB_SOR_MARCH_TUNING,
-    {"regs", "roll: the most registers a thread (__maxnreg__): 40, 48, 64, 80, 128 or 255",
-     TB_PARAM_CHOICE, "64", 0, 0, tb_sor_regs, 0, "40,48,64,80,128,255"},
+#define TB_SOR_ROLL_TUNING                                                                       \
+  TB_SOR_MARCH_TUNING,                                                                           \
+      {"regs", "roll and lean: the most registers a thread (__maxnreg__): 40, 48, 64, 80, 128 "  \
+               "or 255", TB_PARAM_CHOICE, "64", 0, 0, tb_sor_regs, 0, "40,48,64,80,128,255"}
+const tb_param_def_t tb_sor_tuning_roll[] = {TB_SOR_ROLL_TUNING};
+/* lean's also the steps a turn of its loop: 6, fewer instructions a point,
+ * more registers live. */
+const tb_param_def_t tb_sor_tuning_lean[] = {
+    TB_SOR_ROLL_TUNING,
+    {"turn", "lean: steps a turn of the sweep's loop, 2 or 6 (6: fewer instructions a point, "
+             "more registers)", TB_PARAM_CHOICE, "2", 0, 0, tb_sor_turns, 0, "2,6"},
 };
 
 TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
@@ -981,6 +1306,11 @@ TB_VARIANT(tb_sor_roll, "roll", &tb_algo_sor, tb_sor_precs, 0, tb_sor_tuning_rol
            NULL, tb_sor_release,
            "stream with each value loaded once: planes rolled through registers, loads a step "
            "ahead, 32-bit indices, a register cap");
+TB_VARIANT(tb_sor_lean, "lean", &tb_algo_sor, tb_sor_precs, 0, tb_sor_tuning_lean,
+           TB_COUNT(tb_sor_tuning_lean), tb_sor_prepare<TB_SOR_LEAN>, tb_sor_run<TB_SOR_LEAN>,
+           NULL, tb_sor_release,
+           "roll for one-material problems: coefficients once a thread and a plane, one 32-bit "
+           "offset advanced a plane a step, no material lookups (others: roll)");
 TB_SOR_VARIANT(tb_sor_jacobi, "jacobi", TB_SOR_JACOBI, "Jacobi (two arrays), the baseline");
 
 /* ---- The distributed twins ---------------------------------------------- */
@@ -1245,4 +1575,5 @@ TB_VARIANT(tb_sor_gpu_mpi_overlap, "mpi-overlap", &tb_algo_sor, tb_sor_precs, TB
 } /* namespace */
 
 TB_VARIANT_LIST(sor, gpu, &tb_sor_published, &tb_sor_split, &tb_sor_fused, &tb_sor_stream,
-                &tb_sor_roll, &tb_sor_jacobi, &tb_sor_gpu_mpi, &tb_sor_gpu_mpi_overlap);
+                &tb_sor_roll, &tb_sor_lean, &tb_sor_jacobi, &tb_sor_gpu_mpi,
+                &tb_sor_gpu_mpi_overlap);
