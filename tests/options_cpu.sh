@@ -114,7 +114,7 @@ expect_error 2 "span '32' must be at least 64" run blackscholes --backend cpu --
 # (1, 17, 1000003) with teams of 1 and 3 (shares that start off a vector boundary): every
 # price within the verifier's bounds, which the kernel's derivation (vexp512.h,
 # doc/options.md) meets; with per-option r and v; and the same prices to the bit whatever the
-# span (each option's operations do not depend on its block). auto is avx512mix where built.
+# span (each option's operations do not depend on its block). auto is generic in float and avx512div in double where built.
 # Built without AVX-512, only generic is offered.
 if "$TB" run blackscholes --backend cpu --kernel avx512 --size 8 --repeat 1 --warmup 0 $LIMIT \
   >/dev/null 2>&1; then
@@ -126,11 +126,13 @@ if "$TB" run blackscholes --backend cpu --kernel avx512 --size 8 --repeat 1 --wa
   kernels=$(csv_rows "$TMP/bsk.csv" | cut -d, -f"$(csv_col "$TMP/bsk.csv" kernel)" | sort -u |
     tr '\n' ' ')
   [ "$kernels" = "avx512 avx512div avx512mix " ] || fail "kernel values: $kernels"
-  "$TB" run blackscholes --backend cpu --size 8 --repeat 1 --warmup 0 $LIMIT --format csv \
-    --output "$TMP/bsa.csv" 2>"$TMP/err" || fail "blackscholes auto kernel: $(cat "$TMP/err")"
-  kernel=$(csv_rows "$TMP/bsa.csv" | cut -d, -f"$(csv_col "$TMP/bsa.csv" kernel)")
-  [ "$kernel" = avx512mix ] ||
-    fail "kernel auto is not avx512mix: $(cat "$TMP/bsa.csv")"
+  "$TB" run blackscholes --backend cpu --size 8 --precision float,double --repeat 1 --warmup 0 \
+    $LIMIT --format csv --output "$TMP/bsa.csv" 2>"$TMP/err" ||
+    fail "blackscholes auto kernel: $(cat "$TMP/err")"
+  kernel=$(csv_rows "$TMP/bsa.csv" | cut -d, -f"$(csv_col "$TMP/bsa.csv" precision),$(csv_col "$TMP/bsa.csv" kernel)" |
+    tr '\n' ' ')
+  [ "$kernel" = "float,generic double,avx512div " ] ||
+    fail "kernel auto is not generic in float and avx512div in double: $kernel"
   # v sqrt T below the smallest normal float (v 1e-39, T 1e-44) and far out of the money:
   # the estimates' reciprocal must not turn these into NaNs.
   printf '%s\n' S,X,T,r,v 42,40,0.5,0.1,1e-30 42,40,0.5,0.1,1e-39 30,40,1,0.1,1e-39 \

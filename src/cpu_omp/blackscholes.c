@@ -295,10 +295,13 @@ enum { TB_BS_CDF_AUTO, TB_BS_CDF_DIV, TB_BS_CDF_RCP, TB_BS_CDF_MVEC };
  * AMD's cores, fewer instructions), or d1's three divisions by the divider
  * and the rest by fused multiply-adds (avx512mix: the two units share the
  * work where the divider is slow, as on Intel's cores, and the core's
- * second hyperthread runs the other loops beside it); auto takes
- * avx512mix where built: on paper (doc/options.md) the best on Intel's
- * cores in double and within 4% of the best in float, measured second
- * best of the four on the Zen 4 build machine. */
+ * second hyperthread runs the other loops beside it). auto takes, where
+ * AVX-512 is built, the generic loops in float and avx512div in double:
+ * the H200 machine's 16-core Xeon, 16 threads, 2^26 options, one run
+ * (doc/options.md): float poly generic 0.455 of the memory ceiling against
+ * 0.452 / 0.450 / 0.445 (avx512 / avx512div / avx512mix), erfc 0.477
+ * against at most 0.425; double poly avx512div 0.419 against generic 0.359
+ * and avx512mix 0.379, erfc 0.320 against 0.300. */
 enum {
   TB_BS_KERNEL_AUTO,
   TB_BS_KERNEL_GENERIC,
@@ -310,11 +313,11 @@ enum {
 static const char *const tb_bs_kernels[] = {"auto", "generic", "avx512", "avx512div", "avx512mix",
                                             NULL};
 #define TB_BS_KERNEL_SWEEP "generic,avx512,avx512div,avx512mix"
-#define TB_BS_KERNEL_BEST TB_BS_KERNEL_AVX512MIX
+#define TB_BS_KERNEL_BEST(prec) ((prec) == TB_FLOAT ? TB_BS_KERNEL_GENERIC : TB_BS_KERNEL_AVX512DIV)
 #else
 static const char *const tb_bs_kernels[] = {"auto", "generic", NULL};
 #define TB_BS_KERNEL_SWEEP "generic"
-#define TB_BS_KERNEL_BEST TB_BS_KERNEL_GENERIC
+#define TB_BS_KERNEL_BEST(prec) TB_BS_KERNEL_GENERIC
 #endif
 static const char *const tb_bs_cdfs[] = {"auto", "div", "rcp", "libmvec", NULL};
 /* The stages parameter: a block priced in three loops, one or two (TB_BS_FN). */
@@ -323,8 +326,8 @@ static const tb_param_def_t tb_bs_omp_tuning[] = {
     {"kernel", "the generic simd loops (cdf, stages, span apply) or the explicit AVX-512 one "
                "(span applies; built with AVX-512 only): avx512 forms its divisions and square "
                "roots by fused multiply-adds, avx512div on the divider, avx512mix d1's "
-               "divisions on the divider and the rest by fused multiply-adds; auto: avx512mix "
-               "where built",
+               "divisions on the divider and the rest by fused multiply-adds; auto: generic in "
+               "float, avx512div in double where built",
      TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_kernels, 0, TB_BS_KERNEL_SWEEP},
     {"cdf", "how the CDFs divide: div (the divider), rcp (fused multiply-adds), libmvec (cnd=erfc "
             "by libmvec's erfc); auto: div in float, rcp in double",
@@ -341,7 +344,7 @@ static const tb_param_def_t tb_bs_omp_tuning[] = {
 static int tb_bs_omp_prepare(tb_ctx_t *ctx)
 {
   if (tb_tune(ctx, "kernel")->i == TB_BS_KERNEL_AUTO)
-    tb_tune_resolved(ctx, "kernel", TB_BS_KERNEL_BEST);
+    tb_tune_resolved(ctx, "kernel", TB_BS_KERNEL_BEST(ctx->p->prec));
   if (tb_tune(ctx, "cdf")->i == TB_BS_CDF_AUTO)
     tb_tune_resolved(ctx, "cdf", ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP);
   return TB_OK;
@@ -357,11 +360,11 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
   const int inst = cdf == TB_BS_CDF_MVEC ? 2 : cdf != TB_BS_CDF_AUTO && cdf != dflt;
   const int stages = (int)tb_tune(ctx, "stages")->i, span = (int)tb_tune(ctx, "span")->i;
 #if defined(__AVX512F__)
-  const int kernel = (int)tb_tune(ctx, "kernel")->i;
+  const int tk = (int)tb_tune(ctx, "kernel")->i;
+  const int kernel = tk == TB_BS_KERNEL_AUTO ? TB_BS_KERNEL_BEST(ctx->p->prec) : tk;
   if (kernel != TB_BS_KERNEL_GENERIC) {
     /* avx512, avx512div, avx512mix: forms 0, 1, 2 */
-    const int form =
-        (kernel == TB_BS_KERNEL_AUTO ? TB_BS_KERNEL_BEST : kernel) - TB_BS_KERNEL_AVX512;
+    const int form = kernel - TB_BS_KERNEL_AVX512;
     const int kv = 4 * form + 2 * (b->in.r >= 0) + b->exact;
     if (ctx->p->prec == TB_FLOAT)
       tb_bs_v512_f32[kv](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
