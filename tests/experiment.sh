@@ -155,5 +155,8 @@ printf 'study b\nrun a: stream -b cpu -n 2^10 -t 1\n' >ok.tb
 : >notadir
 expect_error 2 "cannot .* results folder 'notadir/b'" experiment ok.tb --results notadir
 expect_error 2 'machine name' experiment ok.tb --machine ../x
+# A name of more than 64 characters is refused, not cut.
+expect_error 2 "machine name 'm.*': 1 to 64 letters" experiment ok.tb \
+  --machine "$(printf 'm%.0s' $(seq 65))"
 expect_error 2 'takes one experiment file' experiment
 finish

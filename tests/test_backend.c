@@ -345,8 +345,14 @@ int main(void)
       CHECK(res.r[i].check.verdict == TB_PASS && res.r[i].ceiling_gbs > 0, "row %d: %s", i,
             res.r[i].check.note);
     tb_sweep_columns(&o.s, &st, cols);
-    tb_report_t rep = {o.s.algo,   topo,     cols, o.command_line, 0, o.s.seed, o.s.repeat,
-                       o.s.warmup, o.s.verify, NULL,     0,    0,    0,  0};
+    tb_report_t rep = {.algo = o.s.algo,
+                       .topo = topo,
+                       .cols = cols,
+                       .command_line = o.command_line,
+                       .seed = o.s.seed,
+                       .repeats = o.s.repeat,
+                       .warmups = o.s.warmup,
+                       .verify = o.s.verify};
     check_report(&res, cols, &rep);
   }
   tb_results_free(&res);

@@ -1239,10 +1239,12 @@ static int tb_exp_paths(tb_exp_t *e)
   }
   if (!tb_exp_name_ok(m, strlen(m))) {
     char shown[80];
-    return tb_fail(TB_EINVAL, "machine name '%s': letters, digits, '.', '_', '-' (--machine NAME)",
+    return tb_fail(TB_EINVAL,
+                   "machine name '%s': 1 to 64 letters, digits, '.', '_', '-' (--machine NAME)",
                    tb_printable(m, shown, sizeof shown));
   }
-  snprintf(e->machine, sizeof e->machine, "%s", m);
+  /* tb_exp_name_ok took at most 64 characters: they fit. */
+  memcpy(e->machine, m, strlen(m) + 1);
   size_t len = strlen(e->o->results_dir) + strlen(e->study) + strlen(e->machine) + 16;
   if (!(e->dir = malloc(len)) || !(e->csv_path = malloc(len)) || !(e->json_path = malloc(len)))
     return tb_fail(TB_ENOMEM, "out of memory");
