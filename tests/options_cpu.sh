@@ -163,6 +163,48 @@ else
   expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx512 --size 8
 fi
 expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx1024 --size 8
+# The width tuning parameter: the generic loops compiled at 256-bit vectors beside the
+# default 512 (GCC builds with AVX-512 only). Each option goes through the same element-wise
+# operations at either width, so with the inlined CDFs (cdf auto, div, rcp) the prices are the
+# same to the bit: both precisions, CDFs and math forms, sizes 1, 17 and 1000003, teams of 1
+# and 3 (shares that start off a vector boundary), each verified and dumped at both widths.
+# cdf=libmvec calls libmvec's erfc, whose 256-bit and 512-bit versions are different code
+# (they differ in the last bits in double), so there both widths are held to the verifier's
+# bounds only. Built without AVX-512, 256 is refused in one line.
+if "$TB" run blackscholes --backend cpu --width 256 --size 8 --repeat 1 --warmup 0 $LIMIT \
+  >/dev/null 2>&1; then
+  for prec in float double; do
+    for cnd in poly erfc; do
+      for math in libm fast; do
+        for size in 1 17 1000003; do
+          for th in 1 3; do
+            for w in 512 256; do
+              "$TB" run blackscholes --backend cpu --kernel generic --width $w --precision $prec \
+                --cnd $cnd --math $math --size $size --threads $th --repeat 1 --warmup 0 \
+                --seed 11 $LIMIT --format csv --output "$TMP/bsw.csv" \
+                --dump "$TMP/bswd_$w.csv" 2>"$TMP/err" ||
+                fail "blackscholes width $w $prec $cnd $math $size x$th: $(cat "$TMP/err")"
+              all_pass "$TMP/bsw.csv" 1
+            done
+            cmp -s "$TMP/bswd_512.csv" "$TMP/bswd_256.csv" ||
+              fail "blackscholes $prec $cnd $math $size x$th: width 256 prices differ from 512's"
+          done
+        done
+      done
+    done
+  done
+  "$TB" run blackscholes --backend cpu --kernel generic --cdf libmvec --width 512,256 \
+    --precision float,double --cnd poly,erfc --size 17,1000003 --threads 3 --repeat 1 \
+    --warmup 0 $LIMIT --format csv --output "$TMP/bswm.csv" 2>"$TMP/err" ||
+    fail "blackscholes width libmvec: $(cat "$TMP/err")"
+  all_pass "$TMP/bswm.csv" 16
+  widths=$(csv_rows "$TMP/bswm.csv" | cut -d, -f"$(csv_col "$TMP/bswm.csv" width)" | sort -u |
+    tr '\n' ' ')
+  [ "$widths" = "256 512 " ] || fail "width values: $widths"
+else
+  expect_error 2 "width" run blackscholes --backend cpu --width 256 --size 8
+fi
+expect_error 2 "width" run blackscholes --backend cpu --width 128 --size 8
 # The published accuracy (1M options, float, polynomial): L1 6e-8 and max 1.5e-5 against
 # a double CPU run of the same polynomial; against the exact N add the polynomial's 7.5e-8.
 awk -F, -v p="$(csv_col "$TMP/bs.csv" precision)" -v s="$(csv_col "$TMP/bs.csv" size)" \

@@ -20,9 +20,14 @@
  * held to is measured with 512-bit ones, and both are bound by vector
  * arithmetic per byte, so their loops use 512-bit vectors too. The twins
  * include this header first: the functions inlined into their loops must
- * share the setting. */
+ * share the setting. A file that defines TB_OPTIONS_CPU_W256 first gets
+ * 256-bit vectors instead (the Black-Scholes `width` parameter). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#if defined(TB_OPTIONS_CPU_W256)
+#pragma GCC target("prefer-vector-width=256")
+#else
 #pragma GCC target("prefer-vector-width=512")
+#endif
 #endif
 
 #include "vecmath.h"
