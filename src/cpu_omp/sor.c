@@ -189,33 +189,6 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* One fused iteration in place: each thread owns planes k0..k1 (the static share) and          \
-   * marches up them, red on plane k + 1, then black on plane k, so each plane is fetched         \
-   * once an iteration. Red on the first and last planes of every share comes first, before       \
-   * a barrier: black on a share's edge plane needs red on the neighbouring share's edge, and     \
-   * red there needs the old black of this share's edge. */                                       \
-  static double tb_sor_iter_fused_##SFX(const tb_sor_t *s, T *v, const T *f, const uint8_t *mat,  \
-                                        const tb_sor_tab_##SFX *t, T omega, int threads)          \
-  {                                                                                               \
-    double r2 = 0.0;                                                                              \
-    _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
-    {                                                                                             \
-      int64_t lo, hi;                                                                             \
-      tb_cpu_share(s->nz, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                 \
-      const int64_t k0 = lo + 1, k1 = hi;                                                         \
-      if (k0 <= k1)                                                                               \
-        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k0);                            \
-      if (k0 < k1)                                                                                \
-        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k1);                            \
-      _Pragma("omp barrier")                                                                      \
-      for (int64_t k = k0; k <= k1; k++) {                                                        \
-        if (k + 1 < k1)                                                                           \
-          r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 0, k + 1);                       \
-        r2 += tb_sor_plane_##SFX(s, v, v, f, mat, t, omega, 0, 1, k);                             \
-      }                                                                                           \
-    }                                                                                             \
-    return r2;                                                                                    \
-  }                                                                                               \
   /* Colour col of row (j, k) in the colour-split layout; returns the residual's square sum.      \
    * i = 2 ih + p: the colour's points of the row; west at ih + p - 1, east at ih + p of the      \
    * other colour's row. want: the residual is summed (the iterations tb_sor_wants; 0 in the      \
@@ -353,39 +326,64 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* Colour col of the interior rows of plane k, split (srow) or dense (drow). */               \
-  static double tb_sor_rows_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
-                                  const tb_sor_tab_##SFX *t, T omega, int dense, T *v,            \
-                                  const T *f, const uint8_t *mat, int col, int64_t k, int want)   \
-  {                                                                                               \
-    double r2 = 0.0;                                                                              \
-    for (int64_t j = 1; j <= s->ny; j++)                                                          \
-      r2 += dense ? tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, col, j, k, want)       \
-                  : tb_sor_srow_##SFX(s, st, t, omega, col, j, k, want);                          \
-    return r2;                                                                                    \
-  }                                                                                               \
-  /* wave's and dense's share planes, by the calling thread of the team: fused's march (its      \
-   * comment says why the edges' red comes first) over the split or the dense rows. */           \
-  static double tb_sor_slab_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
-                                  const tb_sor_tab_##SFX *t, T omega, int dense, T *v,            \
-                                  const T *f, const uint8_t *mat, int want)                       \
-  {                                                                                               \
-    int64_t lo, hi;                                                                               \
-    double r2 = 0.0;                                                                              \
-    tb_cpu_share(s->nz, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                   \
-    const int64_t k0 = lo + 1, k1 = hi;                                                           \
-    if (k0 <= k1)                                                                                 \
-      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k0, want);                    \
-    if (k0 < k1)                                                                                  \
-      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k1, want);                    \
-    _Pragma("omp barrier")                                                                        \
-    for (int64_t k = k0; k <= k1; k++) {                                                          \
-      if (k + 1 < k1)                                                                             \
-        r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 0, k + 1, want);               \
-      r2 += tb_sor_rows_##SFX(s, st, t, omega, dense, v, f, mat, 1, k, want);                     \
-    }                                                                                             \
-    return r2;                                                                                    \
-  }                                                                                               \
+  /* Colour col of row (j, k) in the layout of the sweep `form`: fused's natural row (every        \
+   * point of the colour, tb_sor_line), dense's (tb_sor_drow) or the split layout's (tb_sor_srow:  \
+   * split and wave). fused's row sums its residual always (want is for the others). */            \
+  static double tb_sor_row_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                        \
+                                 const tb_sor_tab_##SFX *t, T omega, int form, T *v, const T *f,   \
+                                 const uint8_t *mat, int col, int64_t j, int64_t k, int want)      \
+  {                                                                                                \
+    if (form == TB_SOR_FUSED)                                                                      \
+      return tb_sor_line_##SFX(s, v, v, f, mat, t, omega, 0, col, j, k, 1, s->nx);                 \
+    if (form == TB_SOR_DENSE)                                                                      \
+      return tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, col, j, k, want);              \
+    return tb_sor_srow_##SFX(s, st, t, omega, col, j, k, want);                                    \
+  }                                                                                                \
+  /* Colour col of the interior rows of plane k (tb_sor_row). */                                   \
+  static double tb_sor_rows_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                       \
+                                  const tb_sor_tab_##SFX *t, T omega, int form, T *v,              \
+                                  const T *f, const uint8_t *mat, int col, int64_t k, int want)    \
+  {                                                                                                \
+    double r2 = 0.0;                                                                               \
+    for (int64_t j = 1; j <= s->ny; j++)                                                           \
+      r2 += tb_sor_row_##SFX(s, st, t, omega, form, v, f, mat, col, j, k, want);                   \
+    return r2;                                                                                     \
+  }                                                                                                \
+  /* One iteration in place by planes, by the calling thread of the team (fused, and wave's and    \
+   * dense's share planes): the thread owns planes k0..k1 (the static share) and marches up        \
+   * them, red on plane k + 1, then black on plane k, so each plane is fetched once an             \
+   * iteration. Red on the first and last planes of every share comes first, before a barrier:     \
+   * black on a share's edge plane needs red on the neighbouring share's edge, and red there       \
+   * needs the old black of this share's edge. */                                                  \
+  static double tb_sor_march_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                      \
+                                   const tb_sor_tab_##SFX *t, T omega, int form, T *v,             \
+                                   const T *f, const uint8_t *mat, int want)                       \
+  {                                                                                                \
+    int64_t lo, hi;                                                                                \
+    double r2 = 0.0;                                                                               \
+    tb_cpu_share(s->nz, omp_get_num_threads(), omp_get_thread_num(), &lo, &hi);                    \
+    const int64_t k0 = lo + 1, k1 = hi;                                                            \
+    if (k0 <= k1)                                                                                  \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, form, v, f, mat, 0, k0, want);                      \
+    if (k0 < k1)                                                                                   \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, form, v, f, mat, 0, k1, want);                      \
+    _Pragma("omp barrier")                                                                         \
+    for (int64_t k = k0; k <= k1; k++) {                                                           \
+      if (k + 1 < k1)                                                                              \
+        r2 += tb_sor_rows_##SFX(s, st, t, omega, form, v, f, mat, 0, k + 1, want);                 \
+      r2 += tb_sor_rows_##SFX(s, st, t, omega, form, v, f, mat, 1, k, want);                       \
+    }                                                                                              \
+    return r2;                                                                                     \
+  }                                                                                                \
+  /* One fused iteration: the team's march over the natural layout's rows. */                      \
+  static double tb_sor_iter_fused_##SFX(const tb_sor_t *s, T *v, const T *f, const uint8_t *mat,   \
+                                        const tb_sor_tab_##SFX *t, T omega, int threads)           \
+  {                                                                                                \
+    double r2 = 0.0;                                                                               \
+    _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                 \
+    r2 += tb_sor_march_##SFX(s, NULL, t, omega, TB_SOR_FUSED, v, f, mat, 1);                       \
+    return r2;                                                                                     \
+  }                                                                                                \
   /* One iteration in the colour-split layout, one pass: in phase k every thread takes red on     \
    * row (j, k + 1), then black on row (j, k), for the rows j of its share; then it waits for     \
    * the others (sync barrier) or publishes its phase count (sync flags, below). Black (j, k)     \
@@ -397,17 +395,18 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
    * red on their rows of plane k is written, and neither can start phase k + 1 (which writes     \
    * black on plane k + 1, read here) before this thread has finished phase k. Only the first     \
    * min(threads, ny) threads have rows (tb_cpu_share), so neighbours are found among them.       \
-   * dense (the dense variant): the same order over the natural layout's rows v, f, mat           \
-   * (tb_sor_drow), which reads and writes the same colours of the same rows. */                  \
+   * form TB_SOR_DENSE (the dense variant): the same order over the natural layout's rows v,       \
+   * f, mat (tb_sor_drow), which reads and writes the same colours of the same rows; with share    \
+   * planes, tb_sor_march instead. */                                                              \
   static double tb_sor_iter_wave_##SFX(const tb_sor_t *s, const tb_sor_cpu_t *st,                 \
                                        const tb_sor_tab_##SFX *t, T omega, int threads, int flags, \
-                                       int dense, T *v, const T *f, const uint8_t *mat,           \
+                                       int form, T *v, const T *f, const uint8_t *mat,             \
                                        int want)                                                  \
   {                                                                                               \
     double r2 = 0.0;                                                                              \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
     if (st->planes)                                                                               \
-      r2 += tb_sor_slab_##SFX(s, st, t, omega, dense, v, f, mat, want);                           \
+      r2 += tb_sor_march_##SFX(s, st, t, omega, form, v, f, mat, want);                            \
     else {                                                                                        \
       const int nt = omp_get_num_threads(), tid = omp_get_thread_num();                           \
       const int na = s->ny < nt ? (int)s->ny : nt;                                                \
@@ -424,13 +423,9 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
           tb_sor_wait(&st->done[tid + 1], k);                                                     \
         for (int64_t j = lo + 1; j <= hi; j++) {                                                  \
           if (k < s->nz)                                                                          \
-            r2 += dense ? tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, 0, j, k + 1,     \
-                                            want)                                                 \
-                        : tb_sor_srow_##SFX(s, st, t, omega, 0, j, k + 1, want);                  \
+            r2 += tb_sor_row_##SFX(s, st, t, omega, form, v, f, mat, 0, j, k + 1, want);           \
           if (k > 0)                                                                              \
-            r2 += dense ? tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, 1, j, k,         \
-                                            want)                                                 \
-                        : tb_sor_srow_##SFX(s, st, t, omega, 1, j, k, want);                      \
+            r2 += tb_sor_row_##SFX(s, st, t, omega, form, v, f, mat, 1, j, k, want);               \
         }                                                                                         \
         if (flags)                                                                                \
           atomic_store_explicit(&st->done[tid].n, k + 1, memory_order_release);                   \
@@ -498,12 +493,12 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
         r2 = tb_sor_iter_split_##SFX(s, st, &t, omega, threads, want);                            \
         break;                                                                                    \
       case TB_SOR_WAVE:                                                                           \
-        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads, flags, 0, v, f, mat,               \
-                                    want);                                                        \
+        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads, flags, TB_SOR_WAVE, v, f, mat,      \
+                                    want);                                                         \
         break;                                                                                    \
       case TB_SOR_DENSE:                                                                          \
-        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads, flags, 1, v, f, mat,               \
-                                    want);                                                        \
+        r2 = tb_sor_iter_wave_##SFX(s, st, &t, omega, threads, flags, TB_SOR_DENSE, v, f, mat,     \
+                                    want);                                                         \
         break;                                                                                    \
       case TB_SOR_FUSED:                                                                          \
         r2 = tb_sor_iter_fused_##SFX(s, v, f, mat, &t, omega, threads);                           \
