@@ -111,6 +111,23 @@ TB_VINLINE double tb__from_bits_f64(uint64_t i)
   {0x1.2f02e5bc20029p-3, 0x1.39a1fb9b156fdp-3, 0x1.74663c5391248p-3, 0x1.c71c52164c1a9p-3,        \
    0x1.24924941e0c33p-2, 0x1.999999997fee9p-2, 0x1.5555555555592p-1}
 
+/* Horner's rule over a coefficient list c[0..n), highest degree first: the
+ * polynomials below. Unrolled in full once inlined with a constant list,
+ * or the simd loops around stay scalar. */
+TB_VINLINE float tb__horner_f32(float x, const float *c, unsigned n)
+{
+  float p = c[0];
+  _Pragma("GCC unroll 32") for (unsigned i = 1; i < n; i++) p = fmaf(p, x, c[i]);
+  return p;
+}
+
+TB_VINLINE double tb__horner_f64(double x, const double *c, unsigned n)
+{
+  double p = c[0];
+  _Pragma("GCC unroll 32") for (unsigned i = 1; i < n; i++) p = fma(p, x, c[i]);
+  return p;
+}
+
 /* The clamps, on the bits as integers: GCC turns a float ternary into a
  * compare and a blend (and at times into branches that stop vectorization),
  * an integer one into a single min. Unsigned, the bits of negative numbers
@@ -157,9 +174,7 @@ TB_VINLINE float tb__vexp_f32(float x, int neg)
   float r = fmaf(k, -0x1.62e430p-1f, xr);
   r = fmaf(k, 0x1.05c610p-29f, r); /* ln 2 - ln2_hi */
   static const float cp[] = TB_VEXP_P_F32;
-  float p = cp[0];
-  _Pragma("GCC unroll 16") for (unsigned i = 1; i < sizeof cp / sizeof *cp; i++)
-    p = fmaf(p, r, cp[i]);
+  const float p = tb__horner_f32(r, cp, sizeof cp / sizeof *cp);
   /* the low bits of t are k + 2^22; adding 127 and shifting gives 2^k */
   const float s = tb__from_bits_f32((tb__bits_f32(t) + 127u) << 23);
   return p * s;
@@ -215,9 +230,7 @@ TB_VINLINE float tb_vlog_f32(float x)
   const float m = tb__from_bits_f32(ix - ((uint32_t)e << 23));
   const float f = m - 1.0f, ef = (float)e;
   static const float cq[] = TB_VLOG_Q_F32;
-  float q = cq[0];
-  _Pragma("GCC unroll 16") for (unsigned i = 1; i < sizeof cq / sizeof *cq; i++)
-    q = fmaf(q, f, cq[i]);
+  const float q = tb__horner_f32(f, cq, sizeof cq / sizeof *cq);
   const float l = fmaf(f * f, q, f);
   return fmaf(ef, 0x1.62e430p-1f, fmaf(ef, -0x1.05c610p-29f, l));
 }
@@ -238,9 +251,7 @@ TB_VINLINE double tb__vexp_f64(double x, int neg)
   double r = fma(k, -0x1.62e42fefa39efp-1, xr);
   r = fma(k, -0x1.abc9e3b39803fp-56, r);
   static const double cp[] = TB_VEXP_P_F64;
-  double p = cp[0];
-  _Pragma("GCC unroll 16") for (unsigned i = 1; i < sizeof cp / sizeof *cp; i++)
-    p = fma(p, r, cp[i]);
+  const double p = tb__horner_f64(r, cp, sizeof cp / sizeof *cp);
   const double s = tb__from_bits_f64((tb__bits_f64(t) + 1023u) << 52);
   return p * s;
 }
@@ -330,9 +341,7 @@ TB_VINLINE double tb_vlog_f64(double x)
   const double f = m - 1.0, ef = (double)e;
   const double s = f / (2.0 + f), z = s * s;
   static const double cq[] = TB_VLOG_Q_F64;
-  double q = cq[0];
-  _Pragma("GCC unroll 16") for (unsigned i = 1; i < sizeof cq / sizeof *cq; i++)
-    q = fma(q, z, cq[i]);
+  const double q = tb__horner_f64(z, cq, sizeof cq / sizeof *cq);
   const double l = fma(s * z, q, 2.0 * s);
   return fma(ef, 0x1.62e42fefa39efp-1, fma(ef, 0x1.abc9e3b39803fp-56, l));
 }
@@ -381,10 +390,7 @@ TB_VINLINE double tb__div1_ieee_f64(double a)
     const UT ab = tb__bits_##SFX(d) & (~(UT)0 >> 1), am = tb__bits_##SFX(AMAX);                   \
     const T a = tb__from_bits_##SFX(ab < am ? ab : am);                                           \
     const T t = RCP(FMA(a, (T)0.25, (T)1));                                                       \
-    T p = pn[0];                                                                                  \
-    /* unrolled in full, or the loop around stays scalar */                                       \
-    _Pragma("GCC unroll 32") for (unsigned i = 1; i < sizeof pn / sizeof *pn; i++)                \
-      p = FMA(p, t, pn[i]);                                                                       \
+    const T p = tb__horner_##SFX(t, pn, sizeof pn / sizeof *pn);                                  \
     const T tail = tb_vexp_neg_##SFX((a * (T)-0.5) * a) * (t * p);                                \
     return d > 0 ? (T)1 - tail : tail;                                                            \
   }
