@@ -136,7 +136,7 @@
         }                                                                                          \
         i0 += m;                                                                                   \
       }                                                                                            \
-      _mm_sfence();                                                                                \
+      TB_BS_FENCE();                                                                               \
     }                                                                                              \
   }
 TB_BS_V512(float, f32, __m512, __mmask16, ps, 16)
