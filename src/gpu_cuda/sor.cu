@@ -467,15 +467,6 @@ __device__ __forceinline__ void tb_sor_fetch(const tb_sor_k<T> &q, const tb_sor_
   }
 }
 
-/* roll and lean: a thread's place in its block's tile (tb_k_sor_roll's
- * scheme): the block's bx x by threads and the sizes of a red plane and of a
- * black one with its two outer rows in shared memory; the thread's slot ih
- * of row j; the problem's sides and the split arrays' row and plane; the
- * chunk's planes k0..k1; whether the thread lies in the arrays (inside), on
- * an interior row (jin), in the tile's inner part there (inner); and the
- * row beyond the tile that the tile's first row (hrow -1) and last (1) also
- * load (hload: it exists) into the shared black plane's outer rows, at hs,
- * the thread's own slot there being os. */
 /* roll and lean: a point's residual r into the square sum where the sweep
  * reduces it. */
 template <bool RES, typename T> __device__ __forceinline__ void tb_sor_count(T r, double *r2)
@@ -506,6 +497,15 @@ __device__ __forceinline__ void tb_sor_turn(int *prev, int *cur, int *next)
   *next = oldest;
 }
 
+/* roll and lean: a thread's place in its block's tile (tb_k_sor_roll's
+ * scheme): the block's bx x by threads and the sizes of a red plane and of a
+ * black one with its two outer rows in shared memory; the thread's slot ih
+ * of row j; the problem's sides and the split arrays' row and plane; the
+ * chunk's planes k0..k1; whether the thread lies in the arrays (inside), on
+ * an interior row (jin), in the tile's inner part there (inner); and the
+ * row beyond the tile that the tile's first row (hrow -1) and last (1) also
+ * load (hload: it exists) into the shared black plane's outer rows, at hs,
+ * the thread's own slot there being os. */
 struct tb_sor_tile {
   int bx, by, plane, oplane, tx, ty, ih, j, nx, ny, nz, w, wz, k0, k1, hrow, os, hs;
   bool inside, jin, inner, hload;
