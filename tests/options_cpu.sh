@@ -182,6 +182,7 @@ else
   expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx512 --size 8
 fi
 expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx1024 --size 8
+expect_error 2 "unknown value 'three'" run blackscholes --backend cpu --density three --size 8
 # The width tuning parameter: the generic loops compiled at 256-bit vectors beside the
 # default 512 (GCC builds with AVX-512 only). Each option goes through the same element-wise
 # operations at either width, so with the inlined CDFs (cdf auto, div, rcp) the prices are the

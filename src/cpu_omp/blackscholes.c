@@ -27,10 +27,11 @@
  * split loops, a thread prices its share in blocks of `span` options in
  * three loops over whole vectors (16 floats, 8 doubles): d1, d2 and K into
  * the block's buffers (in L1); N of the 2 x block d's; the call and the put,
- * out by streaming stores. Each loop's chain per vector is short, so the
- * core overlaps many vectors (one loop over whole prices, about 150
- * dependent instructions a vector, ran at half the speed on the Zen 4 build
- * machine). A thread's first block ends where the call array reaches a
+ * out by streaming stores (density=one: two loops, the second the CDFs and
+ * the prices with one exponential, tb_bs_v512_one). Each loop's chain per
+ * vector is short, so the core overlaps many vectors (one loop over whole
+ * prices, about 150 dependent instructions a vector, ran at half the speed
+ * on the Zen 4 build machine). A thread's first block ends where the call array reaches a
  * 64-byte boundary, so the later blocks' vectors are aligned; a block's last
  * vector is masked (its lanes past the end read 1, which every primitive
  * takes, and are not stored). */
