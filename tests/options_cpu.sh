@@ -115,14 +115,19 @@ expect_error 2 "span '32' must be at least 64" run blackscholes --backend cpu --
 # price within the verifier's bounds, which the kernel's derivation (vexp512.h,
 # doc/options.md) meets; with per-option r and v; and the same prices to the bit whatever the
 # span (each option's operations do not depend on its block). auto is generic in float and avx512div in double where built.
+# Each kernel in both density forms (two: each CDF its own exponential; one: N(d2)'s density
+# from N(d1)'s, whose allowance tb_bs_bounds adds), auto being one.
 # Built without AVX-512, only generic is offered.
 if "$TB" run blackscholes --backend cpu --kernel avx512 --size 8 --repeat 1 --warmup 0 $LIMIT \
   >/dev/null 2>&1; then
   "$TB" run blackscholes --backend cpu --precision float,double --cnd poly,erfc --math libm,fast \
-    --kernel avx512,avx512div,avx512mix --size 1,17,1000003 --threads 1,3 --repeat 1 --warmup 0 --seed 7 \
-    $LIMIT --format csv --output "$TMP/bsk.csv" 2>"$TMP/err" ||
+    --kernel avx512,avx512div,avx512mix --density two,one --size 1,17,1000003 --threads 1,3 \
+    --repeat 1 --warmup 0 --seed 7 $LIMIT --format csv --output "$TMP/bsk.csv" 2>"$TMP/err" ||
     fail "blackscholes avx512 kernels: $(cat "$TMP/err")"
-  all_pass "$TMP/bsk.csv" 144
+  all_pass "$TMP/bsk.csv" 288
+  densities=$(csv_rows "$TMP/bsk.csv" | cut -d, -f"$(csv_col "$TMP/bsk.csv" density)" | sort -u |
+    tr '\n' ' ')
+  [ "$densities" = "one two " ] || fail "density values: $densities"
   kernels=$(csv_rows "$TMP/bsk.csv" | cut -d, -f"$(csv_col "$TMP/bsk.csv" kernel)" | sort -u |
     tr '\n' ' ')
   [ "$kernels" = "avx512 avx512div avx512mix " ] || fail "kernel values: $kernels"
@@ -133,21 +138,35 @@ if "$TB" run blackscholes --backend cpu --kernel avx512 --size 8 --repeat 1 --wa
     tr '\n' ' ')
   [ "$kernel" = "float,generic double,avx512div " ] ||
     fail "kernel auto is not generic in float and avx512div in double: $kernel"
+  density=$(csv_rows "$TMP/bsa.csv" | cut -d, -f"$(csv_col "$TMP/bsa.csv" density)" | sort -u)
+  [ "$density" = one ] || fail "density auto is not one: $density"
   # v sqrt T below the smallest normal float (v 1e-39, T 1e-44) and far out of the money:
   # the estimates' reciprocal must not turn these into NaNs.
   printf '%s\n' S,X,T,r,v 42,40,0.5,0.1,1e-30 42,40,0.5,0.1,1e-39 30,40,1,0.1,1e-39 \
     42,42,1,0,1e-39 42,40,1e-39,0.1,0.3 42,40,1e-44,0.1,5 30,1,100,1,0.01 >"$TMP/tiny.csv"
   "$TB" run blackscholes --backend cpu --input "$TMP/tiny.csv" --precision float,double \
-    --cnd poly,erfc --kernel generic,avx512,avx512div,avx512mix --threads 1 --repeat 1 --warmup 0 \
-    $LIMIT --format csv --output "$TMP/bskt.csv" 2>"$TMP/err" ||
+    --cnd poly,erfc --kernel generic,avx512,avx512div,avx512mix --density two,one --threads 1 --repeat 1 \
+    --warmup 0 $LIMIT --format csv --output "$TMP/bskt.csv" 2>"$TMP/err" ||
     fail "avx512 tiny v sqrt T: $(cat "$TMP/err")"
-  all_pass "$TMP/bskt.csv" 16
+  all_pass "$TMP/bskt.csv" 32
+  # The one density where its allowance is largest: v sqrt T up to 50 (v 5, T 100), |ln(S/X)|
+  # up to 20, rates of -1 and 1 (K within the float range), d1 and d2 of both signs and far apart (d1 = 40, d2 = -10 and
+  # the like), deep in and out of the money: every price within the bounds, both densities.
+  printf '%s\n' S,X,T,r,v 1e9,1,100,1,5 1,1e9,30,-1,5 1e9,1,0.01,0,0.01 1,1e9,100,1,0.05 \
+    100,1,30,-1,5 1,100,100,1,5 40,42,100,0.5,4 5e8,1e-3,2,-0.7,3 3,1e3,50,1,0.3 \
+    42,40,0.5,0.1,0.2 1e-3,1e3,30,-1,5 7,7,100,0,5 >"$TMP/wide.csv"
+  "$TB" run blackscholes --backend cpu --input "$TMP/wide.csv" --precision float,double \
+    --cnd poly,erfc --math libm,fast --kernel avx512,avx512div,avx512mix --density two,one \
+    --threads 1 --repeat 1 --warmup 0 $LIMIT --format csv --output "$TMP/bskw.csv" 2>"$TMP/err" ||
+    fail "avx512 wide inputs: $(cat "$TMP/err")"
+  all_pass "$TMP/bskw.csv" 48
   for prec in float double; do
     for cnd in poly erfc; do
       "$TB" run blackscholes --backend cpu --input "$TMP/many.csv" --precision $prec --cnd $cnd \
-        --kernel avx512,avx512div,avx512mix --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
-        --output "$TMP/bskv.csv" 2>"$TMP/err" || fail "avx512 r,v $prec $cnd: $(cat "$TMP/err")"
-      all_pass "$TMP/bskv.csv" 3
+        --kernel avx512,avx512div,avx512mix --density two,one --threads 2 --repeat 1 --warmup 0 \
+        $LIMIT --format csv --output "$TMP/bskv.csv" 2>"$TMP/err" ||
+        fail "avx512 r,v $prec $cnd: $(cat "$TMP/err")"
+      all_pass "$TMP/bskv.csv" 6
       for span in 64 4096; do
         "$TB" run blackscholes --backend cpu --precision $prec --cnd $cnd --kernel avx512 \
           --span $span --size 12365 --threads 3 --repeat 1 --warmup 0 --seed 9 $LIMIT \
@@ -163,6 +182,7 @@ else
   expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx512 --size 8
 fi
 expect_error 2 "kernel" run blackscholes --backend cpu --kernel avx1024 --size 8
+expect_error 2 "unknown value 'three'" run blackscholes --backend cpu --density three --size 8
 # The width tuning parameter: the generic loops compiled at 256-bit vectors beside the
 # default 512 (GCC builds with AVX-512 only). Each option goes through the same element-wise
 # operations at either width, so with the inlined CDFs (cdf auto, div, rcp) the prices are the

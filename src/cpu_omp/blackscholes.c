@@ -27,10 +27,11 @@
  * split loops, a thread prices its share in blocks of `span` options in
  * three loops over whole vectors (16 floats, 8 doubles): d1, d2 and K into
  * the block's buffers (in L1); N of the 2 x block d's; the call and the put,
- * out by streaming stores. Each loop's chain per vector is short, so the
- * core overlaps many vectors (one loop over whole prices, about 150
- * dependent instructions a vector, ran at half the speed on the Zen 4 build
- * machine). A thread's first block ends where the call array reaches a
+ * out by streaming stores (density=one: two loops, the second the CDFs and
+ * the prices with one exponential, tb_bs_v512_one). Each loop's chain per
+ * vector is short, so the core overlaps many vectors (one loop over whole
+ * prices, about 150 dependent instructions a vector, ran at half the speed
+ * on the Zen 4 build machine). A thread's first block ends where the call array reaches a
  * 64-byte boundary, so the later blocks' vectors are aligned; a block's last
  * vector is masked (its lanes past the end read 1, which every primitive
  * takes, and are not stored). */
@@ -68,30 +69,57 @@
     else                                                                                           \
       _mm512_mask_storeu_##S(p, m, y);                                                             \
   }                                                                                                \
-  TB_BS_V512_FN4(T, SFX, V, M, S, W, 0)                                                            \
-  TB_BS_V512_FN4(T, SFX, V, M, S, W, 1)                                                            \
-  TB_BS_V512_FN4(T, SFX, V, M, S, W, 2)                                                            \
-  static void (*const tb_bs_v512_##SFX[12])(const tb_bs_t *, void *const *, int64_t, int, int) = { \
-      TB_BS_V512_TAB4(SFX, 0), TB_BS_V512_TAB4(SFX, 1), TB_BS_V512_TAB4(SFX, 2)};
+  /* The call and the put of a vector of options from d1, d2, K and S with one density           \
+   * (density=one): since d1^2 - d2^2 = 2 ln(S / K), S e^(-d1^2/2) = K e^(-d2^2/2), so K times    \
+   * N(d2)'s tail is S (C e^(-d1^2/2)) k2 P(k2) (the erfc form: S e^(-d1^2/2) t2 P(t2)), from the    \
+   * density of N(d1): one exponential a price fewer, and K does not enter it. Its error            \
+   * (doc/options.md, sixth pass; tb_bs_bounds' allowance for it): the density of d2 from d1's      \
+   * rounding, relative (v sqrt T) e_d1 + |d2| (e_d2 - e_d1) + u |d1^2 - d2^2| of K's tail. */     \
+  static inline __attribute__((always_inline)) void tb_bs_v512_one_##SFX(                          \
+      V sv, V d1, V d2, V k, int exact, int ieee, V *call, V *put)                                 \
+  {                                                                                                \
+    const V one = _mm512_set1_##S((T)1), e1 = tb_v512_dens_##SFX(d1);                              \
+    const V dn = exact ? e1 : _mm512_mul_##S(_mm512_set1_##S((T)TB_RSQRT2PI), e1);                 \
+    const V g1 = exact ? tb_v512_erfc_g_##SFX(d1, ieee) : tb_v512_poly_g_##SFX(d1, ieee);          \
+    const V g2 = exact ? tb_v512_erfc_g_##SFX(d2, ieee) : tb_v512_poly_g_##SFX(d2, ieee);          \
+    const V n1 = tb_v512_side_##SFX(d1, _mm512_mul_##S(dn, g1));                                   \
+    /* K's tail of N(d2), K N(d2) and K (1 - N(d2)): the tail where d2 <= 0, K less it above */  \
+    const V kt = _mm512_mul_##S(_mm512_mul_##S(sv, dn), g2), kr = _mm512_sub_##S(k, kt);           \
+    const M pos = _mm512_cmp_##S##_mask(d2, _mm512_setzero_##S(), _CMP_GT_OQ);                     \
+    *call = _mm512_fmsub_##S(sv, n1, _mm512_mask_blend_##S(pos, kt, kr));                          \
+    *put = _mm512_fnmadd_##S(sv, _mm512_sub_##S(one, n1), _mm512_mask_blend_##S(pos, kr, kt));     \
+  }                                                                                                \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 0, 0)                                                         \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 1, 0)                                                         \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 2, 0)                                                         \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 0, 1)                                                         \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 1, 1)                                                         \
+  TB_BS_V512_FN4(T, SFX, V, M, S, W, 2, 1)                                                         \
+  static void (*const tb_bs_v512_##SFX[24])(const tb_bs_t *, void *const *, int64_t, int, int) = { \
+      TB_BS_V512_TAB4(SFX, 0, 0), TB_BS_V512_TAB4(SFX, 1, 0), TB_BS_V512_TAB4(SFX, 2, 0),          \
+      TB_BS_V512_TAB4(SFX, 0, 1), TB_BS_V512_TAB4(SFX, 1, 1), TB_BS_V512_TAB4(SFX, 2, 1)};
 /* The lanes of a block of m options that its vector from option j holds: all W, or the
  * m - j < W at its end. */
 #define TB_BS_V512_MASK(M, W, j, m) ((M)((m) - (j) >= (W) ? ~0u : (1u << ((m) - (j))) - 1u))
-/* The four loops of a form, indexed [vary][exact]. */
-#define TB_BS_V512_FN4(T, SFX, V, M, S, W, FORM)                                                   \
-  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 0)                                                    \
-  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 0, 1)                                                    \
-  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 0)                                                    \
-  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, 1, 1)
-#define TB_BS_V512_TAB4(SFX, FORM)                                                                 \
-  tb_bs_v512_##SFX##_##FORM##00, tb_bs_v512_##SFX##_##FORM##01, tb_bs_v512_##SFX##_##FORM##10,     \
-      tb_bs_v512_##SFX##_##FORM##11
+/* The four loops of a form and density, indexed [vary][exact]. */
+#define TB_BS_V512_FN4(T, SFX, V, M, S, W, FORM, ONE)                                              \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, ONE, 0, 0)                                               \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, ONE, 0, 1)                                               \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, ONE, 1, 0)                                               \
+  TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, ONE, 1, 1)
+#define TB_BS_V512_TAB4(SFX, FORM, ONE)                                                            \
+  tb_bs_v512_##SFX##_##FORM##ONE##00, tb_bs_v512_##SFX##_##FORM##ONE##01,                          \
+      tb_bs_v512_##SFX##_##FORM##ONE##10, tb_bs_v512_##SFX##_##FORM##ONE##11
 /* One pass: FORM where the divisions and square roots go (0: all by the estimates and fused
  * multiply-adds, kernel=avx512; 1: all on the divider, avx512div; 2: the d's three
  * divisions on the divider, the square root and the CDFs' reciprocals by fused
- * multiply-adds, avx512mix), VARY per-option r and v, EXACT the erfc CDF (constants). */
-#define TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, VARY, EXACT)                                       \
-  static void tb_bs_v512_##SFX##_##FORM##VARY##EXACT(const tb_bs_t *b, void *const *buf,           \
-                                                     int64_t n, int threads, int span)             \
+ * multiply-adds, avx512mix), ONE the density parameter (0: two, each CDF its own
+ * exponential, in a loop over the 2 x block d's, then the prices; 1: one, the CDFs and the
+ * prices in one loop, tb_bs_v512_one), VARY per-option r and v, EXACT the erfc CDF
+ * (constants). */
+#define TB_BS_V512_FN(T, SFX, V, M, S, W, FORM, ONE, VARY, EXACT)                                    \
+  static void tb_bs_v512_##SFX##_##FORM##ONE##VARY##EXACT(                                        \
+      const tb_bs_t *b, void *const *buf, int64_t n, int threads, int span)                        \
   {                                                                                                \
     const T *s = buf[b->in.s], *x = buf[b->in.x], *t = buf[b->in.t];                               \
     const T *r = VARY ? buf[b->in.r] : NULL, *v = VARY ? buf[b->in.v] : NULL;                      \
@@ -120,17 +148,24 @@
                              VARY ? tb_bs_v512_load_##SFX(v + i, mk, full) : v0, FORM != 0,        \
                              FORM == 1, &d[j], &d[nv + j], &k[j]);                                 \
         }                                                                                          \
-        for (int j = 0; j < 2 * nv; j++)                                                           \
-          d[j] = EXACT ? tb_v512_cnd_erfc_##SFX(d[j], FORM == 1)                                   \
-                       : tb_v512_cnd_poly_##SFX(d[j], FORM == 1);                                  \
+        if (!ONE)                                                                                  \
+          for (int j = 0; j < 2 * nv; j++)                                                         \
+            d[j] = EXACT ? tb_v512_cnd_erfc_##SFX(d[j], FORM == 1)                                 \
+                         : tb_v512_cnd_poly_##SFX(d[j], FORM == 1);                                \
         for (int j = 0; j < nv; j++) {                                                             \
           const M mk = TB_BS_V512_MASK(M, W, j * W, m);                                            \
           const int64_t i = i0 + j * W;                                                            \
           const int full = m - j * W >= W;                                                         \
-          const V sv = tb_bs_v512_load_##SFX(s + i, mk, full), n1 = d[j], n2 = d[nv + j];          \
-          const V c = _mm512_fmsub_##S(sv, n1, _mm512_mul_##S(k[j], n2));                          \
-          const V p = _mm512_fmsub_##S(k[j], _mm512_sub_##S(one, n2),                              \
-                                       _mm512_mul_##S(sv, _mm512_sub_##S(one, n1)));               \
+          const V sv = tb_bs_v512_load_##SFX(s + i, mk, full);                                     \
+          V c, p;                                                                                  \
+          if (ONE) {                                                                               \
+            tb_bs_v512_one_##SFX(sv, d[j], d[nv + j], k[j], EXACT, FORM == 1, &c, &p);             \
+          } else {                                                                                 \
+            const V n1 = d[j], n2 = d[nv + j];                                                     \
+            c = _mm512_fmsub_##S(sv, n1, _mm512_mul_##S(k[j], n2));                                \
+            p = _mm512_fmsub_##S(k[j], _mm512_sub_##S(one, n2),                                    \
+                                 _mm512_mul_##S(sv, _mm512_sub_##S(one, n1)));                     \
+          }                                                                                        \
           tb_bs_v512_store_##SFX(call + i, mk, full, c);                                           \
           tb_bs_v512_store_##SFX(put + i, mk, full, p);                                            \
         }                                                                                          \
@@ -203,6 +238,11 @@ static const char *const tb_bs_widths[] = {"512", NULL};
 #endif
 /* The stages parameter: a block priced in three loops, one or two (TB_BS_FN). */
 static const char *const tb_bs_stages[] = {"split", "fused", "halves", NULL};
+/* The density parameter of the explicit kernels: two exponentials a price (each CDF its own
+ * density) or one (N(d2)'s from N(d1)'s, tb_bs_v512_one: about 12 vector instructions a
+ * vector fewer in float, 18 in double; doc/options.md, sixth pass). auto: one. */
+enum { TB_BS_DENSITY_AUTO, TB_BS_DENSITY_TWO, TB_BS_DENSITY_ONE };
+static const char *const tb_bs_densities[] = {"auto", "two", "one", NULL};
 static const tb_param_def_t tb_bs_omp_tuning[] = {
     {"kernel", "the generic simd loops (cdf, stages, span apply) or the explicit AVX-512 one "
                "(span applies; built with AVX-512 only): avx512 forms its divisions and square "
@@ -224,6 +264,10 @@ static const tb_param_def_t tb_bs_omp_tuning[] = {
               "AVX-512) or 256 (GCC builds with AVX-512 only); the explicit avx512 kernels stay "
               "512-bit and ignore it",
      TB_PARAM_CHOICE, "512", 0, 0, tb_bs_widths, 0, TB_BS_WIDTH_SWEEP},
+    {"density", "the explicit avx512 kernels' normal densities a price: two (one exponential "
+                "each CDF) or one (N(d2)'s from N(d1)'s by S e^(-d1^2/2) = K e^(-d2^2/2)); the "
+                "generic loops ignore it; auto: one",
+     TB_PARAM_CHOICE, "auto", 0, 0, tb_bs_densities, 0, "two,one"},
 };
 
 static int tb_bs_omp_prepare(tb_ctx_t *ctx)
@@ -232,6 +276,8 @@ static int tb_bs_omp_prepare(tb_ctx_t *ctx)
     tb_tune_resolved(ctx, "kernel", TB_BS_KERNEL_BEST(ctx->p->prec));
   if (tb_tune(ctx, "cdf")->i == TB_BS_CDF_AUTO)
     tb_tune_resolved(ctx, "cdf", ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP);
+  if (tb_tune(ctx, "density")->i == TB_BS_DENSITY_AUTO)
+    tb_tune_resolved(ctx, "density", TB_BS_DENSITY_ONE);
   return TB_OK;
 }
 
@@ -248,9 +294,10 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
   const int tk = (int)tb_tune(ctx, "kernel")->i;
   const int kernel = tk == TB_BS_KERNEL_AUTO ? TB_BS_KERNEL_BEST(ctx->p->prec) : tk;
   if (kernel != TB_BS_KERNEL_GENERIC) {
-    /* avx512, avx512div, avx512mix: forms 0, 1, 2 */
+    /* avx512, avx512div, avx512mix: forms 0, 1, 2; density two, one */
     const int form = kernel - TB_BS_KERNEL_AVX512;
-    const int kv = 4 * form + 2 * (b->in.r >= 0) + b->exact;
+    const int one = tb_tune(ctx, "density")->i != TB_BS_DENSITY_TWO;
+    const int kv = 12 * one + 4 * form + 2 * (b->in.r >= 0) + b->exact;
     if (ctx->p->prec == TB_FLOAT)
       tb_bs_v512_f32[kv](b, ctx->buf, ctx->p->n, tb_cpu_threads(ctx), span);
     else

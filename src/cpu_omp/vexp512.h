@@ -150,36 +150,47 @@
     const M pos = _mm512_cmp_##S##_mask(d, _mm512_setzero_##S(), _CMP_GT_OQ);                      \
     return _mm512_mask_sub_##S(tail, pos, _mm512_set1_##S((T)1), tail);                            \
   }                                                                                                \
-  /* The published polynomial CDF, as options_math.h's tb_cnd_poly (the same                       \
-   * operations, |d| clamped at 2^60, where the tail is 0 long before):                            \
-   * k = 1 / (1 + K |d|) by tb_v512_rcp is off by u (fused) + (1 + 2^-3) u,                        \
-   * within the 3u that the verifier's bound takes for it. */                                      \
-  static inline __attribute__((always_inline)) V tb_v512_cnd_poly_##SFX(V d, int ieee)             \
+  /* The normal density's exponential e^(-d^2/2), as both CDFs take it: (d (-1/2)) d, whose      \
+   * product with -1/2 is exact, so the argument is d^2 / 2 rounded once (for the erfc form's       \
+   * a = |d|, a a is the same number; below the clamp a that large gives 0 either way). */         \
+  static inline __attribute__((always_inline)) V tb_v512_dens_##SFX(V d)                           \
+  {                                                                                                \
+    return tb_v512_exp_##SFX(_mm512_mul_##S(_mm512_mul_##S(d, _mm512_set1_##S((T)-0.5)), d));      \
+  }                                                                                                \
+  /* The polynomial CDF's tail over its density, k P(k) (the tail is (C e^(-d^2/2)) k P(k),        \
+   * C = 1 / sqrt(2 pi)), as options_math.h's tb_cnd_poly (the same operations, |d| clamped at     \
+   * 2^60, where the tail is 0 long before): k = 1 / (1 + K |d|) by tb_v512_rcp is off by u        \
+   * (fused) + (1 + 2^-3) u, within the 3u that the verifier's bound takes for it. */              \
+  static inline __attribute__((always_inline)) V tb_v512_poly_g_##SFX(V d, int ieee)               \
   {                                                                                                \
     static const T ca[] = {(T)TB_CND_A5, (T)TB_CND_A4, (T)TB_CND_A3, (T)TB_CND_A2, (T)TB_CND_A1};  \
     const V a = _mm512_min_##S(_mm512_set1_##S((T)0x1p60), _mm512_abs_##S(d));                     \
     const V k = tb_v512_rcp_##SFX(                                                                 \
         _mm512_fmadd_##S(_mm512_set1_##S((T)TB_CND_K), a, _mm512_set1_##S((T)1)), ieee);           \
-    const V poly = _mm512_mul_##S(k, tb_v512_horner_##SFX(k, ca, 5));                              \
-    const V dens =                                                                                 \
-        tb_v512_exp_##SFX(_mm512_mul_##S(_mm512_mul_##S(d, _mm512_set1_##S((T)-0.5)), d));         \
-    const V tail = _mm512_mul_##S(_mm512_mul_##S(_mm512_set1_##S((T)TB_RSQRT2PI), dens), poly);    \
-    return tb_v512_side_##SFX(d, tail);                                                            \
+    return _mm512_mul_##S(k, tb_v512_horner_##SFX(k, ca, 5));                                      \
   }                                                                                                \
-  /* The exact-form CDF, as vexp.h's tb_vncdf: t = 1 / (1 + a / 4) by                              \
-   * tb_v512_rcp, off by (2 + 2^-3) u where tb_vncdf's is 2u: times its 3.19                       \
-   * that adds 0.4u to the tail's 26.4u (double; float 0.2u to 20.7u), within                      \
-   * TB_VNCDF_ERR (28). */                                                                         \
-  static inline __attribute__((always_inline)) V tb_v512_cnd_erfc_##SFX(V d, int ieee)             \
+  /* The published polynomial CDF: its density, scaled by C, times k P(k). */                      \
+  static inline __attribute__((always_inline)) V tb_v512_cnd_poly_##SFX(V d, int ieee)             \
+  {                                                                                                \
+    const V cd = _mm512_mul_##S(_mm512_set1_##S((T)TB_RSQRT2PI), tb_v512_dens_##SFX(d));           \
+    return tb_v512_side_##SFX(d, _mm512_mul_##S(cd, tb_v512_poly_g_##SFX(d, ieee)));               \
+  }                                                                                                \
+  /* The exact-form CDF's tail over its density, t P(t), as vexp.h's tb_vncdf: t = 1 / (1 + a/4)  \
+   * by tb_v512_rcp, off by (2 + 2^-3) u where tb_vncdf's is 2u: times its 3.19 that adds 0.4u      \
+   * to the tail's 26.4u (double; float 0.2u to 20.7u), within TB_VNCDF_ERR (28). */              \
+  static inline __attribute__((always_inline)) V tb_v512_erfc_g_##SFX(V d, int ieee)               \
   {                                                                                                \
     static const T pn[] = NCDFP;                                                                   \
     const V a = _mm512_min_##S(_mm512_set1_##S(AMAX), _mm512_abs_##S(d));                          \
     const V t = tb_v512_rcp_##SFX(                                                                 \
         _mm512_fmadd_##S(a, _mm512_set1_##S((T)0.25), _mm512_set1_##S((T)1)), ieee);               \
-    const V p = tb_v512_horner_##SFX(t, pn, (int)(sizeof pn / sizeof *pn));                        \
-    const V dens =                                                                                 \
-        tb_v512_exp_##SFX(_mm512_mul_##S(_mm512_mul_##S(a, _mm512_set1_##S((T)-0.5)), a));         \
-    return tb_v512_side_##SFX(d, _mm512_mul_##S(dens, _mm512_mul_##S(t, p)));                      \
+    return _mm512_mul_##S(t, tb_v512_horner_##SFX(t, pn, (int)(sizeof pn / sizeof *pn)));          \
+  }                                                                                                \
+  /* The exact-form CDF: its density (of the clamped a, as tb_vncdf) times t P(t). */              \
+  static inline __attribute__((always_inline)) V tb_v512_cnd_erfc_##SFX(V d, int ieee)             \
+  {                                                                                                \
+    const V a = _mm512_min_##S(_mm512_set1_##S(AMAX), _mm512_abs_##S(d));                          \
+    return tb_v512_side_##SFX(d, _mm512_mul_##S(tb_v512_dens_##SFX(a), tb_v512_erfc_g_##SFX(d, ieee))); \
   }
 TB_V512(float, f32, __m512, __mmask16, ps, 1, 2, -104.0f, 0x1.62e430p-1f, 0x1.05c610p-29f,
         -0x1.05c610p-29f, 0x1.555556p+0f, TB_VEXP_P_F32, TB_VLOG_Q_F32, TB_VNCDF_F32, 14.0f)

@@ -135,6 +135,20 @@ static double tb_bs_cnd_error(double d, double n, double e_d, int exact, int fas
  *   N(d1), N(d2):                     dN_i = tb_bs_cnd_error(d_i, e_di)
  *   call = S N1 - K N2:    S dN1 + K dN2 + K N2 e_K + 3u (S N1 + K N2)
  *   put = K (1-N2) - S (1-N1):  S dN1 + K dN2 + K (1-N2) e_K + 3u (K (1-N2) + S (1-N1))
+ * The OpenMP twin's explicit kernels may take N(d2)'s density from N(d1)'s (density=one:
+ * K e^(-d2^2/2) = S e^(-d1^2/2), exact for exact d's, since d1^2 - d2^2 = 2 ln(S/K)). The
+ * computed d's are d_i + delta_i; the tail's first-order change is then
+ * tail (-d1 delta1 + (ln M)' delta2) (M the tail over the density) where the direct form's is
+ * tail (-d2 delta2 + (ln M)' delta2) = -phi(d2) delta2, which phi(d2) e_d2 bounds: the excess
+ * is tail |d1 delta1 - d2 delta2| = tail |v sqrt T delta1 + d2 (delta1 - delta2)|, at most
+ * tail ((v sqrt T) e_d1 + |d2| (e_d2 - e_d1)), with (v sqrt T) e_d1 = e_num + c1 u |d1| v sqrt T
+ * (no growth with v sqrt T), and the exponential's argument d1^2 / 2 rounded in place of
+ * d2^2 / 2: u |d1^2 - d2^2| more. There K N2 is S times the density times the polynomial
+ * (d2 <= 0, no K) or K less that (d2 > 0), so K's error enters K N2 whole where d2 > 0 and
+ * K (1 - N2) whole where d2 <= 0: max(N2, [d2 > 0]) and max(1 - N2, [d2 <= 0]) in place of N2
+ * and 1 - N2 in the e_K terms. Both are added to every row's bound (the direct forms' errors
+ * lie within it all the more). The parity residual is unchanged: call - put still adds K N2
+ * and K (1 - N2) back to K up to a rounding.
  * libm: v sqrt T is off by 2u (sqrt, product), the division adds u: c1 = 4,
  *   c2 = 3; e_K = 8u (exp) + 2u (products) + u |r T| (the rounded argument).
  * fast: 1 / sqrt T is off by 8u, so v sqrt T = v (T / sqrt T) by 10u and
@@ -160,10 +174,15 @@ static void tb_bs_bounds(const tb_option_t *o, int exact, int fast, double u, do
   const double e_k = fast ? 9 * u + 3 * u * fabs(r * t) : 10 * u + u * fabs(r * t);
   const double n1 = tb_cnd_erfc_f64(d1), n2 = tb_cnd_erfc_f64(d2);
   const double dn1 = tb_bs_cnd_error(d1, n1, e_d1, exact, fast, u);
-  const double dn2 = tb_bs_cnd_error(d2, n2, e_d2, exact, fast, u);
+  /* the OpenMP twin's one density (density=one): N(d2)'s tail from d1's density, relative
+   * (v sqrt T) e_d1 + |d2| (e_d2 - e_d1) + u |d1^2 - d2^2|, and K in K N(d2) (d2 > 0) or
+   * K (1 - N(d2)) (d2 <= 0) whole */
+  const double e_one = vst * e_d1 + fabs(d2) * (e_d2 - e_d1) + u * fabs(d1 * d1 - d2 * d2);
+  const double dn2 = tb_bs_cnd_error(d2, n2, e_d2, exact, fast, u) + (d2 > 0 ? 1 - n2 : n2) * e_one;
+  const double kn2 = fmax(n2, d2 > 0), kq2 = fmax(1 - n2, d2 <= 0);
   const double ref_round = 4 * ud * (s + k);
-  *b_call = 2 * (s * dn1 + k * dn2 + k * n2 * e_k + 3 * u * (s * n1 + k * n2)) + ref_round;
-  *b_put = 2 * (s * dn1 + k * dn2 + k * (1 - n2) * e_k + 3 * u * (k * (1 - n2) + s * (1 - n1))) +
+  *b_call = 2 * (s * dn1 + k * dn2 + k * kn2 * e_k + 3 * u * (s * n1 + k * n2)) + ref_round;
+  *b_put = 2 * (s * dn1 + k * dn2 + k * kq2 * e_k + 3 * u * (k * (1 - n2) + s * (1 - n1))) +
            ref_round;
   *b_parity = 2 * (k * e_k + 8 * u * (s + k)) + ref_round;
 }
