@@ -1,7 +1,8 @@
 /* The Poisson GPU variant panel's kernel body (poisson_panel.cuh), run on
  * the host exactly as a block runs it: each phase for every thread of the
  * block in turn, the block's barrier between phases (no GPU needed). In
- * float and double, for N = 4 .. 4096 and P = 1, 2, 4 on Philox inputs:
+ * float and double, for N = 4 .. 8192 (log2 N even and odd) and P = 1, 2,
+ * 4 (and 8 up to N = 1024) on Philox inputs:
  *   1. the forward column FFT (load and the forward stages) against a
  *      long-double FFT, in the order the frequency map says, within the
  *      FFT bound of doc/poisson.md, eps = 7 log2(N) u;
@@ -101,8 +102,7 @@ template <typename T, typename C> struct panel_case {
 template <typename T, typename C>
 static int setup(panel_case<T, C> *pc, int n, int logp, int threads)
 {
-  const int logn = tb_log2_ceil(n);
-  const tb_panel_geom g = {n, logn, 1 << logp, logp, n / 2 + 1, threads};
+  const tb_panel_geom g = tb_panel_geom_make(tb_log2_ceil(n), logp, n / 2 + 1, threads, (int)sizeof(C));
   pc->g = g;
   const tb_poisson_cb_info in = {n, n / 2 + 1, 2, 1, 2.0 * M_PI / 1.0, 1.0 / ((double)n * n)};
   pc->in = in;
@@ -153,7 +153,7 @@ template <typename T, typename C> static double one_panel(int n, int logp, uint6
       long double err = 0, norm = 0;
       for (int pos = 0; pos < n; pos++) {
         const int f = tb_panel_freq(pos, g);
-        const C v = pc.sm[((size_t)pos << logp) + col];
+        const C v = pc.sm[tb_panel_at((pos << logp) + col, g)];
         err += (v.x - re[f]) * (v.x - re[f]) + (v.y - im[f]) * (v.y - im[f]);
         norm += re[f] * re[f] + im[f] * im[f];
       }
@@ -277,9 +277,9 @@ template <typename T, typename C> static tb_verdict_t pipeline(tb_problem_t *p, 
 
 int main(void)
 {
-  static const int sizes[] = {4, 8, 16, 64, 256, 1024, 4096};
+  static const int sizes[] = {4, 8, 16, 32, 64, 256, 512, 1024, 2048, 4096, 8192};
   for (int k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++)
-    for (int logp = 0; logp <= 2; logp++) {
+    for (int logp = 0; logp <= (sizes[k] <= 1024 ? 3 : 2); logp++) {
       const double wf = one_panel<float, float2>(sizes[k], logp, 11 + k);
       const double wd = one_panel<double, double2>(sizes[k], logp, 11 + k);
       printf("N %4d P %d: largest error / bound: float %.3f, double %.3f\n", sizes[k], 1 << logp,

@@ -87,7 +87,8 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
                    "panel=%lld at N = %lld needs %zu bytes of shared memory a block, the device "
                    "gives at most %d",
                    (long long)p, (long long)s->n, st->smem, optin);
-  const tb_panel_geom g = {(int)s->n, logn, (int)p, logp, (int)s->half, tb_gpu_block(ctx)};
+  const tb_panel_geom g =
+      tb_panel_geom_make(logn, logp, (int)s->half, tb_gpu_block(ctx), (int)sizeof(C));
   st->g = g;
   st->in = tb_poisson_cb_make(s, s->half);
   st->grid = (int)((s->half + p - 1) / p);

@@ -6,7 +6,7 @@
  * A block takes a panel of P adjacent complex columns of the half spectrum
  * (rows of N/2 + 1 values, N a power of two) into shared memory, N x P
  * values with column k of the panel in every P-th place (value i of column
- * k at i P + k), and runs through phases separated by the block's barriers:
+ * k at i P + k, swizzled against bank conflicts: tb_panel_at), and runs through phases separated by the block's barriers:
  *   load      the panel from global memory, P consecutive values of each
  *             row, several loads in flight a thread;
  *   forward   the length-N FFT of each column, decimation in frequency:
@@ -35,13 +35,40 @@ namespace {
 
 /* A panel's shape: the column length N = 2^logn, P = 2^logp columns a
  * panel, the row length of the half spectrum in global memory (N/2 + 1),
- * and the threads of a block. */
+ * the threads of a block, and the swizzle of shared memory (tb_panel_at). */
 struct tb_panel_geom {
   int n, logn;
   int p, logp;
   int half;
   int threads;
+  int swlog, swshift;
 };
+
+/* The place in shared memory of panel value a (value i of column k is
+ * a = i P + k). A warp's access of complex values is served 128 bytes at a
+ * time (G = 16 float or 8 double values); a stage whose blocks are short
+ * (m P < G) would put a warp's butterflies on the same banks, up to 4 times
+ * as many passes as a stage needs (the last stage at P = 4 float, the last
+ * two at P = 1). XOR-ing the low log2 G bits of a with its higher bits
+ * shifted by min(log2 P, log2 G - 1) spreads them: a model of the bank
+ * mapping counts a quarter to a third fewer passes over the stages at
+ * N = 4096, P = 1, 2, 4 float and P = 1, 2 double, the least any shift gave
+ * but at P = 1 float (doc/poisson_panel.md). The map permutes each aligned group of G places, so consecutive values stay
+ * in one 128-byte group (the loads and stores keep their order). */
+__host__ __device__ __forceinline__ int tb_panel_at(int a, const tb_panel_geom &g)
+{
+  return a ^ (((a >> g.swlog) << g.swshift) & ((1 << g.swlog) - 1));
+}
+
+/* The shape of N = 2^logn, P = 2^logp, row length half and `threads` a
+ * block, for complex values of `bytes` bytes (8 or 16). */
+inline tb_panel_geom tb_panel_geom_make(int logn, int logp, int half, int threads, int bytes)
+{
+  const int swlog = bytes == 8 ? 4 : 3;
+  const tb_panel_geom g = {1 << logn, logn,  1 << logp, logp, half, threads,
+                           swlog,     logp < swlog - 1 ? logp : swlog - 1};
+  return g;
+}
 
 /* The bytes each thread keeps in flight in the load and store phases (8
  * float or 4 double complex values: more double values spill registers
@@ -149,20 +176,21 @@ __host__ __device__ __forceinline__ void tb_panel_stage(C *sm, const C *tw, cons
   for (int b = tid; b < count; b += g.threads) {
     const int col = b & (g.p - 1), bb = b >> g.logp;
     const int j = bb & ((1 << logm) - 1), blk = bb >> logm;
-    C *x = sm + ((((blk << logl) + j) << g.logp) + col);
+    const int x = (((blk << logl) + j) << g.logp) + col;
     if (lr == 1) {
-      C a0 = x[0], a1 = x[step];
+      const int x0 = tb_panel_at(x, g), x1 = tb_panel_at(x + step, g);
+      C a0 = sm[x0], a1 = sm[x1];
       const C w = tb_panel_tw(tw, j << twlog);
       if (!fwd)
         a1 = tb_cmul(a1, w, true);
       const C d = tb_csub(a0, a1);
-      x[0] = tb_cadd(a0, a1);
-      x[step] = fwd ? tb_cmul(d, w, false) : d;
+      sm[x0] = tb_cadd(a0, a1);
+      sm[x1] = fwd ? tb_cmul(d, w, false) : d;
       continue;
     }
     C a[4];
     for (int q = 0; q < 4; q++)
-      a[q] = x[q * step];
+      a[q] = sm[tb_panel_at(x + q * step, g)];
     if (!fwd)
       for (int d = 1; d < 4; d++)
         a[d] = tb_cmul(a[d], tb_panel_tw(tw, (j * d) << twlog), true);
@@ -178,7 +206,7 @@ __host__ __device__ __forceinline__ void tb_panel_stage(C *sm, const C *tw, cons
       for (int d = 1; d < 4; d++)
         a[d] = tb_cmul(a[d], tb_panel_tw(tw, (j * d) << twlog), false);
     for (int q = 0; q < 4; q++)
-      x[q * step] = a[q];
+      sm[tb_panel_at(x + q * step, g)] = a[q];
   }
 }
 
@@ -207,14 +235,14 @@ TB_PANEL_UNROLL
           if (col < width)
             v[e] = *at;
         } else if (t < total && col < width) {
-          *at = sm[t];
+          *at = sm[tb_panel_at(t, g)];
         }
       }
       if (load) {
 TB_PANEL_UNROLL
         for (int e = 0; e < inflight; e++)
           if (t0 + e * g.threads < total)
-            sm[t0 + e * g.threads] = v[e];
+            sm[tb_panel_at(t0 + e * g.threads, g)] = v[e];
       }
     }
   } else if (phase <= stages) {
@@ -224,8 +252,9 @@ TB_PANEL_UNROLL
       const int col = t & (g.p - 1);
       if (col < width) {
         const T s = tb_poisson_multiplier<T>(c0 + col, tb_panel_freq(t >> g.logp, g), 0, in);
-        sm[t].x *= s;
-        sm[t].y *= s;
+        C *v = sm + tb_panel_at(t, g);
+        v->x *= s;
+        v->y *= s;
       }
     }
   } else {
