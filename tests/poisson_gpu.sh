@@ -7,7 +7,10 @@
 # C2R's load), and cols (the callback on the column transforms of the
 # transform split into rows and columns) on both sides in both layouts, a
 # failure to link either an error unless cuFFT reports its libraries missing
-# (CUFFT_MISSING_DEPENDENCY: a note); a single mode solved
+# (CUFFT_MISSING_DEPENDENCY: a note); panel (the column FFT, solve and
+# inverse in shared memory) over its panel widths and block sizes against
+# r2c, cols and the CPU, its refusals (N no power of two, 3-D, a panel
+# over shared memory, a width no power of two) one-line notes; a single mode solved
 # to rounding (double below 1e-12); sigma = 0.05 at N = 64 exact to
 # rounding; every variant on both backends gives the same error columns;
 # plan times and the breakdown's stage times reported; a size over the
@@ -34,6 +37,8 @@ for dim in 2 3; do
         END { exit bad > 0 }' || fail "dim=$dim seed=$seed: a double mode is not exact to 1e-12"
     grep -q "c2c_smem skipped (block=100" "$TMP/err" ||
       fail "c2c_smem at block 100 was not reported as skipped"
+    grep -q "panel skipped.*$([ "$dim" -eq 2 ] && echo 'N = 6 is no power of two' ||
+      echo '2-D only')" "$TMP/err" || fail "panel dim=$dim: no skip note: $(cat "$TMP/err")"
     grep -E "(cb|cols) skipped" "$TMP/err" >>"$TMP/cbskips"
   done
 done
@@ -52,10 +57,15 @@ while read -r note; do
     *) fail "the callback variant did not link: $note" ;;
   esac
 done <"$TMP/cbskips"
+# panel: 3 blocks at each power-of-two size of 2-D (4, 16, 64, 1024) in
+# both precisions, nothing in 3-D.
 for dim in 2 3; do
   rows=$((dim == 2 ? 12 : 10))
   cbrows=$(csv_select "$TMP/mode$dim.1.csv" variant | grep -cE '^(cb|cols)$')
-  expect_rows "$TMP/mode$dim.1.csv" $((rows * 9 + cbrows))
+  panelrows=$((dim == 2 ? 24 : 0))
+  [ "$(csv_select "$TMP/mode$dim.1.csv" variant | grep -c '^panel$')" -eq $panelrows ] ||
+    fail "dim=$dim: panel did not run $panelrows times"
+  expect_rows "$TMP/mode$dim.1.csv" $((rows * 9 + cbrows + panelrows))
 done
 if [ "$cb" -eq 1 ]; then
   for v in cb cols; do
@@ -98,6 +108,47 @@ if [ "$cb" -eq 1 ]; then
   done
 fi
 
+# panel over its widths (1, 2, 4, 8, auto) and block sizes (32, 96, 1024),
+# float and double, the single mode and the Gaussian, at power-of-two sizes
+# from 8 to 2048: verified, and its error columns those of r2c and cols
+# (1e-12 in double, 1e-5 in float; cols where cuFFT takes its callback).
+# Every point runs but those whose panel exceeds shared memory, which must
+# be skipped with a one-line note (none below N = 2048 in float).
+vs=r2c
+[ "$cb" -eq 1 ] && vs=r2c,cols
+for rhs in mode gauss; do
+  "$TB" $RUN --backend gpu --precision float,double --size 8,64,256,2048 -P rhs=$rhs \
+    --variant $vs,panel -P panel=1,2,4,8,auto --block 32,96,1024 --output "$TMP/panel.$rhs.csv" \
+    2>"$TMP/err" || fail "panel rhs=$rhs: $(cat "$TMP/err")"
+  expect_all_pass "$TMP/panel.$rhs.csv"
+  grep "panel skipped" "$TMP/err" | grep -v "bytes of shared memory a block" &&
+    fail "panel rhs=$rhs: skipped for another reason than its shared memory"
+  csv_select "$TMP/panel.$rhs.csv" precision size variant panel block | awk -F, '
+    $3 == "panel" { n[$1 "," $2]++; seen[$1 "," $2 "," $4]++ }
+    END { for (k in n) if (n[k] < 6) { bad++; print "few rows: " k }
+          if (n["float,256"] != 15 || n["double,256"] != 15) { bad++; print "256: not 15 rows" }
+          exit bad > 0 }' || fail "panel rhs=$rhs: points are missing"
+  csv_select "$TMP/panel.$rhs.csv" precision size variant err_linf | awk -F, '
+    { k = $1 "," $2; t = $1 == "double" ? 1e-12 : 1e-5 }
+    $3 == "r2c" { e[k] = $4; next }
+    { row[++n] = $0; key[n] = k; v[n] = $4; tol[n] = t }
+    END { for (i = 1; i <= n; i++)
+            if (!(key[i] in e) || e[key[i]] - v[i] > tol[i] || v[i] - e[key[i]] > tol[i]) {
+              bad++; print row[i] }
+          exit bad > 0 }' || fail "panel rhs=$rhs: the error columns disagree with r2c's"
+done
+# The refusals, each a one-line note and no error: N no power of two, 3-D,
+# a panel wider than shared memory holds, a width no power of two.
+for args in "-n 100:N = 100 is no power of two" "-n 16 -P dim=3:2-D only" \
+  "-n 1024 -P panel=2048:bytes of shared memory a block" "-n 64 -P panel=3:power of two"; do
+  "$TB" $RUN --backend gpu --variant panel ${args%%:*} --output "$TMP/refuse.csv" 2>"$TMP/err" ||
+    fail "panel ${args%%:*}: an error: $(cat "$TMP/err")"
+  [ "$(grep -c "panel skipped.*${args#*:}" "$TMP/err")" -ge 1 ] ||
+    fail "panel ${args%%:*}: no note saying '${args#*:}': $(cat "$TMP/err")"
+  [ "$(csv_select "$TMP/refuse.csv" variant | grep -c '^panel$')" -eq 0 ] ||
+    fail "panel ${args%%:*}: a row ran"
+done
+
 # The breakdown (collect's stage times): every GPU row has its forward and
 # inverse transforms; the solve kernels where the pipeline has one, the
 # copies of the C2C pipelines only there; the stages add up to the order of
@@ -108,7 +159,7 @@ fi
   2>"$TMP/err" || fail "breakdown: $(cat "$TMP/err")"
 expect_all_pass "$TMP/stages.csv"
 csv_select "$TMP/stages.csv" variant in_ms fwd_ms solve_ms inv_ms out_ms min_ms | awk -F, '
-  { c2c = $1 ~ /^c2c/; solve = $1 == "c2c" || $1 == "c2c_smem" || $1 == "r2c"
+  { c2c = $1 ~ /^c2c/; solve = $1 == "c2c" || $1 == "c2c_smem" || $1 == "r2c" || $1 == "panel"
     if (!($3 > 0 && $5 > 0)) { bad++; print "no FFT times: " $0 }
     if (solve != ($4 > 0) || (!solve && $4 != "")) { bad++; print "solve: " $0 }
     if (c2c != ($2 > 0 && $6 > 0) || (!c2c && ($2 != "" || $6 != ""))) {

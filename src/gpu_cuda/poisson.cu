@@ -24,6 +24,9 @@
  * cols      (poisson_cols.cu) the transform split by hand into batched
  *           1-D transforms of the rows and of the columns, the callback on
  *           a column transform.
+ * panel     (poisson_panel.cu) cuFFT's batched R2C of the rows, one kernel
+ *           that transforms, solves and transforms back a panel of columns
+ *           in shared memory, cuFFT's batched C2R of the rows.
  * The plans are made in prepare, on the run's stream; their time is the
  * plan_ms column, apart from the timed run. The published solve kernels walk
  * the spectrum as rows of contiguous values: x over the columns, a
@@ -520,5 +523,6 @@ TB_POISSON_GPU_VARIANT(fftonly, TB_PG_FFTONLY, NULL, 0,
 extern "C" const tb_variant_t tb__poisson_gpu_mpi;
 
 TB_VARIANT_LIST(poisson, gpu, &tb_poisson_gpu_c2c, &tb_poisson_gpu_c2c_smem, &tb_poisson_gpu_r2c,
-                &tb_poisson_gpu_cb, &tb__poisson_gpu_cols, &tb_poisson_gpu_fftonly,
+                &tb_poisson_gpu_cb, &tb__poisson_gpu_cols, &tb__poisson_gpu_panel,
+                &tb_poisson_gpu_fftonly,
                 &tb__poisson_gpu_mpi);

@@ -17,8 +17,15 @@
 #include "gpu_cuda/poisson_cb_fatbin.h"
 #include "poisson_cb.h"
 
-/* The variant cols (poisson_cols.cu), listed with poisson.cu's variants. */
-extern "C" const tb_variant_t tb__poisson_gpu_cols;
+/* The variants cols (poisson_cols.cu) and panel (poisson_panel.cu), listed
+ * with poisson.cu's variants. */
+extern "C" const tb_variant_t tb__poisson_gpu_cols, tb__poisson_gpu_panel;
+
+/* Make cols's plan `which` (TB_CL_..., poisson_cols.h) of `layout`, of
+ * cuFFT type `type`, in h (created), on the run's stream; panel makes its
+ * row plans with it. */
+cufftResult tb__poisson_cols_make(const tb_ctx_t *ctx, cufftHandle h, int layout, int which,
+                                  cufftType type);
 
 namespace {
 
@@ -86,18 +93,26 @@ const char *const tb_poisson_cb_sides[] = {"store", "load", NULL};
 /* The stages of a pipeline, in order, and their breakdown columns. */
 enum { TB_PS_IN, TB_PS_FWD, TB_PS_SOLVE, TB_PS_INV, TB_PS_OUT, TB_NSTAGES };
 
-/* The callbacks' constants on the device (*dev, freed by the caller): the
+/* The solve's constants (tb_poisson_multiplier's, and the callbacks'): the
  * problem's N, dimension, 2 pi / L and 1 / N^dim, and `row`, the length by
  * which the callbacks split a value's offset into its indices. The half
  * spectrum's natural layout has rows of N/2 + 1 values; a layout with the
  * half axis outermost has rows of N. |k|^2 is a sum over the indices and
  * each index below N gives its own frequency, so either split yields the
- * same multiplier. The copy runs in the legacy stream: both callers
- * synchronise the device before any plan that reads it runs. */
-int tb_poisson_cb_put(const tb_poisson_t *s, int64_t row, tb_poisson_cb_info **dev)
+ * same multiplier. */
+tb_poisson_cb_info tb_poisson_cb_make(const tb_poisson_t *s, int64_t row)
 {
   const tb_poisson_cb_info info = {s->n, row, s->dim, s->rows * s->half < ((int64_t)1 << 32),
                                    2.0 * M_PI / s->L, 1.0 / (double)s->total};
+  return info;
+}
+
+/* The callbacks' constants (tb_poisson_cb_make) on the device (*dev, freed
+ * by the caller). The copy runs in the legacy stream: both callers
+ * synchronise the device before any plan that reads it runs. */
+int tb_poisson_cb_put(const tb_poisson_t *s, int64_t row, tb_poisson_cb_info **dev)
+{
+  const tb_poisson_cb_info info = tb_poisson_cb_make(s, row);
   TB_CUDA(cudaMalloc(dev, sizeof info));
   TB_CUDA(cudaMemcpy(*dev, &info, sizeof info, cudaMemcpyHostToDevice));
   return TB_OK;

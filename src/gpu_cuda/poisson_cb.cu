@@ -43,13 +43,7 @@ __host__ __device__ __forceinline__ T tb_cb_factor(unsigned long long offset, co
   } else {
     i1 = r;
   }
-  const long long n = in->n;
-  const T k0 = (T)in->k0;
-  const T kc = k0 * (T)((long long)c < n / 2 ? (long long)c : (long long)c - n);
-  const T ka = k0 * (T)((long long)i1 < n / 2 ? (long long)i1 : (long long)i1 - n);
-  const T kb = k0 * (T)((long long)i0 < n / 2 ? (long long)i0 : (long long)i0 - n);
-  const T k2 = kc * kc + ka * ka + kb * kb;
-  return k2 > T(0) ? -(T)in->scale / k2 : T(0);
+  return tb_poisson_multiplier<T>((long long)c, (long long)i1, (long long)i0, in);
 }
 
 /* v times the multiplier of its place in the half spectrum. */

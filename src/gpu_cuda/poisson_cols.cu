@@ -73,6 +73,19 @@ int64_t tb__poisson_cols_split(const tb_poisson_t *s, int layout)
   return layout == TB_CL_TRANSPOSED ? s->n : s->half;
 }
 
+/* Make plan `which` (created in h) on the run's stream. */
+cufftResult tb__poisson_cols_make(const tb_ctx_t *ctx, cufftHandle h, int layout, int which,
+                                  cufftType type)
+{
+  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
+  const tb_poisson_cols_shape_t p = tb__poisson_cols_shape(s, layout, which);
+  size_t ws = 0;
+  int len[2] = {p.len[0], p.len[1]}, embed[2] = {p.embed[0], p.embed[1]};
+  cufftResult r = cufftMakePlanMany(h, p.rank, len, embed, p.istride, p.idist, embed, p.ostride,
+                                    p.odist, type, p.batch, &ws);
+  return r != CUFFT_SUCCESS ? r : cufftSetStream(h, tb_gpu_stream(ctx));
+}
+
 namespace {
 
 const char *const tb_poisson_cols_layouts[] = {"natural", "transposed", NULL};
@@ -85,19 +98,6 @@ struct tb_poisson_cols {
   void *info_ptr; /* the caller_info array handed to cuFFT (one pointer), kept
                      as long as the plans in case cuFFT reads it after planning */
 };
-
-/* Make plan `which` (created in h) on the run's stream. */
-cufftResult tb_poisson_cols_make(const tb_ctx_t *ctx, cufftHandle h, int layout, int which,
-                                 cufftType type)
-{
-  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
-  const tb_poisson_cols_shape_t p = tb__poisson_cols_shape(s, layout, which);
-  size_t ws = 0;
-  int len[2] = {p.len[0], p.len[1]}, embed[2] = {p.embed[0], p.embed[1]};
-  cufftResult r = cufftMakePlanMany(h, p.rank, len, embed, p.istride, p.idist, embed, p.ostride,
-                                    p.odist, type, p.batch, &ws);
-  return r != CUFFT_SUCCESS ? r : cufftSetStream(h, tb_gpu_stream(ctx));
-}
 
 template <typename T> int tb_poisson_cols_prepare_t(tb_ctx_t *ctx, tb_poisson_cols *st)
 {
@@ -124,13 +124,13 @@ template <typename T> int tb_poisson_cols_prepare_t(tb_ctx_t *ctx, tb_poisson_co
     st->have[k] = 1;
     const cufftType type = types[k];
     if (k != cb)
-      TB_CUFFT(tb_poisson_cols_make(ctx, st->plan[k], layout, k, type));
+      TB_CUFFT(tb__poisson_cols_make(ctx, st->plan[k], layout, k, type));
     else if ((rc = tb_poisson_make_cb<T>(ctx, st->plan[k], side, &st->info_ptr,
                                          k == TB_CL_COLS_FWD ? "forward column C2C"
                                                              : "inverse column C2C",
                                          "cufftMakePlanMany",
                                          [ctx, layout, k, type](cufftHandle h) {
-                                           return tb_poisson_cols_make(ctx, h, layout, k, type);
+                                           return tb__poisson_cols_make(ctx, h, layout, k, type);
                                          })))
       return rc;
   }

@@ -1,0 +1,225 @@
+/* twinbench: the Poisson family's GPU variant panel, the twin of the CPU
+ * panel: the 2-D transform split into its axes, the column axis, the solve
+ * and the column axis back done in one kernel while a panel of columns sits
+ * in shared memory.
+ *
+ *   1. the rows: cuFFT's batched 1-D R2C of the N rows of f into the half
+ *      spectrum (natural layout, N/2 + 1 values a row; cols's plan);
+ *   2. one kernel (poisson_panel.cuh): a block a panel of P adjacent
+ *      columns, loaded into shared memory, the column FFT forward, the
+ *      solve and scale, the column FFT inverse, stored back in place;
+ *   3. the rows back: cuFFT's batched 1-D C2R into u (cols's plan).
+ * Each stage reads and writes the data once: the family's byte floor.
+ * The column FFT is radix-2^k, so N must be a power of two, and the N x P
+ * panel must fit in a block's shared memory; other sizes, and 3-D, are
+ * skipped with a note. Tuning: `panel` (P) and `block` (threads a block).
+ * The breakdown: fwd_ms the rows' R2C, solve_ms the panel kernel, inv_ms
+ * the rows' C2R. Derivations: doc/poisson_panel.md. */
+#include <config.h>
+
+#include <stdlib.h>
+
+#include "../common/refmath.h"
+#include "../common/timer.h"
+#include "poisson.cuh"
+#include "poisson_cols.h"
+#include "poisson_panel.cuh"
+
+namespace {
+
+/* The panel kernel: one block a panel, the phases of poisson_panel.cuh with
+ * the block's barrier between them. */
+template <typename T, typename C>
+__global__ void __launch_bounds__(1024)
+    tb_k_panel(C *w, const C *__restrict__ tw, tb_panel_geom g, tb_poisson_cb_info in)
+{
+  extern __shared__ __align__(16) unsigned char tb_panel_raw[];
+  C *sm = reinterpret_cast<C *>(tb_panel_raw);
+  const int c0 = (int)blockIdx.x << g.logp, phases = tb_panel_phases(g);
+  for (int ph = 0; ph < phases; ph++) {
+    tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
+    if (ph + 1 < phases)
+      __syncthreads();
+  }
+}
+
+struct tb_poisson_panel {
+  cufftHandle plan[2]; /* the rows' R2C and C2R */
+  int have[2];
+  void *work; /* the half spectrum: N (N/2 + 1) complex values */
+  void *tw;   /* the twiddles W_N^k, k < N */
+  tb_panel_geom g;
+  tb_poisson_cb_info in;
+  int grid;    /* panels: ceil((N/2 + 1) / P) */
+  size_t smem; /* N P complex values */
+};
+
+template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_panel *st)
+{
+  typedef typename tb_fft<T>::C C;
+  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
+  const int dev = ((const tb_gpu_config_t *)ctx->cfg)->device;
+  if (s->dim != 2)
+    return tb_fail(TB_EUNSUP, "panel is 2-D only (its 3-D twin would need the middle axis too)");
+  const int logn = tb_log2_ceil(s->n);
+  if (((int64_t)1 << logn) != s->n)
+    return tb_fail(TB_EUNSUP, "panel's column FFT is radix-2^k: N = %lld is no power of two",
+                   (long long)s->n);
+  int optin = 0;
+  TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  /* auto: 32 bytes of a row (one memory sector: 4 float or 2 double
+   * complex values), halved until the panel fits in shared memory. */
+  const tb_param_value_t *pv = tb_tune(ctx, "panel");
+  int64_t p = pv->i;
+  if (!p)
+    for (p = 32 / (int64_t)sizeof(C); p > 1 && s->n * p * (int64_t)sizeof(C) > optin; p /= 2)
+      ;
+  /* The parameter is the CPU panel's too (the same name, range and
+   * meaning), so a value the CPU takes is no error here: a skip. */
+  const int logp = tb_log2_ceil(p);
+  if (((int64_t)1 << logp) != p)
+    return tb_fail(TB_EUNSUP, "panel=%lld: the GPU panel's width must be a power of two",
+                   (long long)p);
+  tb_tune_resolved(ctx, "panel", (double)p);
+  st->smem = (size_t)(s->n * p) * sizeof(C);
+  if (st->smem > (size_t)optin)
+    return tb_fail(TB_EUNSUP,
+                   "panel=%lld at N = %lld needs %zu bytes of shared memory a block, the device "
+                   "gives at most %d",
+                   (long long)p, (long long)s->n, st->smem, optin);
+  const tb_panel_geom g =
+      tb_panel_geom_make(logn, logp, (int)s->half, tb_gpu_block(ctx), (int)sizeof(C));
+  st->g = g;
+  st->in = tb_poisson_cb_make(s, s->half);
+  st->grid = (int)((s->half + p - 1) / p);
+  int per_sm = 0, rc;
+  TB_CUDA(cudaFuncSetAttribute(tb_k_panel<T, C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int)st->smem));
+  if ((rc = tb_gpu_fit(ctx, tb_k_panel<T, C>, st->smem, NULL, &per_sm)))
+    return rc;
+  if (per_sm < 1)
+    return tb_fail(TB_EUNSUP, "panel: no block of %d threads with %zu bytes of shared memory fits "
+                              "on an SM", g.threads, st->smem);
+
+  C *tw = (C *)malloc((size_t)s->n * sizeof(C));
+  if (!tw)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  tb_panel_twiddles<T>(tw, (int)s->n);
+  cudaError_t e = cudaMalloc(&st->tw, (size_t)s->n * sizeof(C));
+  if (e == cudaSuccess)
+    e = tb_gpu_copy(ctx, st->tw, tw, (size_t)s->n * sizeof(C), cudaMemcpyHostToDevice);
+  free(tw);
+  TB_CUDA(e);
+  TB_CUDA(cudaMalloc(&st->work, (size_t)(s->rows * s->half) * sizeof(C)));
+
+  static const int which[2] = {TB_CL_ROWS_FWD, TB_CL_ROWS_INV};
+  static const cufftType types[2] = {tb_fft<T>::r2c, tb_fft<T>::c2r};
+  TB_CUDA(cudaDeviceSynchronize());
+  const double t0 = tb_wtime();
+  for (int k = 0; k < 2; k++) {
+    TB_CUFFT(cufftCreate(&st->plan[k]));
+    st->have[k] = 1;
+    TB_CUFFT(tb__poisson_cols_make(ctx, st->plan[k], TB_CL_NATURAL, which[k], types[k]));
+  }
+  TB_CUDA(cudaDeviceSynchronize());
+  ctx->extra[TB_POISSON_PLAN_MS] = 1e3 * (tb_wtime() - t0);
+  ctx->extra[TB_POISSON_ROUNDTRIP] = 0.0;
+  return TB_OK;
+}
+
+/* Stage TB_PS_FWD (the rows' R2C), TB_PS_SOLVE (the panel kernel) or
+ * TB_PS_INV (the rows' C2R) on the run's stream. */
+template <typename T> int tb_poisson_panel_stage_t(tb_ctx_t *ctx, int stage)
+{
+  typedef typename tb_fft<T>::C C;
+  const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
+  const tb_poisson_panel *st = (const tb_poisson_panel *)ctx->state;
+  C *w = (C *)st->work;
+  if (stage == TB_PS_FWD) {
+    /* cuFFT's out-of-place R2C leaves its input alone; the cast only drops const. */
+    TB_CUFFT(tb_fft<T>::exec_r2c(st->plan[0], const_cast<T *>((const T *)ctx->buf[s->f]), w));
+  } else if (stage == TB_PS_SOLVE) {
+    tb_k_panel<T, C><<<st->grid, st->g.threads, st->smem, tb_gpu_stream(ctx)>>>(
+        w, (const C *)st->tw, st->g, st->in);
+    TB_CUDA_LAUNCH("panel");
+  } else {
+    TB_CUFFT(tb_fft<T>::exec_c2r(st->plan[1], w, (T *)ctx->buf[s->u]));
+  }
+  return TB_OK;
+}
+
+const unsigned tb_poisson_panel_stages = 1u << TB_PS_FWD | 1u << TB_PS_SOLVE | 1u << TB_PS_INV;
+
+void tb_poisson_panel_release(tb_ctx_t *ctx)
+{
+  tb_poisson_panel *st = (tb_poisson_panel *)ctx->state;
+  if (!st)
+    return;
+  for (int k = 0; k < 2; k++)
+    if (st->have[k])
+      cufftDestroy(st->plan[k]);
+  cudaFree(st->work);
+  cudaFree(st->tw);
+  free(st);
+  ctx->state = NULL;
+}
+
+int tb_poisson_panel_prepare(tb_ctx_t *ctx)
+{
+  tb_poisson_panel *st = (tb_poisson_panel *)calloc(1, sizeof *st);
+  if (!st)
+    return tb_fail(TB_ENOMEM, "out of memory");
+  ctx->state = st;
+  return ctx->p->prec == TB_FLOAT ? tb_poisson_panel_prepare_t<float>(ctx, st)
+                                  : tb_poisson_panel_prepare_t<double>(ctx, st);
+}
+
+template <typename T> int tb_poisson_panel_run_t(tb_ctx_t *ctx)
+{
+  int rc = TB_OK;
+  for (int g = 0; g < TB_NSTAGES && !rc; g++)
+    if (tb_poisson_panel_stages >> g & 1u)
+      rc = tb_poisson_panel_stage_t<T>(ctx, g);
+  return rc;
+}
+
+int tb_poisson_panel_run(tb_ctx_t *ctx)
+{
+  return ctx->p->prec == TB_FLOAT ? tb_poisson_panel_run_t<float>(ctx)
+                                  : tb_poisson_panel_run_t<double>(ctx);
+}
+
+int tb_poisson_panel_collect(tb_ctx_t *ctx)
+{
+  if (ctx->p->prec == TB_FLOAT)
+    return tb_poisson_time_stages(ctx, tb_poisson_panel_stages,
+                                  [ctx](int g) { return tb_poisson_panel_stage_t<float>(ctx, g); });
+  return tb_poisson_time_stages(ctx, tb_poisson_panel_stages,
+                                [ctx](int g) { return tb_poisson_panel_stage_t<double>(ctx, g); });
+}
+
+/* panel's parameters: the columns of a panel and the threads of a block,
+ * both swept by the study. */
+const tb_param_def_t tb_poisson_panel_tuning[] = {
+    {"panel", "panel: complex columns a block transforms and solves in shared memory (GPU: a "
+              "power of two; auto: 32 bytes of a row, halved until N of them fit)",
+     TB_PARAM_INT, "auto", 1, 4096, NULL, TB_PARAM_AUTO, "1,2,4,8"},
+    TB_GPU_BLOCK("512"),
+};
+
+} /* namespace */
+
+/* Listed by poisson.cu with the family's other GPU variants. */
+extern "C" const tb_variant_t tb__poisson_gpu_panel = {
+    "panel",
+    "cuFFT batched R2C of the rows; one kernel a panel of columns: column FFT, solve and scale, "
+    "inverse column FFT in shared memory; cuFFT batched C2R of the rows (2-D, N a power of two)",
+    &tb_algo_poisson,
+    TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
+    0,
+    tb_poisson_panel_tuning,
+    TB_COUNT(tb_poisson_panel_tuning),
+    tb_poisson_panel_prepare,
+    tb_poisson_panel_run,
+    tb_poisson_panel_collect,
+    tb_poisson_panel_release};

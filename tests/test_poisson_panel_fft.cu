@@ -1,0 +1,315 @@
+/* The Poisson GPU variant panel's kernel body (poisson_panel.cuh), run on
+ * the host exactly as a block runs it: each phase for every thread of the
+ * block in turn, the block's barrier between phases (no GPU needed). In
+ * float and double, for N = 4 .. 8192 (log2 N even and odd) and P = 1, 2,
+ * 4 (and 8 up to N = 1024) on Philox inputs:
+ *   1. the forward column FFT (load and the forward stages) against a
+ *      long-double FFT, in the order the frequency map says, within the
+ *      FFT bound of doc/poisson.md, eps = 7 log2(N) u;
+ *   2. load, forward, solve, inverse and store of one panel (the first and
+ *      the last, partial, one) against the long-double transform, exact
+ *      multiplier and inverse, within (eps R + 12 u)(1 + eps) + eps with
+ *      R from the reference's spectrum (doc/poisson_panel.md); the columns
+ *      outside the panel unchanged;
+ *   3. the whole pipeline (the rows' R2C and C2R in long double in place
+ *      of cuFFT's, every panel of the half spectrum in between) passed by
+ *      the family's verifier on the single mode and the textbook Gaussian,
+ *      and failed without the solve phase (the control). */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/mem.h"
+#include "common/refmath.h"
+#include "common/rng.h"
+#include "families/poisson.h"
+#include "gpu_cuda/poisson_panel.cuh"
+#include "testutil.h"
+
+static const long double PI_L = 3.141592653589793238462643383279502884L;
+
+/* In-place radix-2 FFT of n points in long double: X_k = sum x_j
+ * exp(sign 2 pi i j k / n), unnormalised. */
+static void ref_fft(long double *re, long double *im, int n, int sign)
+{
+  for (int i = 1, j = 0; i < n; i++) {
+    int bit = n >> 1;
+    for (; j & bit; bit >>= 1)
+      j ^= bit;
+    j |= bit;
+    if (i < j) {
+      long double t = re[i];
+      re[i] = re[j];
+      re[j] = t;
+      t = im[i];
+      im[i] = im[j];
+      im[j] = t;
+    }
+  }
+  for (int len = 2; len <= n; len <<= 1)
+    for (int k = 0; k < len / 2; k++) {
+      const long double a = sign * 2.0L * PI_L * (long double)k / (long double)len;
+      const long double wr = cosl(a), wi = sinl(a);
+      for (int i = k; i < n; i += len) {
+        const int o = i + len / 2;
+        const long double xr = re[o] * wr - im[o] * wi, xi = re[o] * wi + im[o] * wr;
+        re[o] = re[i] - xr;
+        im[o] = im[i] - xi;
+        re[i] += xr;
+        im[i] += xi;
+      }
+    }
+}
+
+/* The exact multiplier of column c and frequency index i of the N of in,
+ * with L = 1 (k0 = 2 pi) as setup makes in. */
+static long double ref_multiplier(long long c, long long i, const tb_poisson_cb_info *in)
+{
+  const long double k0 = 2.0L * PI_L, fc = (long double)tb_poisson_freq(c, in->n),
+                    fi = (long double)tb_poisson_freq(i, in->n);
+  const long double k2 = k0 * k0 * (fc * fc + fi * fi), m = (long double)in->n;
+  return k2 > 0.0L ? -1.0L / (k2 * m * m) : 0.0L;
+}
+
+/* A block's run of phases first..last of the panel at c0: every thread of
+ * the block through each phase, then the next (the barrier). */
+template <typename T, typename C>
+static void run_block(C *sm, C *w, const C *tw, const tb_panel_geom &g, int c0,
+                      const tb_poisson_cb_info *in, int first, int last, int skip)
+{
+  for (int ph = first; ph <= last; ph++)
+    if (ph != skip)
+      for (int tid = 0; tid < g.threads; tid++)
+        tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, in, tid);
+}
+
+template <typename T> static double unit_roundoff()
+{
+  return sizeof(T) == 4 ? 0x1p-24 : 0x1p-53;
+}
+
+template <typename T, typename C> struct panel_case {
+  tb_panel_geom g;
+  tb_poisson_cb_info in;
+  C *tw, *sm;
+};
+
+/* Shape and constants of N, P and `threads`; the twiddles and a poisoned
+ * panel in shared memory. */
+template <typename T, typename C>
+static int setup(panel_case<T, C> *pc, int n, int logp, int threads)
+{
+  const tb_panel_geom g = tb_panel_geom_make(tb_log2_ceil(n), logp, n / 2 + 1, threads, (int)sizeof(C));
+  pc->g = g;
+  const tb_poisson_cb_info in = {n, n / 2 + 1, 2, 1, 2.0 * M_PI / 1.0, 1.0 / ((double)n * n)};
+  pc->in = in;
+  pc->tw = (C *)malloc((size_t)n * sizeof(C));
+  pc->sm = (C *)malloc(((size_t)n << logp) * sizeof(C));
+  if (!pc->tw || !pc->sm)
+    return -1;
+  tb_panel_twiddles<T>(pc->tw, n);
+  for (size_t k = 0; k < ((size_t)n << logp); k++)
+    pc->sm[k].x = pc->sm[k].y = (T)NAN;
+  return 0;
+}
+
+/* Tests 1 and 2 at one N, P and precision; returns the largest ratio of an
+ * error to its bound. */
+template <typename T, typename C> static double one_panel(int n, int logp, uint64_t seed)
+{
+  panel_case<T, C> pc;
+  const int threads = 64 + 3 * logp; /* not a power of two: no stride is special */
+  if (setup(&pc, n, logp, threads)) {
+    CHECK(0, "out of memory");
+    return 0;
+  }
+  const tb_panel_geom &g = pc.g;
+  const int half = g.half, stages = tb_panel_stages(g), phases = tb_panel_phases(g);
+  const size_t count = (size_t)n * half;
+  const double u = unit_roundoff<T>(), eps = 7.0 * g.logn * u;
+  C *w = (C *)malloc(count * sizeof(C)), *w0 = (C *)malloc(count * sizeof(C));
+  long double *re = (long double *)malloc(2 * (size_t)n * sizeof(long double)), *im = re + n;
+  if (!w || !w0 || !re) {
+    CHECK(0, "out of memory");
+    return 0;
+  }
+  tb_rng_uniform(sizeof(T) == 4 ? TB_FLOAT : TB_DOUBLE, w0, 2 * (int64_t)count, seed, 7, -1.0, 1.0);
+  double worst = 0;
+  const int starts[2] = {0, ((half - 1) >> logp) << logp};
+  for (int which = 0; which < 2; which++) {
+    const int c0 = starts[which], width = half - c0 < g.p ? half - c0 : g.p;
+    /* 1: the forward transform, read from shared memory. */
+    memcpy(w, w0, count * sizeof(C));
+    run_block<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 0, stages, -1);
+    for (int col = 0; col < width; col++) {
+      for (int i = 0; i < n; i++) {
+        re[i] = w0[(size_t)i * half + c0 + col].x;
+        im[i] = w0[(size_t)i * half + c0 + col].y;
+      }
+      ref_fft(re, im, n, -1);
+      long double err = 0, norm = 0;
+      for (int pos = 0; pos < n; pos++) {
+        const int f = tb_panel_freq(pos, g);
+        const C v = pc.sm[tb_panel_at((pos << logp) + col, g)];
+        err += (v.x - re[f]) * (v.x - re[f]) + (v.y - im[f]) * (v.y - im[f]);
+        norm += re[f] * re[f] + im[f] * im[f];
+      }
+      const double rel = (double)sqrtl(err / norm);
+      worst = fmax(worst, rel / eps);
+      CHECK(rel <= eps, "%s N %d P %d column %d: forward error %.3g above %.3g",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, c0 + col, rel, eps);
+    }
+    /* 2: the whole block, stored in place. */
+    memcpy(w, w0, count * sizeof(C));
+    run_block<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 0, phases - 1, -1);
+    for (int c = 0; c < half; c++) {
+      if (c < c0 || c >= c0 + width) {
+        for (int i = 0; i < n; i++)
+          CHECK(!memcmp(&w[(size_t)i * half + c], &w0[(size_t)i * half + c], sizeof(C)),
+                "N %d P %d: column %d outside the panel at %d changed", n, g.p, c, c0);
+        continue;
+      }
+      for (int i = 0; i < n; i++) {
+        re[i] = w0[(size_t)i * half + c].x;
+        im[i] = w0[(size_t)i * half + c].y;
+      }
+      ref_fft(re, im, n, -1);
+      /* R = max|s| ||F|| / ||s F||: how much the forward transform's error
+       * can grow against the solved spectrum (doc/poisson.md, step 3). */
+      long double smax = 0, nf = 0, nsf = 0;
+      for (int i = 0; i < n; i++) {
+        const long double s = ref_multiplier(c, i, &pc.in), a = re[i] * re[i] + im[i] * im[i];
+        smax = fmaxl(smax, fabsl(s));
+        nf += a;
+        nsf += s * s * a;
+        re[i] *= s;
+        im[i] *= s;
+      }
+      ref_fft(re, im, n, 1);
+      long double err = 0, norm = 0;
+      for (int i = 0; i < n; i++) {
+        const C v = w[(size_t)i * half + c];
+        err += (v.x - re[i]) * (v.x - re[i]) + (v.y - im[i]) * (v.y - im[i]);
+        norm += re[i] * re[i] + im[i] * im[i];
+      }
+      const double r = (double)(smax * sqrtl(nf / nsf));
+      const double bound = (eps * r + 12 * u) * (1 + eps) + eps, rel = (double)sqrtl(err / norm);
+      worst = fmax(worst, rel / bound);
+      CHECK(rel <= bound, "%s N %d P %d column %d: solve error %.3g above %.3g (R %.3g)",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, c, rel, bound, r);
+    }
+  }
+  free(w);
+  free(w0);
+  free(re);
+  free(pc.tw);
+  free(pc.sm);
+  return worst;
+}
+
+/* Test 3: the pipeline on problem p with panels of 2^logp columns, the
+ * solve phase left out where control; the verifier's verdict. */
+template <typename T, typename C> static tb_verdict_t pipeline(tb_problem_t *p, int logp, int control)
+{
+  const tb_poisson_t *s = (const tb_poisson_t *)p->priv;
+  const int n = (int)s->n, half = (int)s->half;
+  panel_case<T, C> pc;
+  C *w = (C *)malloc((size_t)n * half * sizeof(C));
+  T *u = (T *)malloc((size_t)n * n * sizeof(T));
+  long double *re = (long double *)malloc(2 * (size_t)n * sizeof(long double)), *im = re + n;
+  if (setup(&pc, n, logp, 96) || !w || !u || !re) {
+    CHECK(0, "out of memory");
+    return TB_FAIL;
+  }
+  const T *f = (const T *)p->array[s->f].host;
+  for (int r = 0; r < n; r++) {
+    for (int i = 0; i < n; i++) {
+      re[i] = f[(size_t)r * n + i];
+      im[i] = 0;
+    }
+    ref_fft(re, im, n, -1);
+    for (int c = 0; c < half; c++) {
+      w[(size_t)r * half + c].x = (T)re[c];
+      w[(size_t)r * half + c].y = (T)im[c];
+    }
+  }
+  const int solve = control ? tb_panel_stages(pc.g) + 1 : -1;
+  for (int c0 = 0; c0 < half; c0 += pc.g.p)
+    run_block<T, C>(pc.sm, w, pc.tw, pc.g, c0, &pc.in, 0, tb_panel_phases(pc.g) - 1, solve);
+  /* C2R: the Hermitian extension of each row (the imaginary parts of the
+   * zero and Nyquist values ignored, as cuFFT ignores them). */
+  for (int r = 0; r < n; r++) {
+    for (int c = 0; c < half; c++) {
+      re[c] = w[(size_t)r * half + c].x;
+      im[c] = c == 0 || c == n / 2 ? 0 : w[(size_t)r * half + c].y;
+    }
+    for (int c = half; c < n; c++) {
+      re[c] = re[n - c];
+      im[c] = -im[n - c];
+    }
+    ref_fft(re, im, n, 1);
+    for (int i = 0; i < n; i++)
+      u[(size_t)r * n + i] = (T)re[i];
+  }
+  void *view[TB_MAX_ARRAYS] = {0};
+  double extra[TB_MAX_COLUMNS];
+  tb_check_t chk;
+  for (int k = 0; k < TB_MAX_COLUMNS; k++)
+    extra[k] = NAN;
+  extra[TB_POISSON_ROUNDTRIP] = 0;
+  memset(&chk, 0, sizeof chk);
+  view[s->f] = p->array[s->f].host;
+  view[s->u] = u;
+  CHECK(p->algo->verify(p, view, extra, &chk) == TB_OK, "verify returned an error");
+  if (!control)
+    printf("  %s N %4d P %d: error %.3g, tolerance %.3g\n", sizeof(T) == 4 ? "float " : "double",
+           n, pc.g.p, chk.error, chk.tolerance);
+  free(w);
+  free(u);
+  free(re);
+  free(pc.tw);
+  free(pc.sm);
+  return chk.verdict;
+}
+
+int main(void)
+{
+  static const int sizes[] = {4, 8, 16, 32, 64, 256, 512, 1024, 2048, 4096, 8192};
+  for (int k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++)
+    for (int logp = 0; logp <= (sizes[k] <= 1024 ? 3 : 2); logp++) {
+      const double wf = one_panel<float, float2>(sizes[k], logp, 11 + k);
+      const double wd = one_panel<double, double2>(sizes[k], logp, 11 + k);
+      printf("N %4d P %d: largest error / bound: float %.3f, double %.3f\n", sizes[k], 1 << logp,
+             wf, wd);
+    }
+  /* The pipeline: N 4..256 with every P and both right-hand sides, 1024
+   * with P = 2 and the mode. */
+  static const struct {
+    int n, logp, rhs;
+  } runs[] = {{4, 0, 1},  {4, 2, 0},  {8, 1, 1},   {16, 0, 0},  {16, 2, 1},   {64, 0, 1},
+              {64, 1, 0}, {64, 2, 1}, {256, 0, 0}, {256, 2, 1}, {1024, 1, 1}};
+  for (int k = 0; k < (int)(sizeof runs / sizeof *runs); k++)
+    for (int prec = TB_FLOAT; prec <= TB_DOUBLE; prec++) {
+      tb_param_value_t pv[4] = {{0, 1.0, "1"}, {0, 0.1, "0.1"}, {2, 2, "2"},
+                                {runs[k].rhs, (double)runs[k].rhs, runs[k].rhs ? "mode" : "gauss"}};
+      tb_problem_t p;
+      int rc = tb_problem_create(&p, &tb_algo_poisson, (tb_prec_t)prec, runs[k].n, 5 + k, pv);
+      CHECK(rc == TB_OK, "create: %s", tb_error_detail());
+      if (rc)
+        continue;
+      const int lp = runs[k].logp;
+      const int f = prec == TB_FLOAT;
+      CHECK((f ? pipeline<float, float2>(&p, lp, 0) : pipeline<double, double2>(&p, lp, 0)) ==
+                TB_PASS,
+            "the pipeline failed the verifier: N %d P %d %s rhs %s", runs[k].n, 1 << lp,
+            f ? "float" : "double", pv[3].s);
+      CHECK((f ? pipeline<float, float2>(&p, lp, 1) : pipeline<double, double2>(&p, lp, 1)) ==
+                TB_FAIL,
+            "control: the pipeline without its solve passed: N %d P %d", runs[k].n, 1 << lp);
+      tb_problem_destroy(&p);
+    }
+  TEST_EXIT();
+}
