@@ -292,6 +292,7 @@ template <typename T> struct tb_sor_sk {
   int64_t wz;         /* points of a colour a plane: w (ny + 2) */
   int w, bx, by, zchunk;
   int um; /* lean: the problem's one material index */
+  int l2ahead; /* lean: the planes its L2 prefetches run ahead of its loads (0: none) */
 };
 
 /* stream and roll: a point of the split layout whose neighbours' values and
@@ -701,6 +702,32 @@ __device__ __forceinline__ void tb_sor_lfetch(const tb_sor_sk<T> &a, unsigned c,
   x->mr = __ldg(a.mr + c);
 }
 
+/* lean: a prefetch of the line holding *p into L2 (prefetch.global.L2, SASS
+ * CCTL.E.PF2): a hint that holds no register and reads no value, so it
+ * raises the bytes in flight without changing a result. */
+__device__ __forceinline__ void tb_sor_l2(const void *p)
+{
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(__cvta_generic_to_global(p)));
+}
+
+/* lean with l2ahead: L2 prefetches of what the slot's loads will read at
+ * offset o (a plane ahead of them): the previous iterate's red and black
+ * (and the halo row's black, halo: the thread loads one, dh from the slot),
+ * f and the materials of both colours. o is the loads' offset on a plane
+ * that exists, so every address lies in the arrays. */
+template <typename T>
+__device__ __forceinline__ void tb_sor_lpf(const tb_sor_sk<T> &a, unsigned o, int dh, bool halo)
+{
+  tb_sor_l2(a.sb + o);
+  if (halo)
+    tb_sor_l2(a.sb + (o + dh));
+  tb_sor_l2(a.sr + o);
+  tb_sor_l2(a.fr + o);
+  tb_sor_l2(a.fb + o);
+  tb_sor_l2(a.mr + o);
+  tb_sor_l2(a.mb + o);
+}
+
 /* lean: roll's scheme (the same tiles, ring, chunks, ownership of the red
  * planes, planes rolled through registers, shared planes and one barrier a
  * step; see tb_k_sor_roll) for a problem of one material (every interior
@@ -719,8 +746,14 @@ __device__ __forceinline__ void tb_sor_lfetch(const tb_sor_sk<T> &a, unsigned c,
  * alternate): 2, or 6, after which the values rolled through registers
  * (periods 1, 2 and 3) are back in the registers they started in; nvcc 13
  * still moves about as many a step, but its code for 6 runs fewer
- * instructions a point (doc/sor.md), with more registers live. */
-template <typename T, bool RES, int REGS, int TURN>
+ * instructions a point (doc/sor.md), with more registers live. With PF
+ * (the tuning's l2ahead P > 0) step k also prefetches into L2 everything the
+ * slot's loads read on plane k + 2 + P, P planes beyond the farthest plane
+ * red's loads of step k reach (black's previous value: P - 1; black's f and
+ * material: P + 2), and the block does so for the first P such planes before
+ * its march: more bytes in flight, no register held for them; planes up to
+ * the chunk's last read (k1 + 2) and the arrays' last (nz + 1). */
+template <typename T, bool RES, int REGS, int TURN, bool PF>
 __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, double *partial)
 {
   extern __shared__ double tb_sor_smem[];
@@ -780,6 +813,13 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
   const T *rz = q.cf + q.rx[4] + t.k0 + 1;
   tb_sor_lx<T> x = {T(0), T(0), T(0), T(0), T(0), T(0), TB_SOR_FIXED};
   tb_sor_lfetch(a, c, uwz, dh, rz, zs, t.k0 + 2 <= t.nz + 1, &x);
+  /* Step k prefetches plane k + 2 + P, at offset c + pw, while k + P <= plim:
+   * the plane is then at most k1 + 2 and nz + 1. */
+  const unsigned pw = PF ? (unsigned)(1 + a.l2ahead) * uwz : 0u;
+  const int plim = PF ? min(t.k1, t.nz - 1) - a.l2ahead : 0;
+  if (PF)
+    for (int u = 0; u < a.l2ahead && t.k0 + u <= plim + a.l2ahead; u++)
+      tb_sor_lpf(a, c + (unsigned)(1 + u) * uwz, dh, t.hload);
   int rprev = 2 * t.plane, rcur = 0, rnext = t.plane, p = (t.j + t.k0 + 1) & 1;
   red[rcur + threadIdx.x] = cur;
   old[((t.k0 + 1) & 1) * t.oplane + t.os] = ob1;
@@ -796,6 +836,8 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
     const unsigned mb = __ldg(a.mb + (c - uwz));
     if (k < t.k1)
       tb_sor_lfetch(a, c + uwz, uwz, dh, rz + (k + 1 - t.k0), zs, k + 3 <= t.nz + 1, &ahead);
+    if (PF && k <= plim)
+      tb_sor_lpf(a, c + pw, dh, t.hload);
     old[(k & 1) * t.oplane + t.os] = s.ob;
     if (t.hload)
       old[(k & 1) * t.oplane + t.hs] = s.oh;
@@ -863,13 +905,15 @@ void (*const tb_sor_roll_k[])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
     tb_k_sor_roll<T, RES, 80>, tb_k_sor_roll<T, RES, 128>, tb_k_sor_roll<T, RES, 255>};
 /* lean's steps a loop turn (the tuning's turn), and its kernels by turn and cap. */
 const char *const tb_sor_turns[] = {"2", "6", NULL};
-#define TB_SOR_LEAN_CAPS(TURN)                                                                   \
-  {tb_k_sor_lean<T, RES, 40, TURN>, tb_k_sor_lean<T, RES, 48, TURN>,                             \
-   tb_k_sor_lean<T, RES, 64, TURN>, tb_k_sor_lean<T, RES, 80, TURN>,                             \
-   tb_k_sor_lean<T, RES, 128, TURN>, tb_k_sor_lean<T, RES, 255, TURN>}
+#define TB_SOR_LEAN_CAPS(TURN, PF)                                                               \
+  {tb_k_sor_lean<T, RES, 40, TURN, PF>, tb_k_sor_lean<T, RES, 48, TURN, PF>,                     \
+   tb_k_sor_lean<T, RES, 64, TURN, PF>, tb_k_sor_lean<T, RES, 80, TURN, PF>,                     \
+   tb_k_sor_lean<T, RES, 128, TURN, PF>, tb_k_sor_lean<T, RES, 255, TURN, PF>}
+/* ... and by whether it prefetches into L2 (l2ahead > 0), turn and cap. */
 template <typename T, bool RES>
-void (*const tb_sor_lean_k[][6])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {TB_SOR_LEAN_CAPS(2),
-                                                                          TB_SOR_LEAN_CAPS(6)};
+void (*const tb_sor_lean_k[][2][6])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
+    {TB_SOR_LEAN_CAPS(2, false), TB_SOR_LEAN_CAPS(6, false)},
+    {TB_SOR_LEAN_CAPS(2, true), TB_SOR_LEAN_CAPS(6, true)}};
 
 /* roll's shared memory: three red planes and two black ones with a row on
  * either side. */
@@ -931,6 +975,7 @@ struct tb_sor_gpu {
   int regs;           /* roll and lean: the register cap's index in tb_sor_regs */
   int turn;           /* lean: the steps a loop turn's index in tb_sor_turns */
   int um;             /* lean: the problem's one material index */
+  int l2ahead;        /* lean: the planes its L2 prefetches run ahead (0: none) */
 };
 
 /* roll's or lean's kernel at the tuning's cap (and lean's turn). */
@@ -938,7 +983,7 @@ template <typename T, bool RES>
 void (*tb_sor_march_k(const tb_sor_gpu *st, int layout))(tb_sor_k<T>, tb_sor_sk<T>, double *)
 {
   return layout == TB_SOR_ROLL ? tb_sor_roll_k<T, RES>[st->regs]
-                               : tb_sor_lean_k<T, RES>[st->turn][st->regs];
+                               : tb_sor_lean_k<T, RES>[st->l2ahead > 0][st->turn][st->regs];
 }
 
 template <typename T> tb_sor_k<T> tb_sor_args(const tb_ctx_t *ctx)
@@ -1002,8 +1047,10 @@ template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st, int
     return tb_fail(TB_EUNSUP, "%lld points of a colour are over the roll sweep's 32-bit indices",
                    (long long)st->half_cells);
   st->regs = (int)tb_tune(ctx, "regs")->i;
-  if (layout == TB_SOR_LEAN)
+  if (layout == TB_SOR_LEAN) {
     st->turn = (int)tb_tune(ctx, "turn")->i;
+    st->l2ahead = (int)tb_tune(ctx, "l2ahead")->i;
+  }
   const size_t smem = tb_sor_roll_smem(st->bx, st->by, sizeof(T));
   cudaFuncAttributes fa;
   const int rc = tb_gpu_fit(ctx, tb_sor_march_k<T, true>(st, layout), smem, &fa, NULL);
@@ -1160,6 +1207,7 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
     a.by = st->by;
     a.zchunk = st->zchunk;
     a.um = st->um;
+    a.l2ahead = st->l2ahead;
     const int block = st->bx * st->by;
     if (layout == TB_SOR_STREAM) {
       tb_k_sor_stream<T, RES><<<g, block, 3 * (size_t)block * sizeof(T), stream>>>(q, a,
@@ -1289,6 +1337,8 @@ const tb_param_def_t tb_sor_tuning_lean[] = {
     TB_SOR_ROLL_TUNING,
     {"turn", "lean: steps a turn of the sweep's loop, 2 or 6 (6: fewer instructions a point, "
              "more registers)", TB_PARAM_CHOICE, "2", 0, 0, tb_sor_turns, 0, "2,6"},
+    {"l2ahead", "lean: planes its L2 prefetches run ahead of its loads (more bytes in flight, "
+                "no registers); 0: none", TB_PARAM_INT, "0", 0, 32, NULL, 0, "0,2,4,8"},
 };
 
 TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
