@@ -6,7 +6,8 @@
 # sweeps' shapes, plane chunks and roll's register caps), on the
 # manufactured problem (stretched
 # mesh), the Laplace problem (every row uniform) and the capacitor
-# (electrodes held, rows of mixed materials): every row verified, and within
+# (electrodes held, rows of mixed materials), lean with and without its L2
+# prefetches (both ways): every row verified, and within
 # each method the CPU and GPU twins give the same bits (err_max and the true
 # residual to 17 digits) after the same number of iterations: the one-pass
 # sweeps (fused, stream, roll; the CPU's fused and wave) equal the two-pass
@@ -116,6 +117,32 @@ run_csv "$TMP/lc.csv" sor --variant wave,roll,lean --precision float,double --si
 # 2 precisions x (wave + roll at 6 caps + lean at 6 caps and 2 turns)
 all_pass "$TMP/lc.csv" 38
 same_bits "$TMP/lc.csv"
+# lean's L2 prefetches (--l2ahead P: step k prefetches plane k + 2 + P, up to the
+# chunk's last read and the grid's last plane; the block prefetches the first P before
+# its march), each thread its own elements or (--l2mode lane) a warp's row segments a
+# sector a lane, change no bit: the awkward cubes and chunks above, in float and
+# double, with 1 plane ahead (the prefetch one step beyond red's loads), 5 (past a whole
+# chunk of 5) and 32 (the most: past every chunk and the grid, so that only the
+# prologue's bounded planes are prefetched), both turns.
+run_csv "$TMP/lp.csv" sor --variant wave,lean --precision float,double --size 1,7,33 \
+  -P check=3 -P problem=manufactured,laplace -P mesh=stretched --block 256 --zchunk 5,12 \
+  --regs 64 --turn 2,6 --l2ahead 1,5,32 --l2mode thread,lane
+# 2 precisions x 3 sizes x 2 problems x (wave + lean at 2 chunks, 2 turns, 3 distances
+# and 2 modes)
+all_pass "$TMP/lp.csv" 300
+same_bits "$TMP/lp.csv"
+# ... and on the odd box: rows of 38 slots over one, two and part of a third tile of 32
+# slots and within one of 128 (four warps a row: the lanes' segments of the second to
+# fourth warps, the last one's past the row's end), tiles of 3, 8 and 32 rows (the halo
+# rows' prefetches), chunks of 1, 4 and 33 planes, the residual every iteration, 2 and 8
+# planes ahead.
+run_csv "$TMP/lq.csv" sor --variant wave,lean --precision float,double --size 20 -P nx=75 \
+  -P ny=19 -P nz=33 -P check=1 -P problem=manufactured,laplace -P mesh=stretched \
+  --block 96,1024 --bx 32,128 --zchunk 1,4,33 --regs 64 --l2ahead 2,8 --l2mode thread,lane
+# 2 precisions x 2 problems x (wave + lean at 32 x 3, 32 x 32 and 128 x 8 by 3 chunks,
+# 2 distances and 2 modes)
+all_pass "$TMP/lq.csv" 148
+same_bits "$TMP/lq.csv"
 # The capacitor (two materials) is not lean's: it skips, saying so, and roll runs it.
 run_csv "$TMP/ld.csv" sor --variant wave,roll,lean --precision float --size 20 \
   -P problem=capacitor --block 256 --regs 64
@@ -127,4 +154,10 @@ grep -q "lean skipped.*one material" "$TMP/err" || fail "lean on the capacitor: 
 expect_error 2 "\-\-regs: unknown value '50'" run sor --backend gpu --variant roll --regs 50 \
   --size 8
 expect_error 2 "\-\-turn: unknown value '3'" run sor --backend gpu --variant lean --turn 3 --size 8
+expect_error 2 "\-\-l2ahead '33' must be at most 32" run sor --backend gpu --variant lean \
+  --l2ahead 33 --size 8
+expect_error 2 "\-\-l2ahead '-1' must be at least 0" run sor --backend gpu --variant lean \
+  --l2ahead=-1 --size 8
+expect_error 2 "\-\-l2mode: unknown value 'warp'" run sor --backend gpu --variant lean \
+  --l2ahead 2 --l2mode warp --size 8
 finish

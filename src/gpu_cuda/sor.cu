@@ -292,6 +292,7 @@ template <typename T> struct tb_sor_sk {
   int64_t wz;         /* points of a colour a plane: w (ny + 2) */
   int w, bx, by, zchunk;
   int um; /* lean: the problem's one material index */
+  int l2ahead; /* lean: the planes its L2 prefetches run ahead of its loads (0: none) */
 };
 
 /* stream and roll: a point of the split layout whose neighbours' values and
@@ -701,6 +702,103 @@ __device__ __forceinline__ void tb_sor_lfetch(const tb_sor_sk<T> &a, unsigned c,
   x->mr = __ldg(a.mr + c);
 }
 
+/* lean: a prefetch into L2 of the line holding global address g
+ * (prefetch.global.L2, SASS CCTL.E.PF2): a hint that holds no register and
+ * reads no value, so it raises the bytes in flight without changing a
+ * result. */
+__device__ __forceinline__ void tb_sor_l2(unsigned long long g)
+{
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(g));
+}
+__device__ __forceinline__ void tb_sor_l2(const void *p) { tb_sor_l2(__cvta_generic_to_global(p)); }
+
+/* lean with l2ahead: L2 prefetches of what the slot's loads will read at
+ * offset o (a plane ahead of them): the previous iterate's red and black
+ * (and the halo row's black, halo: the thread loads one, dh from the slot),
+ * f and the materials of both colours. o is the loads' offset on a plane
+ * that exists, so every address lies in the arrays. */
+template <typename T>
+__device__ __forceinline__ void tb_sor_lpf(const tb_sor_sk<T> &a, unsigned o, int dh, bool halo)
+{
+  tb_sor_l2(a.sb + o);
+  if (halo)
+    tb_sor_l2(a.sb + (o + dh));
+  tb_sor_l2(a.sr + o);
+  tb_sor_l2(a.fr + o);
+  tb_sor_l2(a.fb + o);
+  tb_sor_l2(a.mr + o);
+  tb_sor_l2(a.mb + o);
+}
+
+/* lean's ways to prefetch (the tuning's l2mode): each thread its own
+ * elements, or a warp's row segments split among its lanes. */
+enum { TB_SOR_L2_NONE, TB_SOR_L2_THREAD, TB_SOR_L2_LANE };
+
+/* l2mode lane: one lane's prefetch job, a 32-byte sector of one of the
+ * warp's row segments: its global address on the plane being prefetched,
+ * the stride to the next plane, and whether the job exists. */
+struct tb_sor_lpj {
+  unsigned long long at, stride;
+  bool on;
+};
+
+/* l2mode lane: the jobs of a sweep in precision T: the warp's 32 threads
+ * are 32 consecutive slots of one row (bx is a multiple of 32), and what
+ * their loads read on a plane is seven row segments: the previous iterate's
+ * black, red, f of red and of black, the halo row's black (a tile's first
+ * and last rows) of 32 e bytes, which span at most e + 1 sectors, and the
+ * materials of both colours, 32 bytes, at most 2 sectors. */
+template <typename T> struct tb_sor_lpn {
+  static const int value = (int)sizeof(T) + 1, jobs = 5 * value + 4, per_lane = (jobs + 31) / 32;
+};
+
+/* l2mode lane: job `job` of the warp of the thread at t on plane kp. A
+ * segment's bytes are those of its slots inside the row ([max(ih0, 0),
+ * min(ih0 + 31, w - 1)], ih0 the warp's first slot) on a row that exists
+ * (0 .. ny + 1), so each sector's address, the segment's first byte plus 32
+ * per part clamped to its last byte, lies in its array on any plane
+ * 0 .. nz + 1; a job past the list, on a segment without a slot or on a halo
+ * row the warp does not have is off. */
+template <typename T>
+__device__ __forceinline__ tb_sor_lpj tb_sor_lpjob(const tb_sor_sk<T> &a, const tb_sor_tile &t,
+                                                   int job, int kp)
+{
+  const int nv = tb_sor_lpn<T>::value;
+  tb_sor_lpj r = {0ull, 0ull, false};
+  const int seg = job < 5 * nv ? job / nv : 5 + (job - 5 * nv) / 2;
+  const int part = job < 5 * nv ? job % nv : (job - 5 * nv) % 2;
+  const int ih0 = t.ih - (int)(threadIdx.x & 31u), lo = max(ih0, 0), hi = min(ih0 + 31, t.w - 1);
+  const int row = seg == 4 ? t.j + t.hrow : t.j;
+  if (job >= tb_sor_lpn<T>::jobs || lo > hi || row < 0 || row > t.ny + 1 ||
+      (seg == 4 && t.hrow == 0))
+    return r;
+  const void *base = seg == 0 || seg == 4 ? (const void *)a.sb
+                     : seg == 1           ? (const void *)a.sr
+                     : seg == 2           ? (const void *)a.fr
+                     : seg == 3           ? (const void *)a.fb
+                     : seg == 5           ? (const void *)a.mr
+                                          : (const void *)a.mb;
+  const unsigned long long e = seg < 5 ? sizeof(T) : 1u, rw = (unsigned long long)row * t.w;
+  const unsigned long long first = e * (rw + lo), last = e * (rw + hi) + e - 1;
+  r.stride = e * (unsigned long long)t.wz;
+  r.at = __cvta_generic_to_global(base) + min(first + 32u * part, last) +
+         r.stride * (unsigned long long)kp;
+  r.on = true;
+  return r;
+}
+
+/* l2mode lane: a lane's jobs prefetched on their plane (when go), and moved
+ * on to the next plane. */
+template <typename T> __device__ __forceinline__ void tb_sor_lpstep(tb_sor_lpj *j, bool go)
+{
+#pragma unroll
+  for (int n = 0; n < tb_sor_lpn<T>::per_lane; n++) {
+    if (go && j[n].on)
+      tb_sor_l2(j[n].at);
+    j[n].at += j[n].stride;
+  }
+}
+
 /* lean: roll's scheme (the same tiles, ring, chunks, ownership of the red
  * planes, planes rolled through registers, shared planes and one barrier a
  * step; see tb_k_sor_roll) for a problem of one material (every interior
@@ -719,8 +817,18 @@ __device__ __forceinline__ void tb_sor_lfetch(const tb_sor_sk<T> &a, unsigned c,
  * alternate): 2, or 6, after which the values rolled through registers
  * (periods 1, 2 and 3) are back in the registers they started in; nvcc 13
  * still moves about as many a step, but its code for 6 runs fewer
- * instructions a point (doc/sor.md), with more registers live. */
-template <typename T, bool RES, int REGS, int TURN>
+ * instructions a point (doc/sor.md), with more registers live. With PF
+ * (the tuning's l2ahead P > 0, and l2mode) step k also prefetches into L2
+ * everything the slot's loads read on plane k + 2 + P, P planes beyond the
+ * farthest plane red's loads of step k reach (black's previous value:
+ * P - 1; black's f and material: P + 2), and the block does so for the first
+ * P such planes before its march: more bytes in flight, no register held for
+ * the data; planes up to the chunk's last read (k1 + 2) and the arrays' last
+ * (nz + 1). TB_SOR_L2_THREAD: each thread its own elements (seven
+ * prefetches a step); TB_SOR_L2_LANE: the warp's segments a sector a lane
+ * (one prefetch a step in float, two in double, and a running address a
+ * job). */
+template <typename T, bool RES, int REGS, int TURN, int PF>
 __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, double *partial)
 {
   extern __shared__ double tb_sor_smem[];
@@ -780,6 +888,21 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
   const T *rz = q.cf + q.rx[4] + t.k0 + 1;
   tb_sor_lx<T> x = {T(0), T(0), T(0), T(0), T(0), T(0), TB_SOR_FIXED};
   tb_sor_lfetch(a, c, uwz, dh, rz, zs, t.k0 + 2 <= t.nz + 1, &x);
+  /* Step k prefetches plane k + 2 + P, at offset c + pw, while k + P <= plim:
+   * the plane is then at most k1 + 2 and nz + 1. */
+  const unsigned pw = PF == TB_SOR_L2_THREAD ? (unsigned)(1 + a.l2ahead) * uwz : 0u;
+  const int plim = PF ? min(t.k1, t.nz - 1) - a.l2ahead : 0;
+  tb_sor_lpj pj[tb_sor_lpn<T>::per_lane];
+  if (PF == TB_SOR_L2_LANE)
+    for (int n = 0; n < tb_sor_lpn<T>::per_lane; n++)
+      pj[n] = tb_sor_lpjob(a, t, (int)(threadIdx.x & 31u) + 32 * n, t.k0 + 2);
+  for (int u = 0; PF && u < a.l2ahead; u++) {
+    const bool go = t.k0 + u <= plim + a.l2ahead;
+    if (PF == TB_SOR_L2_LANE)
+      tb_sor_lpstep<T>(pj, go);
+    else if (go)
+      tb_sor_lpf(a, c + (unsigned)(1 + u) * uwz, dh, t.hload);
+  }
   int rprev = 2 * t.plane, rcur = 0, rnext = t.plane, p = (t.j + t.k0 + 1) & 1;
   red[rcur + threadIdx.x] = cur;
   old[((t.k0 + 1) & 1) * t.oplane + t.os] = ob1;
@@ -796,6 +919,10 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
     const unsigned mb = __ldg(a.mb + (c - uwz));
     if (k < t.k1)
       tb_sor_lfetch(a, c + uwz, uwz, dh, rz + (k + 1 - t.k0), zs, k + 3 <= t.nz + 1, &ahead);
+    if (PF == TB_SOR_L2_LANE)
+      tb_sor_lpstep<T>(pj, k <= plim);
+    else if (PF && k <= plim)
+      tb_sor_lpf(a, c + pw, dh, t.hload);
     old[(k & 1) * t.oplane + t.os] = s.ob;
     if (t.hload)
       old[(k & 1) * t.oplane + t.hs] = s.oh;
@@ -863,13 +990,18 @@ void (*const tb_sor_roll_k[])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
     tb_k_sor_roll<T, RES, 80>, tb_k_sor_roll<T, RES, 128>, tb_k_sor_roll<T, RES, 255>};
 /* lean's steps a loop turn (the tuning's turn), and its kernels by turn and cap. */
 const char *const tb_sor_turns[] = {"2", "6", NULL};
-#define TB_SOR_LEAN_CAPS(TURN)                                                                   \
-  {tb_k_sor_lean<T, RES, 40, TURN>, tb_k_sor_lean<T, RES, 48, TURN>,                             \
-   tb_k_sor_lean<T, RES, 64, TURN>, tb_k_sor_lean<T, RES, 80, TURN>,                             \
-   tb_k_sor_lean<T, RES, 128, TURN>, tb_k_sor_lean<T, RES, 255, TURN>}
+#define TB_SOR_LEAN_CAPS(TURN, PF)                                                               \
+  {tb_k_sor_lean<T, RES, 40, TURN, PF>, tb_k_sor_lean<T, RES, 48, TURN, PF>,                     \
+   tb_k_sor_lean<T, RES, 64, TURN, PF>, tb_k_sor_lean<T, RES, 80, TURN, PF>,                     \
+   tb_k_sor_lean<T, RES, 128, TURN, PF>, tb_k_sor_lean<T, RES, 255, TURN, PF>}
+/* ... and by its L2 prefetches (none where l2ahead is 0, else the tuning's
+ * l2mode), turn and cap. */
+const char *const tb_sor_l2modes[] = {"thread", "lane", NULL};
 template <typename T, bool RES>
-void (*const tb_sor_lean_k[][6])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {TB_SOR_LEAN_CAPS(2),
-                                                                          TB_SOR_LEAN_CAPS(6)};
+void (*const tb_sor_lean_k[][2][6])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
+    {TB_SOR_LEAN_CAPS(2, TB_SOR_L2_NONE), TB_SOR_LEAN_CAPS(6, TB_SOR_L2_NONE)},
+    {TB_SOR_LEAN_CAPS(2, TB_SOR_L2_THREAD), TB_SOR_LEAN_CAPS(6, TB_SOR_L2_THREAD)},
+    {TB_SOR_LEAN_CAPS(2, TB_SOR_L2_LANE), TB_SOR_LEAN_CAPS(6, TB_SOR_L2_LANE)}};
 
 /* roll's shared memory: three red planes and two black ones with a row on
  * either side. */
@@ -931,14 +1063,17 @@ struct tb_sor_gpu {
   int regs;           /* roll and lean: the register cap's index in tb_sor_regs */
   int turn;           /* lean: the steps a loop turn's index in tb_sor_turns */
   int um;             /* lean: the problem's one material index */
+  int l2ahead;        /* lean: the planes its L2 prefetches run ahead (0: none) */
+  int l2mode;         /* lean: how it prefetches, the index in tb_sor_l2modes */
 };
 
-/* roll's or lean's kernel at the tuning's cap (and lean's turn). */
+/* roll's or lean's kernel at the tuning's cap (and lean's turn and prefetches). */
 template <typename T, bool RES>
 void (*tb_sor_march_k(const tb_sor_gpu *st, int layout))(tb_sor_k<T>, tb_sor_sk<T>, double *)
 {
+  const int pf = st->l2ahead > 0 ? 1 + st->l2mode : 0;
   return layout == TB_SOR_ROLL ? tb_sor_roll_k<T, RES>[st->regs]
-                               : tb_sor_lean_k<T, RES>[st->turn][st->regs];
+                               : tb_sor_lean_k<T, RES>[pf][st->turn][st->regs];
 }
 
 template <typename T> tb_sor_k<T> tb_sor_args(const tb_ctx_t *ctx)
@@ -1002,8 +1137,11 @@ template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st, int
     return tb_fail(TB_EUNSUP, "%lld points of a colour are over the roll sweep's 32-bit indices",
                    (long long)st->half_cells);
   st->regs = (int)tb_tune(ctx, "regs")->i;
-  if (layout == TB_SOR_LEAN)
+  if (layout == TB_SOR_LEAN) {
     st->turn = (int)tb_tune(ctx, "turn")->i;
+    st->l2ahead = (int)tb_tune(ctx, "l2ahead")->i;
+    st->l2mode = (int)tb_tune(ctx, "l2mode")->i;
+  }
   const size_t smem = tb_sor_roll_smem(st->bx, st->by, sizeof(T));
   cudaFuncAttributes fa;
   const int rc = tb_gpu_fit(ctx, tb_sor_march_k<T, true>(st, layout), smem, &fa, NULL);
@@ -1160,6 +1298,7 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
     a.by = st->by;
     a.zchunk = st->zchunk;
     a.um = st->um;
+    a.l2ahead = st->l2ahead;
     const int block = st->bx * st->by;
     if (layout == TB_SOR_STREAM) {
       tb_k_sor_stream<T, RES><<<g, block, 3 * (size_t)block * sizeof(T), stream>>>(q, a,
@@ -1289,6 +1428,12 @@ const tb_param_def_t tb_sor_tuning_lean[] = {
     TB_SOR_ROLL_TUNING,
     {"turn", "lean: steps a turn of the sweep's loop, 2 or 6 (6: fewer instructions a point, "
              "more registers)", TB_PARAM_CHOICE, "2", 0, 0, tb_sor_turns, 0, "2,6"},
+    {"l2ahead", "lean: planes its L2 prefetches run ahead of its loads (more bytes in flight, "
+                "no registers); 0: none", TB_PARAM_INT, "0", 0, 32, NULL, 0, "0,2,4,8"},
+    {"l2mode", "lean with l2ahead: thread (each thread its own elements, seven prefetches a "
+               "step) or lane (a warp's row segments a 32-byte sector a lane, one prefetch a "
+               "step in float, two in double)", TB_PARAM_CHOICE, "thread", 0, 0, tb_sor_l2modes, 0,
+     "thread,lane"},
 };
 
 TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
