@@ -199,12 +199,13 @@ enum { TB_BS_CDF_AUTO, TB_BS_CDF_DIV, TB_BS_CDF_RCP, TB_BS_CDF_MVEC };
  * and the rest by fused multiply-adds (avx512mix: the two units share the
  * work where the divider is slow, as on Intel's cores, and the core's
  * second hyperthread runs the other loops beside it). auto takes, where
- * AVX-512 is built, the generic loops in float and avx512div in double:
- * the H200 machine's 16-core Xeon, 16 threads, 2^26 options, one run
- * (doc/options.md): float poly generic 0.455 of the memory ceiling against
- * 0.452 / 0.450 / 0.445 (avx512 / avx512div / avx512mix), erfc 0.477
- * against at most 0.425; double poly avx512div 0.419 against generic 0.359
- * and avx512mix 0.379, erfc 0.320 against 0.300. */
+ * AVX-512 is built, avx512div in both precisions (with one density, the
+ * default): the H100 machine's 16-core Xeon, 16 threads, 2^26 options, one
+ * run (doc/options.md, "Sixth pass"): float poly avx512div 0.543 of the
+ * memory ceiling against generic 0.449 to 0.505 and avx512mix 0.410, erfc
+ * 0.455 against generic 0.474 and avx512mix 0.497 (noisy rows); double
+ * poly avx512div 0.426 against generic 0.347 and avx512mix 0.416, erfc
+ * 0.341 against 0.255 and 0.348. poly is the default CDF, so avx512div. */
 enum {
   TB_BS_KERNEL_AUTO,
   TB_BS_KERNEL_GENERIC,
@@ -216,7 +217,7 @@ enum {
 static const char *const tb_bs_kernels[] = {"auto", "generic", "avx512", "avx512div", "avx512mix",
                                             NULL};
 #define TB_BS_KERNEL_SWEEP "generic,avx512,avx512div,avx512mix"
-#define TB_BS_KERNEL_BEST(prec) ((prec) == TB_FLOAT ? TB_BS_KERNEL_GENERIC : TB_BS_KERNEL_AVX512DIV)
+#define TB_BS_KERNEL_BEST(prec) ((void)(prec), TB_BS_KERNEL_AVX512DIV)
 #else
 static const char *const tb_bs_kernels[] = {"auto", "generic", NULL};
 #define TB_BS_KERNEL_SWEEP "generic"

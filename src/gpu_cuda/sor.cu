@@ -1429,10 +1429,10 @@ const tb_param_def_t tb_sor_tuning_lean[] = {
     {"turn", "lean: steps a turn of the sweep's loop, 2 or 6 (6: fewer instructions a point, "
              "more registers)", TB_PARAM_CHOICE, "2", 0, 0, tb_sor_turns, 0, "2,6"},
     {"l2ahead", "lean: planes its L2 prefetches run ahead of its loads (more bytes in flight, "
-                "no registers); 0: none", TB_PARAM_INT, "0", 0, 32, NULL, 0, "0,2,4,8"},
+                "no registers); 0: none", TB_PARAM_INT, "2", 0, 32, NULL, 0, "0,2,4,8"},
     {"l2mode", "lean with l2ahead: thread (each thread its own elements, seven prefetches a "
                "step) or lane (a warp's row segments a 32-byte sector a lane, one prefetch a "
-               "step in float, two in double)", TB_PARAM_CHOICE, "thread", 0, 0, tb_sor_l2modes, 0,
+               "step in float, two in double)", TB_PARAM_CHOICE, "lane", 0, 0, tb_sor_l2modes, 0,
      "thread,lane"},
 };
 
