@@ -49,7 +49,7 @@ struct tb_panel_geom {
   int p, logp;
   int half;
   int threads;
-  int swlog, swshift;
+  int swlog, swshift, swsrc;
   int lr;
 };
 
@@ -63,10 +63,16 @@ struct tb_panel_geom {
  * mapping counts a quarter to a third fewer passes over the stages at
  * N = 4096, P = 1, 2, 4 float and P = 1, 2 double, the least any shift gave
  * but at P = 1 float (doc/poisson_panel.md). The map permutes each aligned group of G places, so consecutive values stay
- * in one 128-byte group (the loads and stores keep their order). */
+ * in one 128-byte group (the loads and stores keep their order). Radix 16
+ * takes the higher bits from log2 P + 4 on (swsrc) instead: its last stage's
+ * warp spans the columns and consecutive blocks of 16 P places, whose
+ * numbers those bits hold, so they land on distinct banks (counted by hand
+ * in doc/poisson_panel.md: the least passes at N = 4096, P = 1, 2, 4 float
+ * and 1, 2 double; its other stages' warps cover whole aligned groups,
+ * which any such map keeps whole). */
 __host__ __device__ __forceinline__ int tb_panel_at(int a, const tb_panel_geom &g)
 {
-  return a ^ (((a >> g.swlog) << g.swshift) & ((1 << g.swlog) - 1));
+  return a ^ (((a >> g.swsrc) << g.swshift) & ((1 << g.swlog) - 1));
 }
 
 /* The shape of N = 2^logn, P = 2^logp, row length half and `threads` a
@@ -77,7 +83,8 @@ inline tb_panel_geom tb_panel_geom_make(int logn, int logp, int half, int thread
 {
   const int swlog = bytes == 8 ? 4 : 3;
   const tb_panel_geom g = {1 << logn, logn,  1 << logp, logp, half, threads,
-                           swlog,     logp < swlog - 1 ? logp : swlog - 1, lr};
+                           swlog,     logp < swlog - 1 ? logp : swlog - 1,
+                           lr == 2 ? swlog : logp + 4,        lr};
   return g;
 }
 
