@@ -66,10 +66,10 @@ struct tb_panel_geom {
  * in one 128-byte group (the loads and stores keep their order). Radix 16
  * takes the higher bits from log2 P + 4 on (swsrc) instead: its last stage's
  * warp spans the columns and consecutive blocks of 16 P places, whose
- * numbers those bits hold, so they land on distinct banks (counted by hand
- * in doc/poisson_panel.md: the least passes at N = 4096, P = 1, 2, 4 float
- * and 1, 2 double; its other stages' warps cover whole aligned groups,
- * which any such map keeps whole). */
+ * numbers those bits hold, so they land on distinct banks (the bank model
+ * of doc/poisson_panel.md: the least passes at N = 4096 and 8192 at every
+ * P that fits; its other stages' warps cover whole aligned groups, which
+ * any such map keeps whole). */
 __host__ __device__ __forceinline__ int tb_panel_at(int a, const tb_panel_geom &g)
 {
   return a ^ (((a >> g.swsrc) << g.swshift) & ((1 << g.swlog) - 1));
