@@ -9,8 +9,9 @@
 # failure to link either an error unless cuFFT reports its libraries missing
 # (CUFFT_MISSING_DEPENDENCY: a note); panel (the column FFT, solve and
 # inverse in shared memory) over its panel widths and block sizes against
-# r2c, cols and the CPU, its refusals (N no power of two, 3-D, a panel
-# over shared memory, a width no power of two) one-line notes; a single mode solved
+# r2c, cols and the CPU in both its schemes (radix 4 and 16), its refusals
+# (N no power of two, 3-D, a panel over shared memory, a width no power of
+# two, radix 16 over 512 threads a block) one-line notes; a single mode solved
 # to rounding (double below 1e-12); sigma = 0.05 at N = 64 exact to
 # rounding; every variant on both backends gives the same error columns;
 # plan times and the breakdown's stage times reported; a size over the
@@ -108,40 +109,49 @@ if [ "$cb" -eq 1 ]; then
   done
 fi
 
-# panel over its widths (1, 2, 4, 8, auto) and block sizes (32, 96, 1024),
-# float and double, the single mode and the Gaussian, at power-of-two sizes
-# from 8 to 2048: verified, and its error columns those of r2c and cols
-# (1e-12 in double, 1e-5 in float; cols where cuFFT takes its callback).
-# Every point runs but those whose panel exceeds shared memory, which must
-# be skipped with a one-line note (none below N = 2048 in float).
+# panel in both schemes (radix 4 through shared memory, radix 16 in
+# registers) over its widths (1, 2, 4, 8, auto) and block sizes (32, 96 and
+# the scheme's largest: 1024, 512), float and double, the single mode and
+# the Gaussian, at power-of-two sizes from 8 to 2048 (radix 16: one stage
+# at 8, two of them with a last of radix 4 at 64, two at 256, three with a
+# last of radix 8 at 2048): verified, and its error columns those of r2c
+# and cols (1e-12 in double, 1e-5 in float; cols where cuFFT takes its
+# callback). Every point runs but those whose panel exceeds shared memory,
+# which must be skipped with a one-line note (none below N = 2048 in float).
 vs=r2c
 [ "$cb" -eq 1 ] && vs=r2c,cols
 for rhs in mode gauss; do
-  "$TB" $RUN --backend gpu --precision float,double --size 8,64,256,2048 -P rhs=$rhs \
-    --variant $vs,panel -P panel=1,2,4,8,auto --block 32,96,1024 --output "$TMP/panel.$rhs.csv" \
-    2>"$TMP/err" || fail "panel rhs=$rhs: $(cat "$TMP/err")"
-  expect_all_pass "$TMP/panel.$rhs.csv"
-  grep "panel skipped" "$TMP/err" | grep -v "bytes of shared memory a block" &&
-    fail "panel rhs=$rhs: skipped for another reason than its shared memory"
-  csv_select "$TMP/panel.$rhs.csv" precision size variant panel block | awk -F, '
-    $3 == "panel" { n[$1 "," $2]++; seen[$1 "," $2 "," $4]++ }
-    END { for (k in n) if (n[k] < 6) { bad++; print "few rows: " k }
-          if (n["float,256"] != 15 || n["double,256"] != 15) { bad++; print "256: not 15 rows" }
-          exit bad > 0 }' || fail "panel rhs=$rhs: points are missing"
-  csv_select "$TMP/panel.$rhs.csv" precision size variant err_linf | awk -F, '
-    { k = $1 "," $2; t = $1 == "double" ? 1e-12 : 1e-5 }
-    $3 == "r2c" { e[k] = $4; next }
-    { row[++n] = $0; key[n] = k; v[n] = $4; tol[n] = t }
-    END { for (i = 1; i <= n; i++)
-            if (!(key[i] in e) || e[key[i]] - v[i] > tol[i] || v[i] - e[key[i]] > tol[i]) {
-              bad++; print row[i] }
-          exit bad > 0 }' || fail "panel rhs=$rhs: the error columns disagree with r2c's"
+  for rb in 4:1024 16:512; do
+    what="panel rhs=$rhs radix=${rb%:*}"
+    "$TB" $RUN --backend gpu --precision float,double --size 8,64,256,2048 -P rhs=$rhs \
+      --variant $vs,panel -P panel=1,2,4,8,auto -P radix=${rb%:*} --block 32,96,${rb#*:} \
+      --output "$TMP/panel.$rhs.csv" 2>"$TMP/err" || fail "$what: $(cat "$TMP/err")"
+    expect_all_pass "$TMP/panel.$rhs.csv"
+    grep "panel skipped" "$TMP/err" | grep -v "bytes of shared memory a block" &&
+      fail "$what: skipped for another reason than its shared memory"
+    csv_select "$TMP/panel.$rhs.csv" precision size variant panel block | awk -F, '
+      $3 == "panel" { n[$1 "," $2]++; seen[$1 "," $2 "," $4]++ }
+      END { for (k in n) if (n[k] < 6) { bad++; print "few rows: " k }
+            if (n["float,256"] != 15 || n["double,256"] != 15) { bad++; print "256: not 15 rows" }
+            exit bad > 0 }' || fail "$what: points are missing"
+    csv_select "$TMP/panel.$rhs.csv" precision size variant err_linf | awk -F, '
+      { k = $1 "," $2; t = $1 == "double" ? 1e-12 : 1e-5 }
+      $3 == "r2c" { e[k] = $4; next }
+      { row[++n] = $0; key[n] = k; v[n] = $4; tol[n] = t }
+      END { for (i = 1; i <= n; i++)
+              if (!(key[i] in e) || e[key[i]] - v[i] > tol[i] || v[i] - e[key[i]] > tol[i]) {
+                bad++; print row[i] }
+            exit bad > 0 }' || fail "$what: the error columns disagree with r2c's"
+  done
 done
 # The refusals, each a one-line note and no error: N no power of two, 3-D,
-# a panel wider than shared memory holds, a width no power of two (r2c runs
+# a panel wider than shared memory holds (in both schemes), a width no power
+# of two, radix 16 with more threads a block than its kernel takes (r2c runs
 # beside it: a run where no configuration ran at all is an error).
 for args in "-n 100:N = 100 is no power of two" "-n 16 -P dim=3:2-D only" \
-  "-n 1024 -P panel=2048:bytes of shared memory a block" "-n 64 -P panel=3:power of two"; do
+  "-n 1024 -P panel=2048:bytes of shared memory a block" "-n 64 -P panel=3:power of two" \
+  "-n 1024 -P panel=2048 -P radix=16:bytes of shared memory a block" \
+  "-n 64 -P radix=16 --block 1024:block 1024 is outside 1..512"; do
   "$TB" $RUN --backend gpu --variant r2c,panel ${args%%:*} --output "$TMP/refuse.csv" 2>"$TMP/err" ||
     fail "panel ${args%%:*}: an error: $(cat "$TMP/err")"
   [ "$(grep -c "panel skipped.*${args#*:}" "$TMP/err")" -ge 1 ] ||

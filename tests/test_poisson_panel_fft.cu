@@ -1,8 +1,8 @@
 /* The Poisson GPU variant panel's kernel body (poisson_panel.cuh), run on
  * the host exactly as a block runs it: each phase for every thread of the
  * block in turn, the block's barrier between phases (no GPU needed). In
- * float and double, for N = 4 .. 8192 (log2 N even and odd) and P = 1, 2,
- * 4 (and 8 up to N = 1024) on Philox inputs:
+ * both schemes (radix 4 and radix 16), float and double, for every
+ * N = 4 .. 8192 and P = 1, 2, 4 (and 8 up to N = 1024) on Philox inputs:
  *   1. the forward column FFT (load and the forward stages) against a
  *      long-double FFT, in the order the frequency map says, within the
  *      FFT bound of doc/poisson.md, eps = 7 log2(N) u;
@@ -74,16 +74,43 @@ static long double ref_multiplier(long long c, long long i, const tb_poisson_cb_
   return k2 > 0.0L ? -1.0L / (k2 * m * m) : 0.0L;
 }
 
-/* A block's run of phases first..last of the panel at c0: every thread of
- * the block through each phase, then the next (the barrier). */
+/* A block's run of phases first..last of the panel at c0 in the scheme of
+ * g.lr: every thread of the block through each phase, then the next (the
+ * barrier). */
 template <typename T, typename C>
 static void run_block(C *sm, C *w, const C *tw, const tb_panel_geom &g, int c0,
                       const tb_poisson_cb_info *in, int first, int last, int skip)
 {
   for (int ph = first; ph <= last; ph++)
     if (ph != skip)
-      for (int tid = 0; tid < g.threads; tid++)
-        tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, in, tid);
+      for (int tid = 0; tid < g.threads; tid++) {
+        if (g.lr == 2)
+          tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, in, tid);
+        else
+          tb_panel_phase16<T, C>(ph, sm, w, tw, g, c0, in, tid);
+      }
+}
+
+/* The radix-16 scheme's passes of the panel at c0 as the test needs them
+ * apart from its phases: the forward stages alone (the spectrum left in
+ * shared memory) where fwd_only, else the whole panel with the solve left
+ * out (the control). */
+template <typename T, typename C>
+static void run_passes16(C *sm, C *w, const C *tw, const tb_panel_geom &g, int c0,
+                         const tb_poisson_cb_info *in, int fwd_only)
+{
+  const int last = tb_panel_stages(g) - 1;
+  for (int k = 0; k <= (fwd_only ? last : 2 * last); k++) {
+    const int stage = k <= last ? k : 2 * last - k;
+    unsigned what = k <= last ? (unsigned)TB_PANEL_FWD : 0u;
+    if (k >= last && !fwd_only)
+      what |= TB_PANEL_INV;
+    if (stage == 0)
+      what |= (k == 0 ? (unsigned)TB_PANEL_LOAD : 0u) |
+              (k == 2 * last && !fwd_only ? (unsigned)TB_PANEL_STORE : 0u);
+    for (int tid = 0; tid < g.threads; tid++)
+      tb_panel_pass16_any<T, C>(sm, w, tw, g, c0, in, stage, what, tid);
+  }
 }
 
 template <typename T> static double unit_roundoff()
@@ -97,12 +124,13 @@ template <typename T, typename C> struct panel_case {
   C *tw, *sm;
 };
 
-/* Shape and constants of N, P and `threads`; the twiddles and a poisoned
- * panel in shared memory. */
+/* Shape and constants of N, P, `threads` and the scheme lr; the twiddles
+ * and a poisoned panel in shared memory. */
 template <typename T, typename C>
-static int setup(panel_case<T, C> *pc, int n, int logp, int threads)
+static int setup(panel_case<T, C> *pc, int n, int logp, int threads, int lr)
 {
-  const tb_panel_geom g = tb_panel_geom_make(tb_log2_ceil(n), logp, n / 2 + 1, threads, (int)sizeof(C));
+  const tb_panel_geom g =
+      tb_panel_geom_make(tb_log2_ceil(n), logp, n / 2 + 1, threads, (int)sizeof(C), lr);
   pc->g = g;
   const tb_poisson_cb_info in = {n, n / 2 + 1, 2, 1, 2.0 * M_PI / 1.0, 1.0 / ((double)n * n)};
   pc->in = in;
@@ -118,11 +146,11 @@ static int setup(panel_case<T, C> *pc, int n, int logp, int threads)
 
 /* Tests 1 and 2 at one N, P and precision; returns the largest ratio of an
  * error to its bound. */
-template <typename T, typename C> static double one_panel(int n, int logp, uint64_t seed)
+template <typename T, typename C> static double one_panel(int n, int logp, int lr, uint64_t seed)
 {
   panel_case<T, C> pc;
   const int threads = 64 + 3 * logp; /* not a power of two: no stride is special */
-  if (setup(&pc, n, logp, threads)) {
+  if (setup(&pc, n, logp, threads, lr)) {
     CHECK(0, "out of memory");
     return 0;
   }
@@ -143,7 +171,10 @@ template <typename T, typename C> static double one_panel(int n, int logp, uint6
     const int c0 = starts[which], width = half - c0 < g.p ? half - c0 : g.p;
     /* 1: the forward transform, read from shared memory. */
     memcpy(w, w0, count * sizeof(C));
-    run_block<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 0, stages, -1);
+    if (lr == 2)
+      run_block<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 0, stages, -1);
+    else
+      run_passes16<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 1);
     for (int col = 0; col < width; col++) {
       for (int i = 0; i < n; i++) {
         re[i] = w0[(size_t)i * half + c0 + col].x;
@@ -159,8 +190,8 @@ template <typename T, typename C> static double one_panel(int n, int logp, uint6
       }
       const double rel = (double)sqrtl(err / norm);
       worst = fmax(worst, rel / eps);
-      CHECK(rel <= eps, "%s N %d P %d column %d: forward error %.3g above %.3g",
-            sizeof(T) == 4 ? "float" : "double", n, g.p, c0 + col, rel, eps);
+      CHECK(rel <= eps, "%s N %d P %d radix %d column %d: forward error %.3g above %.3g",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, 1 << lr, c0 + col, rel, eps);
     }
     /* 2: the whole block, stored in place. */
     memcpy(w, w0, count * sizeof(C));
@@ -169,7 +200,8 @@ template <typename T, typename C> static double one_panel(int n, int logp, uint6
       if (c < c0 || c >= c0 + width) {
         for (int i = 0; i < n; i++)
           CHECK(!memcmp(&w[(size_t)i * half + c], &w0[(size_t)i * half + c], sizeof(C)),
-                "N %d P %d: column %d outside the panel at %d changed", n, g.p, c, c0);
+                "N %d P %d radix %d: column %d outside the panel at %d changed", n, g.p, 1 << lr,
+                c, c0);
         continue;
       }
       for (int i = 0; i < n; i++) {
@@ -198,8 +230,8 @@ template <typename T, typename C> static double one_panel(int n, int logp, uint6
       const double r = (double)(smax * sqrtl(nf / nsf));
       const double bound = (eps * r + 12 * u) * (1 + eps) + eps, rel = (double)sqrtl(err / norm);
       worst = fmax(worst, rel / bound);
-      CHECK(rel <= bound, "%s N %d P %d column %d: solve error %.3g above %.3g (R %.3g)",
-            sizeof(T) == 4 ? "float" : "double", n, g.p, c, rel, bound, r);
+      CHECK(rel <= bound, "%s N %d P %d radix %d column %d: solve error %.3g above %.3g (R %.3g)",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, 1 << lr, c, rel, bound, r);
     }
   }
   free(w);
@@ -210,9 +242,10 @@ template <typename T, typename C> static double one_panel(int n, int logp, uint6
   return worst;
 }
 
-/* Test 3: the pipeline on problem p with panels of 2^logp columns, the
- * solve phase left out where control; the verifier's verdict. */
-template <typename T, typename C> static tb_verdict_t pipeline(tb_problem_t *p, int logp, int control)
+/* Test 3: the pipeline on problem p with panels of 2^logp columns in the
+ * scheme lr, the solve left out where control; the verifier's verdict. */
+template <typename T, typename C>
+static tb_verdict_t pipeline(tb_problem_t *p, int logp, int lr, int control)
 {
   const tb_poisson_t *s = (const tb_poisson_t *)p->priv;
   const int n = (int)s->n, half = (int)s->half;
@@ -220,7 +253,7 @@ template <typename T, typename C> static tb_verdict_t pipeline(tb_problem_t *p, 
   C *w = (C *)malloc((size_t)n * half * sizeof(C));
   T *u = (T *)malloc((size_t)n * n * sizeof(T));
   long double *re = (long double *)malloc(2 * (size_t)n * sizeof(long double)), *im = re + n;
-  if (setup(&pc, n, logp, 96) || !w || !u || !re) {
+  if (setup(&pc, n, logp, 96, lr) || !w || !u || !re) {
     CHECK(0, "out of memory");
     return TB_FAIL;
   }
@@ -237,8 +270,12 @@ template <typename T, typename C> static tb_verdict_t pipeline(tb_problem_t *p, 
     }
   }
   const int solve = control ? tb_panel_stages(pc.g) + 1 : -1;
-  for (int c0 = 0; c0 < half; c0 += pc.g.p)
-    run_block<T, C>(pc.sm, w, pc.tw, pc.g, c0, &pc.in, 0, tb_panel_phases(pc.g) - 1, solve);
+  for (int c0 = 0; c0 < half; c0 += pc.g.p) {
+    if (lr == 4 && control)
+      run_passes16<T, C>(pc.sm, w, pc.tw, pc.g, c0, &pc.in, 0);
+    else
+      run_block<T, C>(pc.sm, w, pc.tw, pc.g, c0, &pc.in, 0, tb_panel_phases(pc.g) - 1, solve);
+  }
   /* C2R: the Hermitian extension of each row (the imaginary parts of the
    * zero and Nyquist values ignored, as cuFFT ignores them). */
   for (int r = 0; r < n; r++) {
@@ -265,8 +302,8 @@ template <typename T, typename C> static tb_verdict_t pipeline(tb_problem_t *p, 
   view[s->u] = u;
   CHECK(p->algo->verify(p, view, extra, &chk) == TB_OK, "verify returned an error");
   if (!control)
-    printf("  %s N %4d P %d: error %.3g, tolerance %.3g\n", sizeof(T) == 4 ? "float " : "double",
-           n, pc.g.p, chk.error, chk.tolerance);
+    printf("  %s N %4d P %d radix %2d: error %.3g, tolerance %.3g\n",
+           sizeof(T) == 4 ? "float " : "double", n, pc.g.p, 1 << lr, chk.error, chk.tolerance);
   free(w);
   free(u);
   free(re);
@@ -277,14 +314,17 @@ template <typename T, typename C> static tb_verdict_t pipeline(tb_problem_t *p, 
 
 int main(void)
 {
-  static const int sizes[] = {4, 8, 16, 32, 64, 256, 512, 1024, 2048, 4096, 8192};
-  for (int k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++)
-    for (int logp = 0; logp <= (sizes[k] <= 1024 ? 3 : 2); logp++) {
-      const double wf = one_panel<float, float2>(sizes[k], logp, 11 + k);
-      const double wd = one_panel<double, double2>(sizes[k], logp, 11 + k);
-      printf("N %4d P %d: largest error / bound: float %.3f, double %.3f\n", sizes[k], 1 << logp,
-             wf, wd);
-    }
+  /* Every N = 4 .. 8192 for radix 16 (each last-stage radix 2, 4, 8 and
+   * 16 and one to four stages); the radix-4 scheme as before. */
+  static const int sizes[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
+  for (int lr = 2; lr <= 4; lr += 2)
+    for (int k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++)
+      for (int logp = 0; logp <= (sizes[k] <= 1024 ? 3 : 2); logp++) {
+        const double wf = one_panel<float, float2>(sizes[k], logp, lr, 11 + k);
+        const double wd = one_panel<double, double2>(sizes[k], logp, lr, 11 + k);
+        printf("radix %2d N %4d P %d: largest error / bound: float %.3f, double %.3f\n", 1 << lr,
+               sizes[k], 1 << logp, wf, wd);
+      }
   /* The pipeline: N 4..256 with every P and both right-hand sides, 1024
    * with P = 2 and the mode. */
   static const struct {
@@ -302,13 +342,16 @@ int main(void)
         continue;
       const int lp = runs[k].logp;
       const int f = prec == TB_FLOAT;
-      CHECK((f ? pipeline<float, float2>(&p, lp, 0) : pipeline<double, double2>(&p, lp, 0)) ==
-                TB_PASS,
-            "the pipeline failed the verifier: N %d P %d %s rhs %s", runs[k].n, 1 << lp,
-            f ? "float" : "double", pv[3].s);
-      CHECK((f ? pipeline<float, float2>(&p, lp, 1) : pipeline<double, double2>(&p, lp, 1)) ==
-                TB_FAIL,
-            "control: the pipeline without its solve passed: N %d P %d", runs[k].n, 1 << lp);
+      for (int lr = 2; lr <= 4; lr += 2) {
+        CHECK((f ? pipeline<float, float2>(&p, lp, lr, 0)
+                 : pipeline<double, double2>(&p, lp, lr, 0)) == TB_PASS,
+              "the pipeline failed the verifier: N %d P %d radix %d %s rhs %s", runs[k].n, 1 << lp,
+              1 << lr, f ? "float" : "double", pv[3].s);
+        CHECK((f ? pipeline<float, float2>(&p, lp, lr, 1)
+                 : pipeline<double, double2>(&p, lp, lr, 1)) == TB_FAIL,
+              "control: the pipeline without its solve passed: N %d P %d radix %d", runs[k].n,
+              1 << lp, 1 << lr);
+      }
       tb_problem_destroy(&p);
     }
   TEST_EXIT();

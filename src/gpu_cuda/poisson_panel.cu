@@ -12,7 +12,9 @@
  * Each stage reads and writes the data once: the family's byte floor.
  * The column FFT is radix-2^k, so N must be a power of two, and the N x P
  * panel must fit in a block's shared memory; other sizes, and 3-D, are
- * skipped with a note. Tuning: `panel` (P) and `block` (threads a block).
+ * skipped with a note. Tuning: `panel` (P), `radix` (the column FFT's
+ * stages: 4 through shared memory, or 16 in registers) and `block`
+ * (threads a block).
  * The breakdown: fwd_ms the rows' R2C, solve_ms the panel kernel, inv_ms
  * the rows' C2R. Derivations: doc/poisson_panel.md. */
 #include <config.h>
@@ -27,20 +29,43 @@
 
 namespace {
 
+/* The most threads a block of the radix-LR kernel: radix 4 at 1024 (64
+ * registers a thread), radix 16 at 512 (128 registers: its 16 complex
+ * values of a column take 32 registers in float and 64 in double, which the
+ * 64-register bound would spill). */
+template <int LR> struct tb_panel_bound {
+  static constexpr int threads = LR == 2 ? 1024 : 512;
+};
+
 /* The panel kernel: one block a panel, the phases of poisson_panel.cuh with
- * the block's barrier between them. */
-template <typename T, typename C>
-__global__ void __launch_bounds__(1024)
+ * the block's barrier between them; LR (g.lr) picks the scheme at compile
+ * time, so each kernel's registers are its own scheme's. */
+template <typename T, typename C, int LR>
+__global__ void __launch_bounds__(tb_panel_bound<LR>::threads)
     tb_k_panel(C *w, const C *__restrict__ tw, tb_panel_geom g, tb_poisson_cb_info in)
 {
   extern __shared__ __align__(16) unsigned char tb_panel_raw[];
   C *sm = reinterpret_cast<C *>(tb_panel_raw);
   const int c0 = (int)blockIdx.x << g.logp, phases = tb_panel_phases(g);
   for (int ph = 0; ph < phases; ph++) {
-    tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
+    if (LR == 2)
+      tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
+    else
+      tb_panel_phase16<T, C>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
     if (ph + 1 < phases)
       __syncthreads();
   }
+}
+
+/* The `radix` parameter's values and the stages' log2 radix of each. */
+const char *const tb_panel_radices[] = {"4", "16", NULL};
+const int tb_panel_radix_log[] = {2, 4};
+
+/* The panel kernel of scheme lr (2: radix 4, 4: radix 16). */
+template <typename T, typename C>
+static void (*tb_panel_kernel(int lr))(C *, const C *, tb_panel_geom, tb_poisson_cb_info)
+{
+  return lr == 2 ? tb_k_panel<T, C, 2> : tb_k_panel<T, C, 4>;
 }
 
 struct tb_poisson_panel {
@@ -87,15 +112,16 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
                    "panel=%lld at N = %lld needs %zu bytes of shared memory a block, the device "
                    "gives at most %d",
                    (long long)p, (long long)s->n, st->smem, optin);
+  const int lr = tb_panel_radix_log[tb_tune(ctx, "radix")->i];
   const tb_panel_geom g =
-      tb_panel_geom_make(logn, logp, (int)s->half, tb_gpu_block(ctx), (int)sizeof(C));
+      tb_panel_geom_make(logn, logp, (int)s->half, tb_gpu_block(ctx), (int)sizeof(C), lr);
   st->g = g;
   st->in = tb_poisson_cb_make(s, s->half);
   st->grid = (int)((s->half + p - 1) / p);
   int per_sm = 0, rc;
-  TB_CUDA(cudaFuncSetAttribute(tb_k_panel<T, C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               (int)st->smem));
-  if ((rc = tb_gpu_fit(ctx, tb_k_panel<T, C>, st->smem, NULL, &per_sm)))
+  TB_CUDA(cudaFuncSetAttribute(tb_panel_kernel<T, C>(lr),
+                               cudaFuncAttributeMaxDynamicSharedMemorySize, (int)st->smem));
+  if ((rc = tb_gpu_fit(ctx, tb_panel_kernel<T, C>(lr), st->smem, NULL, &per_sm)))
     return rc;
   if (per_sm < 1)
     return tb_fail(TB_EUNSUP, "panel: no block of %d threads with %zu bytes of shared memory fits "
@@ -139,7 +165,7 @@ template <typename T> int tb_poisson_panel_stage_t(tb_ctx_t *ctx, int stage)
     /* cuFFT's out-of-place R2C leaves its input alone; the cast only drops const. */
     TB_CUFFT(tb_fft<T>::exec_r2c(st->plan[0], const_cast<T *>((const T *)ctx->buf[s->f]), w));
   } else if (stage == TB_PS_SOLVE) {
-    tb_k_panel<T, C><<<st->grid, st->g.threads, st->smem, tb_gpu_stream(ctx)>>>(
+    tb_panel_kernel<T, C>(st->g.lr)<<<st->grid, st->g.threads, st->smem, tb_gpu_stream(ctx)>>>(
         w, (const C *)st->tw, st->g, st->in);
     TB_CUDA_LAUNCH("panel");
   } else {
@@ -198,12 +224,16 @@ int tb_poisson_panel_collect(tb_ctx_t *ctx)
                                 [ctx](int g) { return tb_poisson_panel_stage_t<double>(ctx, g); });
 }
 
-/* panel's parameters: the columns of a panel and the threads of a block,
- * both swept by the study. */
+/* panel's parameters: the columns of a panel, the radix of the column
+ * FFT's stages and the threads of a block, all swept by the study. */
 const tb_param_def_t tb_poisson_panel_tuning[] = {
     {"panel", "panel: complex columns a block transforms and solves in shared memory (GPU: a "
               "power of two; auto: 32 bytes of a row, halved until N of them fit)",
      TB_PARAM_INT, "auto", 1, 4096, NULL, TB_PARAM_AUTO, "1,2,4,8"},
+    {"radix", "panel: the column FFT's stages, radix 4 through shared memory (a barrier a stage) "
+              "or radix 16 in registers (load, solve and store folded into the first and last "
+              "stages; at most 512 threads a block)",
+     TB_PARAM_CHOICE, "4", 0, 0, tb_panel_radices, 0, "4,16"},
     TB_GPU_BLOCK("512"),
 };
 

@@ -20,6 +20,12 @@
  *             the digit-reversed order and leaves the natural one, so no
  *             permutation pass is needed either way;
  *   store     the panel back in place.
+ * That is the radix-4 scheme (geometry lr = 2, tb_panel_phase). The radix-16
+ * scheme (lr = 4, tb_panel_phase16) runs the same transforms in stages of
+ * radix 16 (the last 2, 4 or 8 where needed), each thread a column's 16
+ * values in registers, the load folded into the first forward stage, the
+ * solve and the first inverse stage into the last forward stage, the store
+ * into the last inverse stage.
  * The twiddles W_N^k = exp(-2 pi i k / N), k < N, come from a table made on
  * the host in long double and rounded once to the precision. */
 #ifndef TB_POISSON_PANEL_CUH
@@ -35,13 +41,16 @@ namespace {
 
 /* A panel's shape: the column length N = 2^logn, P = 2^logp columns a
  * panel, the row length of the half spectrum in global memory (N/2 + 1),
- * the threads of a block, and the swizzle of shared memory (tb_panel_at). */
+ * the threads of a block, the swizzle of shared memory (tb_panel_at), and
+ * lr, log2 of the stages' radix: 2 (radix 4 through shared memory, the
+ * phases of tb_panel_phase) or 4 (radix 16 in registers, tb_panel_phase16). */
 struct tb_panel_geom {
   int n, logn;
   int p, logp;
   int half;
   int threads;
-  int swlog, swshift;
+  int swlog, swshift, swsrc;
+  int lr;
 };
 
 /* The place in shared memory of panel value a (value i of column k is
@@ -54,19 +63,28 @@ struct tb_panel_geom {
  * mapping counts a quarter to a third fewer passes over the stages at
  * N = 4096, P = 1, 2, 4 float and P = 1, 2 double, the least any shift gave
  * but at P = 1 float (doc/poisson_panel.md). The map permutes each aligned group of G places, so consecutive values stay
- * in one 128-byte group (the loads and stores keep their order). */
+ * in one 128-byte group (the loads and stores keep their order). Radix 16
+ * takes the higher bits from log2 P + 4 on (swsrc) instead: its last stage's
+ * warp spans the columns and consecutive blocks of 16 P places, whose
+ * numbers those bits hold, so they land on distinct banks (the bank model
+ * of doc/poisson_panel.md: the least passes at N = 4096 and 8192 at every
+ * P that fits; its other stages' warps cover whole aligned groups, which
+ * any such map keeps whole). */
 __host__ __device__ __forceinline__ int tb_panel_at(int a, const tb_panel_geom &g)
 {
-  return a ^ (((a >> g.swlog) << g.swshift) & ((1 << g.swlog) - 1));
+  return a ^ (((a >> g.swsrc) << g.swshift) & ((1 << g.swlog) - 1));
 }
 
 /* The shape of N = 2^logn, P = 2^logp, row length half and `threads` a
- * block, for complex values of `bytes` bytes (8 or 16). */
-inline tb_panel_geom tb_panel_geom_make(int logn, int logp, int half, int threads, int bytes)
+ * block, for complex values of `bytes` bytes (8 or 16), stages of radix
+ * 2^lr (lr 2 or 4). */
+inline tb_panel_geom tb_panel_geom_make(int logn, int logp, int half, int threads, int bytes,
+                                        int lr)
 {
   const int swlog = bytes == 8 ? 4 : 3;
   const tb_panel_geom g = {1 << logn, logn,  1 << logp, logp, half, threads,
-                           swlog,     logp < swlog - 1 ? logp : swlog - 1};
+                           swlog,     logp < swlog - 1 ? logp : swlog - 1,
+                           lr == 2 ? swlog : logp + 4,        lr};
   return g;
 }
 
@@ -82,17 +100,28 @@ constexpr int TB_PANEL_INFLIGHT_BYTES = 64;
 #define TB_PANEL_UNROLL
 #endif
 
-/* The FFT's stages: log2 N / 2 of radix 4, and one of radix 2 where
- * log2 N is odd. Stage s works on blocks of L = N / 4^s values. */
+/* The FFT's stages: log2 N / lr of radix 2^lr, and one of the radix that
+ * is left (2, 4 or 8) where lr does not divide log2 N. Stage s works on
+ * blocks of L = N / 2^(lr s) values. */
 __host__ __device__ __forceinline__ int tb_panel_stages(const tb_panel_geom &g)
 {
-  return g.logn / 2 + (g.logn & 1);
+  return (g.logn + g.lr - 1) / g.lr;
 }
 
-/* The phases: load, the forward stages, solve, the inverse stages, store. */
+/* log2 of the radix of the stage on blocks of 2^logl values. */
+__host__ __device__ __forceinline__ int tb_panel_stage_lr(int logl, const tb_panel_geom &g)
+{
+  return logl >= g.lr ? g.lr : logl;
+}
+
+/* The phases. Radix 4: load, the forward stages, solve, the inverse
+ * stages, store. Radix 16: the first forward stage loading from global
+ * memory, the other forward stages, the last forward stage with the solve
+ * and the first inverse stage (the same values in the same registers), the
+ * other inverse stages, the last storing to global memory: 2 S - 1. */
 __host__ __device__ __forceinline__ int tb_panel_phases(const tb_panel_geom &g)
 {
-  return 2 * tb_panel_stages(g) + 3;
+  return g.lr == 2 ? 2 * tb_panel_stages(g) + 3 : 2 * tb_panel_stages(g) - 1;
 }
 
 /* The frequency whose value the forward transform leaves at place pos: a
@@ -104,7 +133,7 @@ __host__ __device__ __forceinline__ int tb_panel_freq(int pos, const tb_panel_ge
 {
   int f = 0, shift = 0;
   for (int logl = g.logn; logl > 0;) {
-    const int lr = logl >= 2 ? 2 : 1, logm = logl - lr;
+    const int lr = tb_panel_stage_lr(logl, g), logm = logl - lr;
     f |= ((pos >> logm) & ((1 << lr) - 1)) << shift;
     shift += lr;
     logl = logm;
@@ -260,6 +289,185 @@ TB_PANEL_UNROLL
   } else {
     tb_panel_stage(sm, tw, g, 2 * stages + 1 - phase, false, tid);
   }
+}
+
+/* W_16^k = exp(-2 pi i k / 16) for k = 1 .. 7, the radix-16 DFT's internal
+ * twiddles, as constants (the cosines of multiples of pi / 8 to 20 digits,
+ * rounded to the precision: float's from double, which errs by at most
+ * u (1 + 2^-29), within the bound's mu <= u): after the device's unrolling
+ * k is a constant and the switch folds away. */
+template <typename T, typename C> __host__ __device__ __forceinline__ C tb_panel_w16(int k)
+{
+  const double c1 = 0.92387953251128675613, r = 0.70710678118654752440,
+               s1 = 0.38268343236508977173;
+  double x = 1.0, y = 0.0;
+  switch (k) {
+  case 1: x = c1; y = s1; break;
+  case 2: x = r; y = r; break;
+  case 3: x = s1; y = c1; break;
+  case 5: x = -s1; y = c1; break;
+  case 6: x = -r; y = r; break;
+  case 7: x = -c1; y = s1; break;
+  default: break;
+  }
+  C w;
+  w.x = (T)x;
+  w.y = (T)-y;
+  return w;
+}
+
+/* The radix-R DFT (R = 2, 4, 8 or 16) of a[0..R-1] in registers, forward
+ * (X_d = sum a_q W_R^(q d)) or inverse (the conjugate twiddles),
+ * unnormalised, left in natural order: log2 R radix-2 levels by
+ * decimation in frequency, each a sum and a difference and the difference
+ * times W_len^j (exact for j = 0 and for -i or i), then the bit reversal,
+ * which the device's unrolling makes a renaming of registers. The levels'
+ * butterflies are one loop of constant trip count so that it unrolls
+ * completely. */
+template <typename T, typename C, int R>
+__host__ __device__ __forceinline__ void tb_panel_dft(C *a, bool fwd)
+{
+  constexpr int lr = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : 4;
+TB_PANEL_UNROLL
+  for (int t = 0; t < lr * (R / 2); t++) {
+    const int lev = t / (R / 2), i = t % (R / 2), half = R >> (lev + 1);
+    const int lo = (i / half) * 2 * half + i % half, j = i % half;
+    const int k = j * (8 / half); /* W_(2 half)^j = W_16^(8 j / half) */
+    const C u = a[lo], v = a[lo + half];
+    a[lo] = tb_cadd(u, v);
+    const C d = tb_csub(u, v);
+    a[lo + half] = k == 0 ? d : k == 4 ? tb_crot(d, fwd) : tb_cmul(d, tb_panel_w16<T, C>(k), !fwd);
+  }
+TB_PANEL_UNROLL
+  for (int i = 0; i < R; i++) {
+    int rev = 0;
+    for (int b = 0; b < lr; b++)
+      rev |= ((i >> b) & 1) << (lr - 1 - b);
+    if (i < rev) {
+      const C t = a[i];
+      a[i] = a[rev];
+      a[rev] = t;
+    }
+  }
+}
+
+/* What a radix-16 pass does (tb_panel_pass16's `what`): load its values
+ * from global memory (else shared), the forward stage, the solve, the
+ * inverse stage, store to global memory (else shared). */
+enum {
+  TB_PANEL_LOAD = 1,
+  TB_PANEL_FWD = 2,
+  TB_PANEL_SOLVE = 4,
+  TB_PANEL_INV = 8,
+  TB_PANEL_STORE = 16
+};
+
+/* One pass of radix R = 2^(stage's lr) over stage `stage`'s blocks (L = N /
+ * 2^(g.lr stage) values, m = L / R): thread tid's butterflies, numbered
+ * column fastest as in tb_panel_stage, each holding the R values
+ * x[j + q m] of one column in registers. Forward: the radix-R DFT, output
+ * d times W_L^(j d), back to x[j + d m]; solve: each value times its
+ * multiplier (the last stage, m = 1: the place is the frequency's of
+ * tb_panel_freq); inverse: input d times conj(W_L^(j d)), the inverse
+ * radix-R DFT. Loaded values of the columns from the half spectrum's end on
+ * are zeros, and those are never stored. */
+template <typename T, typename C, int R>
+__host__ __device__ __forceinline__ void tb_panel_pass16(C *sm, C *w, const C *tw,
+                                                         const tb_panel_geom &g, int c0,
+                                                         const tb_poisson_cb_info *in, int stage,
+                                                         unsigned what, int tid)
+{
+  constexpr int lr = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : 4;
+  const int logl = g.logn - g.lr * stage, logm = logl - lr, twlog = g.logn - logl;
+  const int count = (g.n >> lr) << g.logp, step = (1 << logm) << g.logp;
+  const int width = g.half - c0 < g.p ? g.half - c0 : g.p;
+  for (int b = tid; b < count; b += g.threads) {
+    const int col = b & (g.p - 1), bb = b >> g.logp;
+    const int j = bb & ((1 << logm) - 1), blk = bb >> logm;
+    const int x = (((blk << logl) + j) << g.logp) + col;
+    C a[R];
+TB_PANEL_UNROLL
+    for (int q = 0; q < R; q++) {
+      if (!(what & TB_PANEL_LOAD)) {
+        a[q] = sm[tb_panel_at(x + q * step, g)];
+      } else {
+        a[q].x = a[q].y = T(0);
+        if (col < width)
+          a[q] = w[(size_t)((x + q * step) >> g.logp) * (size_t)g.half + (size_t)(c0 + col)];
+      }
+    }
+    if (what & TB_PANEL_FWD) {
+      tb_panel_dft<T, C, R>(a, true);
+      if (j) {
+TB_PANEL_UNROLL
+        for (int d = 1; d < R; d++)
+          a[d] = tb_cmul(a[d], tb_panel_tw(tw, (j * d) << twlog), false);
+      }
+    }
+    if ((what & TB_PANEL_SOLVE) && col < width) {
+TB_PANEL_UNROLL
+      for (int d = 0; d < R; d++) {
+        const T s = tb_poisson_multiplier<T>(c0 + col, tb_panel_freq((x + d * step) >> g.logp, g),
+                                             0, in);
+        a[d].x *= s;
+        a[d].y *= s;
+      }
+    }
+    if (what & TB_PANEL_INV) {
+      if (j) {
+TB_PANEL_UNROLL
+        for (int d = 1; d < R; d++)
+          a[d] = tb_cmul(a[d], tb_panel_tw(tw, (j * d) << twlog), true);
+      }
+      tb_panel_dft<T, C, R>(a, false);
+    }
+TB_PANEL_UNROLL
+    for (int q = 0; q < R; q++) {
+      if (!(what & TB_PANEL_STORE))
+        sm[tb_panel_at(x + q * step, g)] = a[q];
+      else if (col < width)
+        w[(size_t)((x + q * step) >> g.logp) * (size_t)g.half + (size_t)(c0 + col)] = a[q];
+    }
+  }
+}
+
+/* tb_panel_pass16 at the radix of stage `stage` (16, or what is left of
+ * log2 N in the last stage). */
+template <typename T, typename C>
+__host__ __device__ __forceinline__ void tb_panel_pass16_any(C *sm, C *w, const C *tw,
+                                                             const tb_panel_geom &g, int c0,
+                                                             const tb_poisson_cb_info *in,
+                                                             int stage, unsigned what, int tid)
+{
+  switch (tb_panel_stage_lr(g.logn - g.lr * stage, g)) {
+  case 1: tb_panel_pass16<T, C, 2>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  case 2: tb_panel_pass16<T, C, 4>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  case 3: tb_panel_pass16<T, C, 8>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  default: tb_panel_pass16<T, C, 16>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  }
+}
+
+/* Thread tid's part of phase `phase` of the radix-16 scheme
+ * (tb_panel_phases): phase p < S - 1 the forward stage p, phase S - 1 the
+ * last forward stage, the solve and the last stage's inverse, phase
+ * S - 1 + k the inverse of stage S - 1 - k; the first stage loads from and
+ * the last inverse stores to global memory (at S = 1 one phase does all).
+ * The arguments are tb_panel_phase's. */
+template <typename T, typename C>
+__host__ __device__ __forceinline__ void tb_panel_phase16(int phase, C *sm, C *w, const C *tw,
+                                                          const tb_panel_geom &g, int c0,
+                                                          const tb_poisson_cb_info *in, int tid)
+{
+  const int last = tb_panel_stages(g) - 1;
+  const int stage = phase <= last ? phase : 2 * last - phase;
+  unsigned what = phase < last ? (unsigned)TB_PANEL_FWD
+                  : phase == last
+                      ? (unsigned)(TB_PANEL_FWD | TB_PANEL_SOLVE | TB_PANEL_INV)
+                      : (unsigned)TB_PANEL_INV;
+  if (stage == 0)
+    what |= (phase == 0 ? (unsigned)TB_PANEL_LOAD : 0u) |
+            (phase == 2 * last ? (unsigned)TB_PANEL_STORE : 0u);
+  tb_panel_pass16_any<T, C>(sm, w, tw, g, c0, in, stage, what, tid);
 }
 
 /* The twiddle table: tw[k] = W_N^k = exp(-2 pi i k / N) for k < N, in long
