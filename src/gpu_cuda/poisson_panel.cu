@@ -233,7 +233,7 @@ const tb_param_def_t tb_poisson_panel_tuning[] = {
     {"radix", "panel: the column FFT's stages, radix 4 through shared memory (a barrier a stage) "
               "or radix 16 in registers (load, solve and store folded into the first and last "
               "stages; at most 512 threads a block)",
-     TB_PARAM_CHOICE, "4", 0, 0, tb_panel_radices, 0, "4,16"},
+     TB_PARAM_CHOICE, "16", 0, 0, tb_panel_radices, 0, "4,16"},
     TB_GPU_BLOCK("512"),
 };
 
