@@ -100,14 +100,6 @@ static void tb_bridge_stream_fence(void)
 #endif
 }
 
-/* Ask for the next tile's normals in address order, ahead of their use: the
- * plan reads them scattered over the tile. */
-static void tb_bridge_prefetch(const void *p, size_t bytes)
-{
-  for (size_t i = 0; i < bytes; i += 64)
-    __builtin_prefetch((const char *)p + i, 0, 3);
-}
-
 #define T float
 #define SFX f32
 #include "bridge_kernels.h"

@@ -158,7 +158,7 @@ static void TB_NAME(tb_bridge_run)(tb_ctx_t *ctx)
         continue;
       }
       if (st->stage && t + 1 < hi) /* a tile too long to stage would evict this one */
-        tb_bridge_prefetch(z + (t + 1) * per_tile, st->tile_bytes);
+        tb_cpu_prefetch(z + (t + 1) * per_tile, st->tile_bytes, 1);
       TB_NAME(tb_bridge_tile)(b, &st->plan, st->w, st->c, z + t * per_tile,
                               st->stage ? buf : x + t * per_tile, stack);
       if (b->mode == TB_BRIDGE_INCREMENTS)

@@ -107,17 +107,6 @@ static inline void tb_scan_fence(void)
 #endif
 }
 
-/* Ask for the `bytes` at p into L2 (prefetcht1 on x86): pass 2 fetches the
- * thread's next block while it scans and streams out this one, so that
- * memory sees reads and writes together and pass 1 of the next block finds
- * it in cache, where the hardware prefetchers would not run that far ahead
- * (they stop at 4 KiB pages). */
-static void tb_scan_prefetch(const void *p, size_t bytes)
-{
-  for (size_t i = 0; i < bytes; i += 64)
-    __builtin_prefetch((const char *)p + i, 0, 2);
-}
-
 /* The vectors pass 2 may scan in (tuning simd) are 16, 32 or 64 bytes
  * wide (width index 0, 1, 2), and auto's the widest the target has. Every
  * width compiles on every target (GCC splits a vector wider than the
@@ -213,8 +202,9 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
       const int64_t len = hi - c < TB_SCAN_CHUNK ? hi - c : TB_SCAN_CHUNK;                       \
       const T *restrict xc = x + c;                                                              \
       if (ahead && c + ahead < n)                                                                \
-        tb_scan_prefetch(xc + ahead,                                                             \
-                         (size_t)(n - c - ahead < len ? n - c - ahead : len) * sizeof(T));      \
+        /* into L2: memory sees this block's writes and the next one's reads */                 \
+        tb_cpu_prefetch(xc + ahead,                                                              \
+                        (size_t)(n - c - ahead < len ? n - c - ahead : len) * sizeof(T), 0);    \
       /* The vectors, then the last few elements one by one. */                                  \
       for (int64_t i = tb_vscan_##M[vw](xc, buf, len, &s, excl); i < len; i++) {                \
         buf[i] = excl ? s : s + xc[i];                                                           \
