@@ -217,11 +217,11 @@ enum {
 static const char *const tb_bs_kernels[] = {"auto", "generic", "avx512", "avx512div", "avx512mix",
                                             NULL};
 #define TB_BS_KERNEL_SWEEP "generic,avx512,avx512div,avx512mix"
-#define TB_BS_KERNEL_BEST(prec) ((void)(prec), TB_BS_KERNEL_AVX512DIV)
+#define TB_BS_KERNEL_BEST TB_BS_KERNEL_AVX512DIV
 #else
 static const char *const tb_bs_kernels[] = {"auto", "generic", NULL};
 #define TB_BS_KERNEL_SWEEP "generic"
-#define TB_BS_KERNEL_BEST(prec) TB_BS_KERNEL_GENERIC
+#define TB_BS_KERNEL_BEST TB_BS_KERNEL_GENERIC
 #endif
 static const char *const tb_bs_cdfs[] = {"auto", "div", "rcp", "libmvec", NULL};
 /* The width parameter: the generic loops' vector width in bits, 512 (the
@@ -274,7 +274,7 @@ static const tb_param_def_t tb_bs_omp_tuning[] = {
 static int tb_bs_omp_prepare(tb_ctx_t *ctx)
 {
   if (tb_tune(ctx, "kernel")->i == TB_BS_KERNEL_AUTO)
-    tb_tune_resolved(ctx, "kernel", TB_BS_KERNEL_BEST(ctx->p->prec));
+    tb_tune_resolved(ctx, "kernel", TB_BS_KERNEL_BEST);
   if (tb_tune(ctx, "cdf")->i == TB_BS_CDF_AUTO)
     tb_tune_resolved(ctx, "cdf", ctx->p->prec == TB_FLOAT ? TB_BS_CDF_DIV : TB_BS_CDF_RCP);
   if (tb_tune(ctx, "density")->i == TB_BS_DENSITY_AUTO)
@@ -293,7 +293,7 @@ static int tb_bs_omp_run(tb_ctx_t *ctx)
   const int stages = (int)tb_tune(ctx, "stages")->i, span = (int)tb_tune(ctx, "span")->i;
 #if defined(__AVX512F__)
   const int tk = (int)tb_tune(ctx, "kernel")->i;
-  const int kernel = tk == TB_BS_KERNEL_AUTO ? TB_BS_KERNEL_BEST(ctx->p->prec) : tk;
+  const int kernel = tk == TB_BS_KERNEL_AUTO ? TB_BS_KERNEL_BEST : tk;
   if (kernel != TB_BS_KERNEL_GENERIC) {
     /* avx512, avx512div, avx512mix: forms 0, 1, 2; density two, one */
     const int form = kernel - TB_BS_KERNEL_AVX512;
