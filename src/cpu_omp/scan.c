@@ -70,7 +70,8 @@ typedef struct tb_scan_cpu {
   tb_scan_link_t *link; /* twopass, sync lookback: one a block */
   void *tmp;            /* jump: the second buffer */
   int vw;               /* twopass: pass 2's vector width, 0, 1, 2: 16, 32, 64 bytes */
-  int prefetch;         /* twopass: pass 2 prefetches the thread's next block */
+  int prefetch;         /* twopass: what pass 2 does about the thread's next block (TB_PREFETCH_*) */
+  int64_t pfdist;       /* twopass, prefetch pass1: chunks pass 1 prefetches ahead (0: none) */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired), polled
@@ -174,6 +175,28 @@ TB_SCAN_VEC_KERNELS(uint32_t, i, uint32_t)
 TB_SCAN_VEC_KERNELS(float, f, int32_t)
 TB_SCAN_VEC_KERNELS(double, d, int64_t)
 
+/* What pass 2 does about the thread's next block (tuning prefetch): nothing;
+ * prefetch it into L2; or read and sum it (its pass 1), chunk by chunk. */
+enum { TB_PREFETCH_OFF, TB_PREFETCH_NEXT, TB_PREFETCH_PASS1 };
+
+/* Block b's elements [lo, hi) in blocks of `tile`, cut at n (a block at or
+ * past n is empty). */
+static inline void tb_scan_span(int64_t b, int64_t tile, int64_t n, int64_t *lo, int64_t *hi)
+{
+  *lo = b * tile < n ? b * tile : n;
+  *hi = *lo + tile < n ? *lo + tile : n;
+}
+
+/* Prefetch the elements [p, p + len) of x (elements of e bytes) that lie
+ * below end, into every cache level (l1 nonzero) or into L2. */
+static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t len, int64_t end,
+                                    int l1)
+{
+  if (p < end)
+    tb_cpu_prefetch((const char *)x + p * (int64_t)e, (size_t)(end - p < len ? end - p : len) * e,
+                    l1);
+}
+
 /* The kernels for element type T (M: its slot member). */
 #define TB_SCAN_CPU_KERNELS(T, M)                                                                \
   static void tb_serial_##M(const T *restrict x, T *restrict y, int64_t n, int excl)            \
@@ -191,47 +214,82 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
       }                                                                                          \
   }                                                                                              \
                                                                                                  \
-  /* Pass 2 of one block: y[lo, hi) from offset s, through buf; with */                          \
-  /* ahead > 0, each chunk also prefetches the chunk `ahead` elements on */                       \
-  /* (the thread's next block) where it lies below n. */                                          \
-  static void tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi,     \
-                                T s, int excl, int vw, int64_t ahead, int64_t n,                 \
-                                T *restrict buf)                                                 \
+  /* Pass 1 of x[lo, hi): its sum, in any order (a simd reduction). */                            \
+  static T tb_block_sum_##M(const T *restrict x, int64_t lo, int64_t hi)                        \
   {                                                                                              \
+    T part = 0;                                                                                  \
+    _Pragma("omp simd reduction(+ : part)")                                                      \
+    for (int64_t i = lo; i < hi; i++)                                                            \
+      part += x[i];                                                                              \
+    return part;                                                                                 \
+  }                                                                                              \
+                                                                                                 \
+  /* Pass 2 of one block: y[lo, hi) from offset s, through buf. With */                          \
+  /* --prefetch next each chunk also prefetches into L2 the chunk nt */                          \
+  /* blocks on (`ahead` elements: the thread's next block). With */                              \
+  /* --prefetch pass1 each chunk also runs pass 1 over the chunk at the same */                  \
+  /* place in [nlo, nhi) (the thread's next block; else that is empty) and */                    \
+  /* returns its sum; that block is never longer than this one (it starts */                     \
+  /* later and both end at n at the latest), so this block's chunks cover */                     \
+  /* it. After its chunk's sum pass 1 prefetches, into every level, the */                       \
+  /* chunk --pfdist chunks on: those reads fly while this chunk is scanned */                    \
+  /* and written, where the hardware prefetchers stop at each 4 KiB page. */                     \
+  static T tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi, T s,   \
+                             int excl, int64_t n, int64_t ahead, int64_t nlo, int64_t nhi,       \
+                             const tb_scan_cpu_t *st, T *restrict buf)                           \
+  {                                                                                              \
+    const int64_t dist = st->pfdist * TB_SCAN_CHUNK;                                             \
+    T next = 0;                                                                                  \
     for (int64_t c = lo; c < hi; c += TB_SCAN_CHUNK) {                                           \
       const int64_t len = hi - c < TB_SCAN_CHUNK ? hi - c : TB_SCAN_CHUNK;                       \
       const T *restrict xc = x + c;                                                              \
-      if (ahead && c + ahead < n)                                                                \
-        /* into L2: memory sees this block's writes and the next one's reads */                 \
-        tb_cpu_prefetch(xc + ahead,                                                              \
-                        (size_t)(n - c - ahead < len ? n - c - ahead : len) * sizeof(T), 0);    \
+      if (ahead)                                                                                 \
+        tb_scan_prefetch(x, sizeof(T), c + ahead, len, n, 0);                                    \
+      const int64_t a = nlo + (c - lo);                                                          \
+      if (a < nhi) {                                                                             \
+        next += tb_block_sum_##M(x, a, a + len < nhi ? a + len : nhi);                           \
+        if (dist)                                                                                \
+          tb_scan_prefetch(x, sizeof(T), a + dist, len, nhi, 1);                                 \
+      }                                                                                          \
       /* The vectors, then the last few elements one by one. */                                  \
-      for (int64_t i = tb_vscan_##M[vw](xc, buf, len, &s, excl); i < len; i++) {                \
+      for (int64_t i = tb_vscan_##M[st->vw](xc, buf, len, &s, excl); i < len; i++) {                \
         buf[i] = excl ? s : s + xc[i];                                                           \
         s += xc[i];                                                                              \
       }                                                                                          \
       tb_scan_put(y + c, buf, len, sizeof(T));                                                   \
     }                                                                                            \
+    return next;                                                                                 \
   }                                                                                              \
                                                                                                  \
+  /* The blocks in rounds: in round r thread t takes block r nt + t, sums */                      \
+  /* it (or has summed it during the previous round's pass 2, with */                            \
+  /* --prefetch pass1), publishes the total in the round's set of slots, */                      \
+  /* meets the team at a barrier and scans the block from the totals before */                  \
+  /* it. Two sets of slots, used in alternate rounds, suffice: a thread */                       \
+  /* writes round r + 1's slot only after the barrier of round r, which */                       \
+  /* every reader of round r - 1's slots (the same set) has passed. */                           \
   static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
                             int threads, int64_t tile, const tb_scan_cpu_t *st)                  \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
       /* The thread's next block starts nt blocks on. */                                         \
-      const int64_t ahead = st->prefetch ? (int64_t)nt * tile : 0;                               \
+      const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
-      T carry = 0;                                                                               \
+      T carry = 0, part = 0;                                                                     \
+      int64_t lo, hi, nlo, nhi;                                                                  \
+      if (pipe) {                                                                                \
+        tb_scan_span(t, tile, n, &lo, &hi);                                                      \
+        part = tb_block_sum_##M(x, lo, hi);                                                      \
+      }                                                                                          \
       for (int64_t r = 0; r * nt * tile < n; r++) {                                              \
-        const int64_t lo0 = (r * nt + t) * tile;                                                 \
-        const int64_t lo = lo0 < n ? lo0 : n, hi = lo + tile < n ? lo + tile : n;                \
-        tb_scan_slot_t *tot = st->slot + (r & 1) * nt;                                               \
-        T part = 0;                                                                              \
-        _Pragma("omp simd reduction(+ : part)")                                                  \
-        for (int64_t i = lo; i < hi; i++)                                                        \
-          part += x[i];                                                                          \
+        tb_scan_span(r * nt + t, tile, n, &lo, &hi);                                             \
+        tb_scan_span(pipe ? (r + 1) * nt + t : (n + tile - 1) / tile, tile, n, &nlo, &nhi);      \
+        tb_scan_slot_t *tot = st->slot + (r & 1) * nt;                                           \
+        if (!pipe)                                                                               \
+          part = tb_block_sum_##M(x, lo, hi);                                                    \
         tot[t].v.M = part;                                                                       \
         _Pragma("omp barrier")                                                                   \
         T off = carry;                                                                           \
@@ -241,7 +299,7 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
         for (int j = t; j < nt; j++)                                                             \
           all += tot[j].v.M;                                                                     \
         carry = all;                                                                             \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, st->vw, ahead, n, buf);                       \
+        part = tb_block_scan_##M(x, y, lo, hi, off, excl, n, ahead, nlo, nhi, st, buf);          \
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
@@ -251,7 +309,9 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
   /* by look-back: the flags reset (one barrier), then each block's total */                     \
   /* published, its offset found from the blocks before it (the nearest */                       \
   /* inclusive prefix plus the totals after it), its prefix published, and */                    \
-  /* the block scanned from its offset while it is still in cache. */                            \
+  /* the block scanned from its offset while it is still in cache. With */                       \
+  /* --prefetch pass1 a block's total comes from the pass 2 of the thread's */                   \
+  /* block before it (the first block's from a pass of its own). */                              \
   static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
                              int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
   {                                                                                              \
@@ -260,18 +320,24 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
       /* The thread's next block starts nt blocks on. */                                         \
-      const int64_t ahead = st->prefetch ? (int64_t)nt * tile : 0;                               \
+      const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
+      T part = 0;                                                                                \
+      int64_t lo, hi, nlo, nhi;                                                                  \
       for (int64_t b = t; b < blocks; b += nt)                                                   \
         atomic_store_explicit(&link[b].flag, TB_LINK_NONE, memory_order_relaxed);                \
       _Pragma("omp barrier")                                                                     \
+      if (pipe) {                                                                                \
+        tb_scan_span(t, tile, n, &lo, &hi);                                                      \
+        part = tb_block_sum_##M(x, lo, hi);                                                      \
+      }                                                                                          \
       for (int64_t b = t; b < blocks; b += nt) {                                                 \
-        const int64_t lo = b * tile, hi = lo + tile < n ? lo + tile : n;                         \
-        T part = 0;                                                                              \
-        _Pragma("omp simd reduction(+ : part)")                                                  \
-        for (int64_t i = lo; i < hi; i++)                                                        \
-          part += x[i];                                                                          \
+        tb_scan_span(b, tile, n, &lo, &hi);                                                      \
+        tb_scan_span(pipe ? b + nt : blocks, tile, n, &nlo, &nhi);                               \
+        if (!pipe)                                                                               \
+          part = tb_block_sum_##M(x, lo, hi);                                                    \
         link[b].agg.M = part;                                                                    \
         atomic_store_explicit(&link[b].flag, TB_LINK_AGG, memory_order_release);                 \
         T off = 0;                                                                               \
@@ -284,7 +350,7 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
         }                                                                                        \
         link[b].incl.M = off + part;                                                             \
         atomic_store_explicit(&link[b].flag, TB_LINK_INCL, memory_order_release);                \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, st->vw, ahead, n, buf);                       \
+        part = tb_block_scan_##M(x, y, lo, hi, off, excl, n, ahead, nlo, nhi, st, buf);          \
       }                                                                                          \
       tb_scan_fence();                                                                           \
     }                                                                                            \
@@ -340,7 +406,7 @@ static int tb_scan_jump_steps(int64_t n)
 }
 
 static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
-static const char *const tb_scan_prefetches[] = {"off", "next", NULL};
+static const char *const tb_scan_prefetches[] = {"off", "next", "pass1", NULL};
 /* The choices of simd: auto, then the width indexes 0, 1, 2 in order. */
 static const char *const tb_scan_simds[] = {"auto", "16", "32", "64", NULL};
 enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
@@ -353,9 +419,13 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
              "round's totals; lookback, each block looks back over the blocks before it for "
              "their published totals and prefixes, no barrier", TB_PARAM_CHOICE, "lookback", 0,
      0, tb_scan_syncs, 0, "barrier,lookback"},
-    {"prefetch", "whether pass 2 (twopass) prefetches the thread's next block into L2 while it "
-                 "scans and streams out this one: off or next", TB_PARAM_CHOICE, "off", 0, 0,
-     tb_scan_prefetches, 0, "off,next"},
+    {"prefetch", "what pass 2 (twopass) does about the thread's next block while it scans and "
+                 "streams out this one: off, nothing; next, prefetches it into L2; pass1, reads "
+                 "and sums it (that block's pass 1)", TB_PARAM_CHOICE, "off", 0, 0,
+     tb_scan_prefetches, 0, "off,next,pass1"},
+    {"pfdist", "with --prefetch pass1 (twopass), how many 1024-element chunks ahead of its "
+               "reads pass 1 of the next block prefetches (0: none, the hardware's prefetchers "
+               "alone)", TB_PARAM_INT, "1", 0, 64, NULL, 0, "0,1,2,4"},
     {"simd", "bytes of the vectors pass 2 scans in (twopass): 16, 32 or 64; auto, the widest "
              "the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
 };
@@ -377,7 +447,8 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     const int64_t tile = tb_tune(ctx, "tile")->i, blocks = (p->n + tile - 1) / tile;
     const int simd = (int)tb_tune(ctx, "simd")->i;
     st->vw = simd > 0 ? simd - 1 : TB_SCAN_AUTO_WIDTH;
-    st->prefetch = tb_tune(ctx, "prefetch")->i == 1;
+    st->prefetch = (int)tb_tune(ctx, "prefetch")->i;
+    st->pfdist = tb_tune(ctx, "pfdist")->i;
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
