@@ -72,6 +72,7 @@ typedef struct tb_scan_cpu {
   int vw;               /* twopass: pass 2's vector width, 0, 1, 2: 16, 32, 64 bytes */
   int prefetch;         /* twopass: what pass 2 does about the thread's next block (TB_PREFETCH_*) */
   int64_t pfdist;       /* twopass, prefetch pass1: chunks pass 1 prefetches ahead (0: none) */
+  int chains;           /* twopass: pass 1's independent sums, 0, 1, 2: 1, 2, 4 of them */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired), polled
@@ -135,7 +136,7 @@ static inline void tb_scan_fence(void)
 #define TB_SCAN_VEC_KERNEL(T, M, I, B)                                                           \
   typedef T tb_vec_##M##B __attribute__((vector_size(B)));                                       \
   typedef I tb_lane_##M##B __attribute__((vector_size(B)));                                      \
-  static int64_t tb_vscan_##M##B(const T *restrict x, T *restrict buf, int64_t len, T *s,       \
+  static int64_t tb_vscan_##M##B(const T *restrict x, T *restrict buf, int64_t len, T *s,        \
                                  int excl)                                                       \
   {                                                                                              \
     enum { W = B / (int)sizeof(T) };                                                             \
@@ -163,13 +164,55 @@ static inline void tb_scan_fence(void)
     return i;                                                                                    \
   }
 
-/* The kernels of every width for element type T, and their table. */
+/* Pass 1 of len elements in vectors of B bytes (after TB_SCAN_VEC_KERNEL,
+ * whose vector type it uses): their sum, kept in K independent vector sums
+ * (tuning chains) that meet at the end. Each vector's addition waits for
+ * the previous one on its chain: one sum is GCC's simd reduction, which for
+ * float and double (4-cycle additions, 1 for int32) caps a core at one
+ * vector per 4 cycles, 16 bytes a cycle with 64-byte vectors, where 2 loads
+ * a cycle would allow 128. Any order of additions keeps the block total's
+ * depth within the tile's (doc/scan.md). */
+#define TB_SCAN_SUM_KERNEL(T, M, B, K)                                                           \
+  static T tb_vsum_##M##B##_##K(const T *restrict x, int64_t len)                                \
+  {                                                                                              \
+    enum { W = B / (int)sizeof(T) };                                                             \
+    tb_vec_##M##B acc[K];                                                                        \
+    for (int k = 0; k < K; k++)                                                                  \
+      acc[k] = (tb_vec_##M##B){0};                                                               \
+    int64_t i = 0;                                                                               \
+    for (; i + K * W <= len; i += K * W)                                                         \
+      for (int k = 0; k < K; k++) {                                                              \
+        tb_vec_##M##B v;                                                                         \
+        memcpy(&v, x + i + k * W, sizeof v);                                                     \
+        acc[k] += v;                                                                             \
+      }                                                                                          \
+    for (int k = 1; k < K; k++)                                                                  \
+      acc[0] += acc[k];                                                                          \
+    T s = 0;                                                                                     \
+    for (int j = 0; j < W; j++)                                                                  \
+      s += acc[0][j];                                                                            \
+    for (; i < len; i++)                                                                         \
+      s += x[i];                                                                                 \
+    return s;                                                                                    \
+  }
+
+/* The scan and sum kernels of every width (and for the sums, every number
+ * of chains: 1, 2, 4) for element type T, and their tables. */
+#define TB_SCAN_VEC_WIDTH(T, M, I, B)                                                            \
+  TB_SCAN_VEC_KERNEL(T, M, I, B)                                                                 \
+  TB_SCAN_SUM_KERNEL(T, M, B, 1)                                                                 \
+  TB_SCAN_SUM_KERNEL(T, M, B, 2)                                                                 \
+  TB_SCAN_SUM_KERNEL(T, M, B, 4)
 #define TB_SCAN_VEC_KERNELS(T, M, I)                                                             \
-  TB_SCAN_VEC_KERNEL(T, M, I, 16)                                                                \
-  TB_SCAN_VEC_KERNEL(T, M, I, 32)                                                                \
-  TB_SCAN_VEC_KERNEL(T, M, I, 64)                                                                \
-  static int64_t (*const tb_vscan_##M[])(const T *restrict, T *restrict, int64_t, T *, int) = { \
-      tb_vscan_##M##16, tb_vscan_##M##32, tb_vscan_##M##64};
+  TB_SCAN_VEC_WIDTH(T, M, I, 16)                                                                 \
+  TB_SCAN_VEC_WIDTH(T, M, I, 32)                                                                 \
+  TB_SCAN_VEC_WIDTH(T, M, I, 64)                                                                 \
+  static int64_t (*const tb_vscan_##M[])(const T *restrict, T *restrict, int64_t, T *, int) = {  \
+      tb_vscan_##M##16, tb_vscan_##M##32, tb_vscan_##M##64};                                     \
+  static T (*const tb_vsum_##M[][3])(const T *restrict, int64_t) = {                             \
+      {tb_vsum_##M##16_1, tb_vsum_##M##16_2, tb_vsum_##M##16_4},                                 \
+      {tb_vsum_##M##32_1, tb_vsum_##M##32_2, tb_vsum_##M##32_4},                                 \
+      {tb_vsum_##M##64_1, tb_vsum_##M##64_2, tb_vsum_##M##64_4}};
 
 TB_SCAN_VEC_KERNELS(uint32_t, i, uint32_t)
 TB_SCAN_VEC_KERNELS(float, f, int32_t)
@@ -199,7 +242,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
 
 /* The kernels for element type T (M: its slot member). */
 #define TB_SCAN_CPU_KERNELS(T, M)                                                                \
-  static void tb_serial_##M(const T *restrict x, T *restrict y, int64_t n, int excl)            \
+  static void tb_serial_##M(const T *restrict x, T *restrict y, int64_t n, int excl)             \
   {                                                                                              \
     T s = 0;                                                                                     \
     if (excl)                                                                                    \
@@ -214,14 +257,11 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       }                                                                                          \
   }                                                                                              \
                                                                                                  \
-  /* Pass 1 of x[lo, hi): its sum, in any order (a simd reduction). */                            \
-  static T tb_block_sum_##M(const T *restrict x, int64_t lo, int64_t hi)                        \
+  /* Pass 1 of x[lo, hi): its sum, in the vectors and chains of st. */                           \
+  static T tb_block_sum_##M(const T *restrict x, int64_t lo, int64_t hi,                         \
+                            const tb_scan_cpu_t *st)                                             \
   {                                                                                              \
-    T part = 0;                                                                                  \
-    _Pragma("omp simd reduction(+ : part)")                                                      \
-    for (int64_t i = lo; i < hi; i++)                                                            \
-      part += x[i];                                                                              \
-    return part;                                                                                 \
+    return tb_vsum_##M[st->vw][st->chains](x + lo, hi - lo);                                     \
   }                                                                                              \
                                                                                                  \
   /* Pass 2 of one block: y[lo, hi) from offset s, through buf. With */                          \
@@ -234,7 +274,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
   /* it. After its chunk's sum pass 1 prefetches, into every level, the */                       \
   /* chunk --pfdist chunks on: those reads fly while this chunk is scanned */                    \
   /* and written, where the hardware prefetchers stop at each 4 KiB page. */                     \
-  static T tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi, T s,   \
+  static T tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi, T s,    \
                              int excl, int64_t n, int64_t ahead, int64_t nlo, int64_t nhi,       \
                              const tb_scan_cpu_t *st, T *restrict buf)                           \
   {                                                                                              \
@@ -247,12 +287,12 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
         tb_scan_prefetch(x, sizeof(T), c + ahead, len, n, 0);                                    \
       const int64_t a = nlo + (c - lo);                                                          \
       if (a < nhi) {                                                                             \
-        next += tb_block_sum_##M(x, a, a + len < nhi ? a + len : nhi);                           \
+        next += tb_block_sum_##M(x, a, a + len < nhi ? a + len : nhi, st);                       \
         if (dist)                                                                                \
           tb_scan_prefetch(x, sizeof(T), a + dist, len, nhi, 1);                                 \
       }                                                                                          \
       /* The vectors, then the last few elements one by one. */                                  \
-      for (int64_t i = tb_vscan_##M[st->vw](xc, buf, len, &s, excl); i < len; i++) {                \
+      for (int64_t i = tb_vscan_##M[st->vw](xc, buf, len, &s, excl); i < len; i++) {             \
         buf[i] = excl ? s : s + xc[i];                                                           \
         s += xc[i];                                                                              \
       }                                                                                          \
@@ -261,19 +301,19 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
     return next;                                                                                 \
   }                                                                                              \
                                                                                                  \
-  /* The blocks in rounds: in round r thread t takes block r nt + t, sums */                      \
+  /* The blocks in rounds: in round r thread t takes block r nt + t, sums */                     \
   /* it (or has summed it during the previous round's pass 2, with */                            \
   /* --prefetch pass1), publishes the total in the round's set of slots, */                      \
-  /* meets the team at a barrier and scans the block from the totals before */                  \
+  /* meets the team at a barrier and scans the block from the totals before */                   \
   /* it. Two sets of slots, used in alternate rounds, suffice: a thread */                       \
   /* writes round r + 1's slot only after the barrier of round r, which */                       \
   /* every reader of round r - 1's slots (the same set) has passed. */                           \
-  static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
+  static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,             \
                             int threads, int64_t tile, const tb_scan_cpu_t *st)                  \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                            \
       const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
       /* The thread's next block starts nt blocks on. */                                         \
       const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
@@ -282,14 +322,14 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       int64_t lo, hi, nlo, nhi;                                                                  \
       if (pipe) {                                                                                \
         tb_scan_span(t, tile, n, &lo, &hi);                                                      \
-        part = tb_block_sum_##M(x, lo, hi);                                                      \
+        part = tb_block_sum_##M(x, lo, hi, st);                                                  \
       }                                                                                          \
       for (int64_t r = 0; r * nt * tile < n; r++) {                                              \
         tb_scan_span(r * nt + t, tile, n, &lo, &hi);                                             \
         tb_scan_span(pipe ? (r + 1) * nt + t : (n + tile - 1) / tile, tile, n, &nlo, &nhi);      \
         tb_scan_slot_t *tot = st->slot + (r & 1) * nt;                                           \
         if (!pipe)                                                                               \
-          part = tb_block_sum_##M(x, lo, hi);                                                    \
+          part = tb_block_sum_##M(x, lo, hi, st);                                                \
         tot[t].v.M = part;                                                                       \
         _Pragma("omp barrier")                                                                   \
         T off = carry;                                                                           \
@@ -312,14 +352,14 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
   /* the block scanned from its offset while it is still in cache. With */                       \
   /* --prefetch pass1 a block's total comes from the pass 2 of the thread's */                   \
   /* block before it (the first block's from a pass of its own). */                              \
-  static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
+  static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
                              int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
   {                                                                                              \
     const int64_t blocks = (n + tile - 1) / tile;                                                \
     tb_scan_link_t *link = st->link;                                                             \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                            \
       const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
       /* The thread's next block starts nt blocks on. */                                         \
       const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
@@ -331,13 +371,13 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       _Pragma("omp barrier")                                                                     \
       if (pipe) {                                                                                \
         tb_scan_span(t, tile, n, &lo, &hi);                                                      \
-        part = tb_block_sum_##M(x, lo, hi);                                                      \
+        part = tb_block_sum_##M(x, lo, hi, st);                                                  \
       }                                                                                          \
       for (int64_t b = t; b < blocks; b += nt) {                                                 \
         tb_scan_span(b, tile, n, &lo, &hi);                                                      \
         tb_scan_span(pipe ? b + nt : blocks, tile, n, &nlo, &nhi);                               \
         if (!pipe)                                                                               \
-          part = tb_block_sum_##M(x, lo, hi);                                                    \
+          part = tb_block_sum_##M(x, lo, hi, st);                                                \
         link[b].agg.M = part;                                                                    \
         atomic_store_explicit(&link[b].flag, TB_LINK_AGG, memory_order_release);                 \
         T off = 0;                                                                               \
@@ -358,7 +398,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
                                                                                                  \
   /* twopass: chained by look-back where prepare made the blocks' states, */                     \
   /* else in rounds between barriers. */                                                         \
-  static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
+  static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
                              int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
   {                                                                                              \
     if (st->link)                                                                                \
@@ -369,7 +409,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
                                                                                                  \
   /* One pass of pointer jumping: dst_i = src_i + src_{i-d} (0 below d); the */                  \
   /* first pass reads x itself, shifted by one place for an exclusive scan. */                   \
-  static void tb_jump_##M(const T *restrict x, T *restrict y, T *restrict tmp, int64_t n,       \
+  static void tb_jump_##M(const T *restrict x, T *restrict y, T *restrict tmp, int64_t n,        \
                           int excl, int threads, int steps)                                      \
   {                                                                                              \
     for (int k = 0; k < steps; k++) {                                                            \
@@ -406,6 +446,7 @@ static int tb_scan_jump_steps(int64_t n)
 }
 
 static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
+static const char *const tb_scan_chains[] = {"1", "2", "4", NULL};
 static const char *const tb_scan_prefetches[] = {"off", "next", "pass1", NULL};
 /* The choices of simd: auto, then the width indexes 0, 1, 2 in order. */
 static const char *const tb_scan_simds[] = {"auto", "16", "32", "64", NULL};
@@ -426,8 +467,11 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
     {"pfdist", "with --prefetch pass1 (twopass), how many 1024-element chunks ahead of its "
                "reads pass 1 of the next block prefetches (0: none, the hardware's prefetchers "
                "alone)", TB_PARAM_INT, "1", 0, 64, NULL, 0, "0,1,2,4"},
-    {"simd", "bytes of the vectors pass 2 scans in (twopass): 16, 32 or 64; auto, the widest "
-             "the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
+    {"chains", "independent vector sums pass 1 (twopass) keeps: 1, one chain of additions "
+               "(GCC's simd reduction); 2 or 4 interleaved, for float and double's 4-cycle "
+               "additions", TB_PARAM_CHOICE, "1", 0, 0, tb_scan_chains, 0, "1,2,4"},
+    {"simd", "bytes of the vectors pass 1 sums and pass 2 scans in (twopass): 16, 32 or 64; "
+             "auto, the widest the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
@@ -449,6 +493,7 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     st->vw = simd > 0 ? simd - 1 : TB_SCAN_AUTO_WIDTH;
     st->prefetch = (int)tb_tune(ctx, "prefetch")->i;
     st->pfdist = tb_tune(ctx, "pfdist")->i;
+    st->chains = (int)tb_tune(ctx, "chains")->i;
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
