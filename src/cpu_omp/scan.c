@@ -73,16 +73,22 @@ typedef struct tb_scan_cpu {
   int prefetch;         /* twopass: what pass 2 does about the thread's next block (TB_PREFETCH_*) */
   int64_t pfdist;       /* twopass, prefetch pass1: chunks pass 1 prefetches ahead (0: none) */
   int chains;           /* twopass: pass 1's independent sums, 0, 1, 2: 1, 2, 4 of them */
+  double waited;        /* twopass: seconds the team spent waiting for other threads, summed */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired), polled
- * politely (tb_cpu_backoff). */
-static inline int tb_scan_wait(atomic_int *flag)
+ * politely (tb_cpu_backoff); the seconds spent polling, if any, are added
+ * to *waited (the clock is read only when the first poll fails). */
+static inline int tb_scan_wait(atomic_int *flag, double *waited)
 {
-  int f;
+  int f = atomic_load_explicit(flag, memory_order_acquire);
+  if (f != TB_LINK_NONE)
+    return f;
+  const double t0 = omp_get_wtime();
   for (int spins = 0; (f = atomic_load_explicit(flag, memory_order_acquire)) == TB_LINK_NONE;
        spins++)
     tb_cpu_backoff(spins);
+  *waited += omp_get_wtime() - t0;
   return f;
 }
 
@@ -309,7 +315,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
   /* writes round r + 1's slot only after the barrier of round r, which */                       \
   /* every reader of round r - 1's slots (the same set) has passed. */                           \
   static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,             \
-                            int threads, int64_t tile, const tb_scan_cpu_t *st)                  \
+                            int threads, int64_t tile, tb_scan_cpu_t *st)                        \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
@@ -319,6 +325,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
       T carry = 0, part = 0;                                                                     \
+      double waited = 0;                                                                         \
       int64_t lo, hi, nlo, nhi;                                                                  \
       if (pipe) {                                                                                \
         tb_scan_span(t, tile, n, &lo, &hi);                                                      \
@@ -331,7 +338,9 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
         if (!pipe)                                                                               \
           part = tb_block_sum_##M(x, lo, hi, st);                                                \
         tot[t].v.M = part;                                                                       \
+        const double t0 = omp_get_wtime();                                                       \
         _Pragma("omp barrier")                                                                   \
+        waited += omp_get_wtime() - t0;                                                          \
         T off = carry;                                                                           \
         for (int j = 0; j < t; j++)                                                              \
           off += tot[j].v.M;                                                                     \
@@ -342,6 +351,8 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
         part = tb_block_scan_##M(x, y, lo, hi, off, excl, n, ahead, nlo, nhi, st, buf);          \
       }                                                                                          \
       tb_scan_fence();                                                                           \
+      _Pragma("omp atomic")                                                                      \
+      st->waited += waited;                                                                      \
     }                                                                                            \
   }                                                                                              \
                                                                                                  \
@@ -353,7 +364,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
   /* --prefetch pass1 a block's total comes from the pass 2 of the thread's */                   \
   /* block before it (the first block's from a pass of its own). */                              \
   static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
-                             int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
+                             int threads, int64_t tile, tb_scan_cpu_t *st)                       \
   {                                                                                              \
     const int64_t blocks = (n + tile - 1) / tile;                                                \
     tb_scan_link_t *link = st->link;                                                             \
@@ -365,6 +376,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
       T part = 0;                                                                                \
+      double waited = 0;                                                                         \
       int64_t lo, hi, nlo, nhi;                                                                  \
       for (int64_t b = t; b < blocks; b += nt)                                                   \
         atomic_store_explicit(&link[b].flag, TB_LINK_NONE, memory_order_relaxed);                \
@@ -382,7 +394,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
         atomic_store_explicit(&link[b].flag, TB_LINK_AGG, memory_order_release);                 \
         T off = 0;                                                                               \
         for (int64_t j = b - 1; j >= 0; j--) {                                                   \
-          if (tb_scan_wait(&link[j].flag) == TB_LINK_INCL) {                                     \
+          if (tb_scan_wait(&link[j].flag, &waited) == TB_LINK_INCL) {                            \
             off += link[j].incl.M;                                                               \
             break;                                                                               \
           }                                                                                      \
@@ -393,13 +405,15 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
         part = tb_block_scan_##M(x, y, lo, hi, off, excl, n, ahead, nlo, nhi, st, buf);          \
       }                                                                                          \
       tb_scan_fence();                                                                           \
+      _Pragma("omp atomic")                                                                      \
+      st->waited += waited;                                                                      \
     }                                                                                            \
   }                                                                                              \
                                                                                                  \
   /* twopass: chained by look-back where prepare made the blocks' states, */                     \
   /* else in rounds between barriers. */                                                         \
   static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
-                             int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
+                             int threads, int64_t tile, tb_scan_cpu_t *st)                       \
   {                                                                                              \
     if (st->link)                                                                                \
       tb_chained_##M(x, y, n, excl, threads, tile, st);                                          \
@@ -532,7 +546,7 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
 static int tb_scan_cpu_run(tb_ctx_t *ctx, int kind)
 {
   const tb_scan_t *s = ctx->p->priv;
-  const tb_scan_cpu_t *st = ctx->state;
+  tb_scan_cpu_t *st = ctx->state;
   const void *x = ctx->buf[s->x];
   void *y = ctx->buf[s->y];
   const int64_t n = ctx->p->n;
@@ -549,12 +563,18 @@ static int tb_scan_cpu_run(tb_ctx_t *ctx, int kind)
     break;
   case TB_SV_TWOPASS: {
     const int64_t tile = tb_tune(ctx, "tile")->i;
+    const double t0 = omp_get_wtime();
+    st->waited = 0;
     if (prec == TB_INT32)
       tb_twopass_i(x, y, n, excl, threads, tile, st);
     else if (prec == TB_FLOAT)
       tb_twopass_f(x, y, n, excl, threads, tile, st);
     else
       tb_twopass_d(x, y, n, excl, threads, tile, st);
+    /* The team's waits over its threads' time in this run (the last run's
+     * share is the row's). */
+    const double span = omp_get_wtime() - t0;
+    ctx->extra[TB_SCAN_WAIT] = span > 0 ? st->waited / (threads * span) : 0;
     break;
   }
   default: {
