@@ -7,7 +7,8 @@
 # bound or honestly unverifiable where that bound reaches an input; the
 # depth column follows each order; the blocked scan with small tiles (many
 # rounds) too, pass 2 prefetching or summing the next block, pass 1 in
-# independent vector sums, the share of time spent waiting. Compaction: exact and
+# independent vector sums, pass 2 in steps of several vectors, the share of
+# time spent waiting. Compaction: exact and
 # stable at every keep fraction, counts that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
 # one splitter to half the nodes as splitters; a random tree's depths exact
 # for the walk and Wyllie (Helman-JaJa skips trees), every row held against
@@ -86,22 +87,25 @@ all_pass "$TMP/prefetch.csv" 144
 # for other threads, a fraction.
 csv_select "$TMP/prefetch.csv" wait | awk '!($1 >= 0 && $1 <= 1) { bad++ } END { exit bad > 0 }' ||
   fail "a twopass row's wait is not a fraction: $(csv_select "$TMP/prefetch.csv" wait | sort -u)"
-# Pass 1 in 1, 2 or 4 independent vector sums of 16 or 64 bytes, with and
-# without the pass-1 prefetch (distance 0 and 3 chunks): int32 exact at
-# sizes that leave tails to the scalar loops (31; 1000003 in tiles of 4096),
-# double within its bound, float within its bound where that bound can tell
-# a wrong sum (5000 elements in 20 blocks of 256: depth 554, 554 u s ~ 0.17
-# of an input of at least 0.5), and the settings in the rows.
+# Pass 1 in 1, 2 or 4 independent vector sums and pass 2 in steps of 1, 2
+# or 4 vectors, of 16 or 64 bytes, with and without the pass-1 prefetch
+# (distance 0 and 3 chunks): int32 exact at sizes that leave tails to the
+# scalar loops and to steps of fewer vectors (31; 1000003 in tiles of
+# 4096), double within its bound, float within its bound where that bound
+# can tell a wrong sum (5000 elements in 20 blocks of 256: depth 554,
+# 554 u s ~ 0.17 of an input of at least 0.5), and the settings in the rows.
 run_csv "$TMP/chains.csv" scan --variant twopass --precision int32,double \
-  --size 31,1000003 --tile 4096 --threads 2 --chains 1,2,4 --simd 16,64 \
+  --size 31,1000003 --tile 4096 --threads 2 --chains 1,2,4 --carry 1,2,4 --simd 16,64 \
   --prefetch pass1 --pfdist 0,3 --seed 61
-all_pass "$TMP/chains.csv" 48
+all_pass "$TMP/chains.csv" 144
 run_csv "$TMP/chainsf.csv" scan --variant twopass --precision float --kind inclusive,exclusive \
-  --size 31,5000 --tile 256 --threads 2 --chains 1,4 --sync barrier,lookback \
+  --size 31,5000 --tile 256 --threads 2 --chains 1,4 --carry 1,4 --sync barrier,lookback \
   --prefetch off,pass1 --seed 67
-all_pass "$TMP/chainsf.csv" 32
+all_pass "$TMP/chainsf.csv" 64
 [ "$(csv_select "$TMP/chains.csv" chains | sort -u | tr '\n' ' ')" = "1 2 4 " ] ||
   fail "the rows do not name the chains 1, 2 and 4"
+[ "$(csv_select "$TMP/chains.csv" carry | sort -u | tr '\n' ' ')" = "1 2 4 " ] ||
+  fail "the rows do not name the carry steps 1, 2 and 4"
 [ "$(csv_select "$TMP/chains.csv" pfdist | sort -u | tr '\n' ' ')" = "0 3 " ] ||
   fail "the rows do not name the prefetch distances 0 and 3"
 
@@ -160,6 +164,7 @@ expect_error 2 "\-\-tile '1' must be at least 64" run scan --backend cpu --tile 
 expect_error 2 "unknown value '48'" run scan --backend cpu --variant twopass --simd 48
 expect_error 2 "unknown value 'far'" run scan --backend cpu --variant twopass --prefetch far
 expect_error 2 "unknown value '3'" run scan --backend cpu --variant twopass --chains 3
+expect_error 2 "unknown value '8'" run scan --backend cpu --variant twopass --carry 8
 expect_error 2 "\-\-pfdist '65' must be at most 64" run scan --backend cpu --variant twopass \
   --pfdist 65
 expect_error 2 "\-\-pfdist '-1' must be at least 0" run scan --backend cpu --variant twopass \

@@ -73,6 +73,7 @@ typedef struct tb_scan_cpu {
   int prefetch;         /* twopass: what pass 2 does about the thread's next block (TB_PREFETCH_*) */
   int64_t pfdist;       /* twopass, prefetch pass1: chunks pass 1 prefetches ahead (0: none) */
   int chains;           /* twopass: pass 1's independent sums, 0, 1, 2: 1, 2, 4 of them */
+  int carry;            /* twopass: pass 2's vectors a carry step, 0, 1, 2: 1, 2, 4 */
   double waited;        /* twopass: seconds the team spent waiting for other threads, summed */
 } tb_scan_cpu_t;
 
@@ -137,13 +138,46 @@ static inline void tb_scan_fence(void)
  * last output would give, but leaves only that one addition on the chain
  * from vector to vector: GCC's inscan loop broadcasts the last output and
  * so also carries the broadcast's latency, which for float (4-cycle adds)
- * made pass 2 about half as fast as for int32. Returns the elements done
- * (a multiple of the lanes); *s is the carry after them. */
+ * made pass 2 about half as fast as for int32. With K > 1 (tuning carry)
+ * a step takes K vectors: vector k > 0 adds the broadcast totals of the
+ * step's vectors before it (a running sum off the chain) and then the
+ * carry, and the carry takes the step's total at once: one addition on the
+ * chain every K vectors, float's 4 cycles shared by 16 K lanes of 64 bytes
+ * where int32 has 1 cycle a vector. An element then sees at most
+ * log2(lanes) + K + 1 additions inside its vector and step, plus one per
+ * earlier step of the block: within the tile the bound allows (doc/scan.md).
+ * Returns the elements done (a multiple of the lanes); *s is the carry
+ * after them. */
 #define TB_SCAN_VEC_KERNEL(T, M, I, B)                                                           \
   typedef T tb_vec_##M##B __attribute__((vector_size(B)));                                       \
   typedef I tb_lane_##M##B __attribute__((vector_size(B)));                                      \
-  static int64_t tb_vscan_##M##B(const T *restrict x, T *restrict buf, int64_t len, T *s,        \
-                                 int excl)                                                       \
+  /* One step of K vectors at x (the masks in up, steps of them). */                             \
+  static inline __attribute__((always_inline)) void tb_vstep_##M##B(                             \
+      const T *restrict x, T *restrict buf, tb_vec_##M##B *carry, int excl, int K,               \
+      const tb_lane_##M##B *up, int steps)                                                       \
+  {                                                                                              \
+    enum { W = B / (int)sizeof(T) };                                                             \
+    const tb_vec_##M##B zero = {0};                                                              \
+    const tb_lane_##M##B last = (tb_lane_##M##B){0} + (I)(W - 1);                                \
+    tb_vec_##M##B local = zero;                                                                  \
+    for (int k = 0; k < K; k++) {                                                                \
+      tb_vec_##M##B v;                                                                           \
+      memcpy(&v, x + k * W, sizeof v);                                                           \
+      for (int j = 0; j < steps; j++)                                                            \
+        v += __builtin_shuffle(v, zero, up[j]);                                                  \
+      /* The exclusive prefix of lane j is the inclusive one of lane j - 1. */                   \
+      tb_vec_##M##B p = excl ? __builtin_shuffle(v, zero, up[0]) : v;                            \
+      if (k > 0)                                                                                 \
+        p += local;                                                                              \
+      const tb_vec_##M##B out = *carry + p;                                                      \
+      memcpy(buf + k * W, &out, sizeof out);                                                     \
+      /* The broadcast of the vector's total (a shuffle, not an addition). */                    \
+      local = k > 0 ? local + __builtin_shuffle(v, last) : __builtin_shuffle(v, last);           \
+    }                                                                                            \
+    *carry += local;                                                                             \
+  }                                                                                              \
+  static inline __attribute__((always_inline)) int64_t tb_vscan_##M##B(                          \
+      const T *restrict x, T *restrict buf, int64_t len, T *s, int excl, int K)                  \
   {                                                                                              \
     enum { W = B / (int)sizeof(T) };                                                             \
     /* up[k]: lane i takes lane i - 2^k, lanes below 2^k a zero (an index */                     \
@@ -153,21 +187,29 @@ static inline void tb_scan_fence(void)
     for (int d = 1; d < W; d <<= 1, steps++)                                                     \
       for (int i = 0; i < W; i++)                                                                \
         up[steps][i] = (I)(i >= d ? i - d : W + i);                                              \
-    const tb_vec_##M##B zero = {0};                                                              \
-    tb_vec_##M##B carry = zero + *s;                                                             \
+    tb_vec_##M##B carry = (tb_vec_##M##B){0} + *s;                                               \
     int64_t i = 0;                                                                               \
-    for (; i + W <= len; i += W) {                                                               \
-      tb_vec_##M##B v;                                                                           \
-      memcpy(&v, x + i, sizeof v);                                                               \
-      for (int k = 0; k < steps; k++)                                                            \
-        v += __builtin_shuffle(v, zero, up[k]);                                                  \
-      /* The exclusive prefix of lane j is the inclusive one of lane j - 1. */                   \
-      const tb_vec_##M##B out = carry + (excl ? __builtin_shuffle(v, zero, up[0]) : v);          \
-      memcpy(buf + i, &out, sizeof out);                                                         \
-      carry += v[W - 1];                                                                         \
-    }                                                                                            \
+    for (; i + K * W <= len; i += K * W)                                                         \
+      tb_vstep_##M##B(x + i, buf + i, &carry, excl, K, up, steps);                               \
+    for (; i + W <= len; i += W)                                                                 \
+      tb_vstep_##M##B(x + i, buf + i, &carry, excl, 1, up, steps);                               \
     *s = carry[0];                                                                               \
     return i;                                                                                    \
+  }                                                                                              \
+  static int64_t tb_vscan_##M##B##_1(const T *restrict x, T *restrict buf, int64_t len, T *s,    \
+                                     int excl)                                                   \
+  {                                                                                              \
+    return tb_vscan_##M##B(x, buf, len, s, excl, 1);                                             \
+  }                                                                                              \
+  static int64_t tb_vscan_##M##B##_2(const T *restrict x, T *restrict buf, int64_t len, T *s,    \
+                                     int excl)                                                   \
+  {                                                                                              \
+    return tb_vscan_##M##B(x, buf, len, s, excl, 2);                                             \
+  }                                                                                              \
+  static int64_t tb_vscan_##M##B##_4(const T *restrict x, T *restrict buf, int64_t len, T *s,    \
+                                     int excl)                                                   \
+  {                                                                                              \
+    return tb_vscan_##M##B(x, buf, len, s, excl, 4);                                             \
   }
 
 /* Pass 1 of len elements in vectors of B bytes (after TB_SCAN_VEC_KERNEL,
@@ -213,8 +255,11 @@ static inline void tb_scan_fence(void)
   TB_SCAN_VEC_WIDTH(T, M, I, 16)                                                                 \
   TB_SCAN_VEC_WIDTH(T, M, I, 32)                                                                 \
   TB_SCAN_VEC_WIDTH(T, M, I, 64)                                                                 \
-  static int64_t (*const tb_vscan_##M[])(const T *restrict, T *restrict, int64_t, T *, int) = {  \
-      tb_vscan_##M##16, tb_vscan_##M##32, tb_vscan_##M##64};                                     \
+  static int64_t (*const tb_vscan_##M[][3])(const T *restrict, T *restrict, int64_t, T *,        \
+                                            int) = {                                             \
+      {tb_vscan_##M##16_1, tb_vscan_##M##16_2, tb_vscan_##M##16_4},                              \
+      {tb_vscan_##M##32_1, tb_vscan_##M##32_2, tb_vscan_##M##32_4},                              \
+      {tb_vscan_##M##64_1, tb_vscan_##M##64_2, tb_vscan_##M##64_4}};                             \
   static T (*const tb_vsum_##M[][3])(const T *restrict, int64_t) = {                             \
       {tb_vsum_##M##16_1, tb_vsum_##M##16_2, tb_vsum_##M##16_4},                                 \
       {tb_vsum_##M##32_1, tb_vsum_##M##32_2, tb_vsum_##M##32_4},                                 \
@@ -298,7 +343,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
           tb_scan_prefetch(x, sizeof(T), a + dist, len, nhi, 1);                                 \
       }                                                                                          \
       /* The vectors, then the last few elements one by one. */                                  \
-      for (int64_t i = tb_vscan_##M[st->vw](xc, buf, len, &s, excl); i < len; i++) {             \
+      for (int64_t i = tb_vscan_##M[st->vw][st->carry](xc, buf, len, &s, excl); i < len; i++) {  \
         buf[i] = excl ? s : s + xc[i];                                                           \
         s += xc[i];                                                                              \
       }                                                                                          \
@@ -484,6 +529,10 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
     {"chains", "independent vector sums pass 1 (twopass) keeps: 1, one chain of additions "
                "(GCC's simd reduction); 2 or 4 interleaved, for float and double's 4-cycle "
                "additions", TB_PARAM_CHOICE, "1", 0, 0, tb_scan_chains, 0, "1,2,4"},
+    {"carry", "vectors pass 2 (twopass) scans a step: 1, the running carry takes one "
+              "addition a vector; 2 or 4, one addition a step (a step's vectors add their "
+              "earlier totals off the chain)", TB_PARAM_CHOICE, "1", 0, 0, tb_scan_chains, 0,
+     "1,2,4"},
     {"simd", "bytes of the vectors pass 1 sums and pass 2 scans in (twopass): 16, 32 or 64; "
              "auto, the widest the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
 };
@@ -508,6 +557,7 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     st->prefetch = (int)tb_tune(ctx, "prefetch")->i;
     st->pfdist = tb_tune(ctx, "pfdist")->i;
     st->chains = (int)tb_tune(ctx, "chains")->i;
+    st->carry = (int)tb_tune(ctx, "carry")->i;
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
