@@ -293,7 +293,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
 
 /* The kernels for element type T (M: its slot member). */
 #define TB_SCAN_CPU_KERNELS(T, M)                                                                \
-  static void tb_serial_##M(const T *restrict x, T *restrict y, int64_t n, int excl)             \
+  static void tb_serial_##M(const T *restrict x, T *restrict y, int64_t n, int excl)            \
   {                                                                                              \
     T s = 0;                                                                                     \
     if (excl)                                                                                    \
@@ -359,12 +359,12 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
   /* it. Two sets of slots, used in alternate rounds, suffice: a thread */                       \
   /* writes round r + 1's slot only after the barrier of round r, which */                       \
   /* every reader of round r - 1's slots (the same set) has passed. */                           \
-  static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,             \
+  static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
                             int threads, int64_t tile, tb_scan_cpu_t *st)                        \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                            \
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
       const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
       /* The thread's next block starts nt blocks on. */                                         \
       const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
@@ -379,7 +379,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       for (int64_t r = 0; r * nt * tile < n; r++) {                                              \
         tb_scan_span(r * nt + t, tile, n, &lo, &hi);                                             \
         tb_scan_span(pipe ? (r + 1) * nt + t : (n + tile - 1) / tile, tile, n, &nlo, &nhi);      \
-        tb_scan_slot_t *tot = st->slot + (r & 1) * nt;                                           \
+        tb_scan_slot_t *tot = st->slot + (r & 1) * nt;                                               \
         if (!pipe)                                                                               \
           part = tb_block_sum_##M(x, lo, hi, st);                                                \
         tot[t].v.M = part;                                                                       \
@@ -408,14 +408,14 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
   /* the block scanned from its offset while it is still in cache. With */                       \
   /* --prefetch pass1 a block's total comes from the pass 2 of the thread's */                   \
   /* block before it (the first block's from a pass of its own). */                              \
-  static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
+  static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
                              int threads, int64_t tile, tb_scan_cpu_t *st)                       \
   {                                                                                              \
     const int64_t blocks = (n + tile - 1) / tile;                                                \
     tb_scan_link_t *link = st->link;                                                             \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                            \
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
       const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
       /* The thread's next block starts nt blocks on. */                                         \
       const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
@@ -457,7 +457,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
                                                                                                  \
   /* twopass: chained by look-back where prepare made the blocks' states, */                     \
   /* else in rounds between barriers. */                                                         \
-  static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
+  static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
                              int threads, int64_t tile, tb_scan_cpu_t *st)                       \
   {                                                                                              \
     if (st->link)                                                                                \
@@ -468,7 +468,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
                                                                                                  \
   /* One pass of pointer jumping: dst_i = src_i + src_{i-d} (0 below d); the */                  \
   /* first pass reads x itself, shifted by one place for an exclusive scan. */                   \
-  static void tb_jump_##M(const T *restrict x, T *restrict y, T *restrict tmp, int64_t n,        \
+  static void tb_jump_##M(const T *restrict x, T *restrict y, T *restrict tmp, int64_t n,       \
                           int excl, int threads, int steps)                                      \
   {                                                                                              \
     for (int k = 0; k < steps; k++) {                                                            \
