@@ -528,7 +528,7 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
                "alone)", TB_PARAM_INT, "1", 0, 64, NULL, 0, "0,1,2,4"},
     {"chains", "independent vector sums pass 1 (twopass) keeps: 1, one chain of additions "
                "(GCC's simd reduction); 2 or 4 interleaved, for float and double's 4-cycle "
-               "additions", TB_PARAM_CHOICE, "1", 0, 0, tb_scan_chains, 0, "1,2,4"},
+               "additions", TB_PARAM_CHOICE, "4", 0, 0, tb_scan_chains, 0, "1,2,4"},
     {"carry", "vectors pass 2 (twopass) scans a step: 1, the running carry takes one "
               "addition a vector; 2 or 4, one addition a step (a step's vectors add their "
               "earlier totals off the chain)", TB_PARAM_CHOICE, "1", 0, 0, tb_scan_chains, 0,
