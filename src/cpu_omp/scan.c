@@ -19,7 +19,12 @@
  *          read memory while others write it, instead of all reading and
  *          then all writing between two barriers. With --prefetch next
  *          pass 2 also prefetches the thread's next block into L2, chunk by
- *          chunk, so that its reads overlap this block's writes;
+ *          chunk, so that its reads overlap this block's writes; with
+ *          --prefetch pass1 pass 2 runs the next block's pass 1 chunk by
+ *          chunk, so that a thread reads and writes at once, as a copy
+ *          does. Pass 1 keeps --chains independent vector sums (float's
+ *          additions take 4 cycles), and the team's waits for each other
+ *          are timed (column wait);
  * jump     pointer jumping (Hillis and Steele) on the CPU: ceil(log2 n)
  *          parallel passes y'_i = y_i + y_{i-d}, d = 1, 2, 4, ..., between
  *          y and a second buffer: O(n log n) work, to show its cost here too.
