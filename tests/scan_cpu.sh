@@ -6,7 +6,9 @@
 # 2^24+3 checks), double within its bound, float within its
 # bound or honestly unverifiable where that bound reaches an input; the
 # depth column follows each order; the blocked scan with small tiles (many
-# rounds) too, and pass 2 prefetching the next block. Compaction: exact and
+# rounds) too, pass 2 prefetching or summing the next block, pass 1 in
+# independent vector sums, pass 2 in steps of several vectors, the share of
+# time spent waiting. Compaction: exact and
 # stable at every keep fraction, counts that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
 # one splitter to half the nodes as splitters; a random tree's depths exact
 # for the walk and Wyllie (Helman-JaJa skips trees), every row held against
@@ -68,16 +70,44 @@ run_csv "$TMP/simd.csv" scan --variant twopass --precision int32,double --kind i
 all_pass "$TMP/simd.csv" 24
 [ "$(csv_select "$TMP/simd.csv" simd | sort -u | tr '\n' ' ')" = "16 32 64 " ] ||
   fail "the rows do not name the vector widths 16, 32 and 64"
-# Pass 2 prefetching the thread's next block, by barrier rounds and by
-# look-back, with tiles whose next block lies partly or wholly past n (the
-# prefetch must stop at n) on three threads: exact int32, double within its
-# bound, and the setting named in the rows.
+# Pass 2 prefetching the thread's next block or summing it (pass 1 of the
+# next block inside this one's pass 2), by barrier rounds and by look-back,
+# with tiles whose next block lies partly or wholly past n (the prefetch
+# and the next block's sum must stop at n; 4096 elements are 4 chunks, the
+# pass-1 prefetch's distance crossing into the next block's end) on three
+# threads: exact int32, double within its bound, and the setting named in
+# the rows.
 run_csv "$TMP/prefetch.csv" scan --variant twopass --precision int32,double \
-  --kind inclusive,exclusive --size 1,65,1000003 --tile 64,1000 --threads 3 \
-  --sync barrier,lookback --prefetch off,next --seed 53
-all_pass "$TMP/prefetch.csv" 96
-[ "$(csv_select "$TMP/prefetch.csv" prefetch | sort -u | tr '\n' ' ')" = "next off " ] ||
-  fail "the rows do not name the prefetch settings off and next"
+  --kind inclusive,exclusive --size 1,65,1000003 --tile 64,4096 --threads 3 \
+  --sync barrier,lookback --prefetch off,next,pass1 --seed 53
+all_pass "$TMP/prefetch.csv" 144
+[ "$(csv_select "$TMP/prefetch.csv" prefetch | sort -u | tr '\n' ' ')" = "next off pass1 " ] ||
+  fail "the rows do not name the prefetch settings off, next and pass1"
+# Every twopass row says what share of its threads' time went to waiting
+# for other threads, a fraction.
+csv_select "$TMP/prefetch.csv" wait | awk '!($1 >= 0 && $1 <= 1) { bad++ } END { exit bad > 0 }' ||
+  fail "a twopass row's wait is not a fraction: $(csv_select "$TMP/prefetch.csv" wait | sort -u)"
+# Pass 1 in 1, 2 or 4 independent vector sums and pass 2 in steps of 1, 2
+# or 4 vectors, of 16 or 64 bytes, with and without the pass-1 prefetch
+# (distance 0 and 3 chunks): int32 exact at sizes that leave tails to the
+# scalar loops and to steps of fewer vectors (31; 1000003 in tiles of
+# 4096), double within its bound, float within its bound where that bound
+# can tell a wrong sum (5000 elements in 20 blocks of 256: depth 554,
+# 554 u s ~ 0.17 of an input of at least 0.5), and the settings in the rows.
+run_csv "$TMP/chains.csv" scan --variant twopass --precision int32,double \
+  --size 31,1000003 --tile 4096 --threads 2 --chains 1,2,4 --carry 1,2,4 --simd 16,64 \
+  --prefetch pass1 --pfdist 0,3 --seed 61
+all_pass "$TMP/chains.csv" 144
+run_csv "$TMP/chainsf.csv" scan --variant twopass --precision float --kind inclusive,exclusive \
+  --size 31,5000 --tile 256 --threads 2 --chains 1,4 --carry 1,4 --sync barrier,lookback \
+  --prefetch off,pass1 --seed 67
+all_pass "$TMP/chainsf.csv" 64
+[ "$(csv_select "$TMP/chains.csv" chains | sort -u | tr '\n' ' ')" = "1 2 4 " ] ||
+  fail "the rows do not name the chains 1, 2 and 4"
+[ "$(csv_select "$TMP/chains.csv" carry | sort -u | tr '\n' ' ')" = "1 2 4 " ] ||
+  fail "the rows do not name the carry steps 1, 2 and 4"
+[ "$(csv_select "$TMP/chains.csv" pfdist | sort -u | tr '\n' ' ')" = "0 3 " ] ||
+  fail "the rows do not name the prefetch distances 0 and 3"
 
 # ---- compact ---------------------------------------------------------------
 run_csv "$TMP/compact.csv" compact --precision int32,float,double --size 1,31,1000003 \
@@ -133,6 +163,12 @@ expect_error 2 "unknown value 'bogus'" run scan --backend cpu --kind bogus
 expect_error 2 "\-\-tile '1' must be at least 64" run scan --backend cpu --tile 1
 expect_error 2 "unknown value '48'" run scan --backend cpu --variant twopass --simd 48
 expect_error 2 "unknown value 'far'" run scan --backend cpu --variant twopass --prefetch far
+expect_error 2 "unknown value '3'" run scan --backend cpu --variant twopass --chains 3
+expect_error 2 "unknown value '8'" run scan --backend cpu --variant twopass --carry 8
+expect_error 2 "\-\-pfdist '65' must be at most 64" run scan --backend cpu --variant twopass \
+  --pfdist 65
+expect_error 2 "\-\-pfdist '-1' must be at least 0" run scan --backend cpu --variant twopass \
+  --pfdist -1
 expect_error 2 "\-\-keep '2' must be at most 1" run compact --backend cpu --keep 2
 expect_error 2 "\-\-spacing '1' must be at least 2" run listrank --backend cpu --spacing 1
 expect_error 2 "unknown value 'graph'" run listrank --backend cpu --shape graph

@@ -19,7 +19,12 @@
  *          read memory while others write it, instead of all reading and
  *          then all writing between two barriers. With --prefetch next
  *          pass 2 also prefetches the thread's next block into L2, chunk by
- *          chunk, so that its reads overlap this block's writes;
+ *          chunk, so that its reads overlap this block's writes; with
+ *          --prefetch pass1 pass 2 runs the next block's pass 1 chunk by
+ *          chunk, so that a thread reads and writes at once, as a copy
+ *          does. Pass 1 keeps --chains independent vector sums (float's
+ *          additions take 4 cycles), and the team's waits for each other
+ *          are timed (column wait);
  * jump     pointer jumping (Hillis and Steele) on the CPU: ceil(log2 n)
  *          parallel passes y'_i = y_i + y_{i-d}, d = 1, 2, 4, ..., between
  *          y and a second buffer: O(n log n) work, to show its cost here too.
@@ -70,17 +75,26 @@ typedef struct tb_scan_cpu {
   tb_scan_link_t *link; /* twopass, sync lookback: one a block */
   void *tmp;            /* jump: the second buffer */
   int vw;               /* twopass: pass 2's vector width, 0, 1, 2: 16, 32, 64 bytes */
-  int prefetch;         /* twopass: pass 2 prefetches the thread's next block */
+  int prefetch;         /* twopass: what pass 2 does about the thread's next block (TB_PREFETCH_*) */
+  int64_t pfdist;       /* twopass, prefetch pass1: chunks pass 1 prefetches ahead (0: none) */
+  int chains;           /* twopass: pass 1's independent sums, 0, 1, 2: 1, 2, 4 of them */
+  int carry;            /* twopass: pass 2's vectors a carry step, 0, 1, 2: 1, 2, 4 */
+  double waited;        /* twopass: seconds the team spent waiting for other threads, summed */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired), polled
- * politely (tb_cpu_backoff). */
-static inline int tb_scan_wait(atomic_int *flag)
+ * politely (tb_cpu_backoff); the seconds spent polling, if any, are added
+ * to *waited (the clock is read only when the first poll fails). */
+static inline int tb_scan_wait(atomic_int *flag, double *waited)
 {
-  int f;
+  int f = atomic_load_explicit(flag, memory_order_acquire);
+  if (f != TB_LINK_NONE)
+    return f;
+  const double t0 = omp_get_wtime();
   for (int spins = 0; (f = atomic_load_explicit(flag, memory_order_acquire)) == TB_LINK_NONE;
        spins++)
     tb_cpu_backoff(spins);
+  *waited += omp_get_wtime() - t0;
   return f;
 }
 
@@ -129,13 +143,46 @@ static inline void tb_scan_fence(void)
  * last output would give, but leaves only that one addition on the chain
  * from vector to vector: GCC's inscan loop broadcasts the last output and
  * so also carries the broadcast's latency, which for float (4-cycle adds)
- * made pass 2 about half as fast as for int32. Returns the elements done
- * (a multiple of the lanes); *s is the carry after them. */
+ * made pass 2 about half as fast as for int32. With K > 1 (tuning carry)
+ * a step takes K vectors: vector k > 0 adds the broadcast totals of the
+ * step's vectors before it (a running sum off the chain) and then the
+ * carry, and the carry takes the step's total at once: one addition on the
+ * chain every K vectors, float's 4 cycles shared by 16 K lanes of 64 bytes
+ * where int32 has 1 cycle a vector. An element then sees at most
+ * log2(lanes) + K + 1 additions inside its vector and step, plus one per
+ * earlier step of the block: within the tile the bound allows (doc/scan.md).
+ * Returns the elements done (a multiple of the lanes); *s is the carry
+ * after them. */
 #define TB_SCAN_VEC_KERNEL(T, M, I, B)                                                           \
   typedef T tb_vec_##M##B __attribute__((vector_size(B)));                                       \
   typedef I tb_lane_##M##B __attribute__((vector_size(B)));                                      \
-  static int64_t tb_vscan_##M##B(const T *restrict x, T *restrict buf, int64_t len, T *s,       \
-                                 int excl)                                                       \
+  /* One step of K vectors at x (the masks in up, steps of them). */                             \
+  static inline __attribute__((always_inline)) void tb_vstep_##M##B(                             \
+      const T *restrict x, T *restrict buf, tb_vec_##M##B *carry, int excl, int K,               \
+      const tb_lane_##M##B *up, int steps)                                                       \
+  {                                                                                              \
+    enum { W = B / (int)sizeof(T) };                                                             \
+    const tb_vec_##M##B zero = {0};                                                              \
+    const tb_lane_##M##B last = (tb_lane_##M##B){0} + (I)(W - 1);                                \
+    tb_vec_##M##B local = zero;                                                                  \
+    for (int k = 0; k < K; k++) {                                                                \
+      tb_vec_##M##B v;                                                                           \
+      memcpy(&v, x + k * W, sizeof v);                                                           \
+      for (int j = 0; j < steps; j++)                                                            \
+        v += __builtin_shuffle(v, zero, up[j]);                                                  \
+      /* The exclusive prefix of lane j is the inclusive one of lane j - 1. */                   \
+      tb_vec_##M##B p = excl ? __builtin_shuffle(v, zero, up[0]) : v;                            \
+      if (k > 0)                                                                                 \
+        p += local;                                                                              \
+      const tb_vec_##M##B out = *carry + p;                                                      \
+      memcpy(buf + k * W, &out, sizeof out);                                                     \
+      /* The broadcast of the vector's total (a shuffle, not an addition). */                    \
+      local = k > 0 ? local + __builtin_shuffle(v, last) : __builtin_shuffle(v, last);           \
+    }                                                                                            \
+    *carry += local;                                                                             \
+  }                                                                                              \
+  static inline __attribute__((always_inline)) int64_t tb_vscan_##M##B(                          \
+      const T *restrict x, T *restrict buf, int64_t len, T *s, int excl, int K)                  \
   {                                                                                              \
     enum { W = B / (int)sizeof(T) };                                                             \
     /* up[k]: lane i takes lane i - 2^k, lanes below 2^k a zero (an index */                     \
@@ -145,34 +192,109 @@ static inline void tb_scan_fence(void)
     for (int d = 1; d < W; d <<= 1, steps++)                                                     \
       for (int i = 0; i < W; i++)                                                                \
         up[steps][i] = (I)(i >= d ? i - d : W + i);                                              \
-    const tb_vec_##M##B zero = {0};                                                              \
-    tb_vec_##M##B carry = zero + *s;                                                             \
+    tb_vec_##M##B carry = (tb_vec_##M##B){0} + *s;                                               \
     int64_t i = 0;                                                                               \
-    for (; i + W <= len; i += W) {                                                               \
-      tb_vec_##M##B v;                                                                           \
-      memcpy(&v, x + i, sizeof v);                                                               \
-      for (int k = 0; k < steps; k++)                                                            \
-        v += __builtin_shuffle(v, zero, up[k]);                                                  \
-      /* The exclusive prefix of lane j is the inclusive one of lane j - 1. */                   \
-      const tb_vec_##M##B out = carry + (excl ? __builtin_shuffle(v, zero, up[0]) : v);          \
-      memcpy(buf + i, &out, sizeof out);                                                         \
-      carry += v[W - 1];                                                                         \
-    }                                                                                            \
+    for (; i + K * W <= len; i += K * W)                                                         \
+      tb_vstep_##M##B(x + i, buf + i, &carry, excl, K, up, steps);                               \
+    for (; i + W <= len; i += W)                                                                 \
+      tb_vstep_##M##B(x + i, buf + i, &carry, excl, 1, up, steps);                               \
     *s = carry[0];                                                                               \
     return i;                                                                                    \
+  }                                                                                              \
+  static int64_t tb_vscan_##M##B##_1(const T *restrict x, T *restrict buf, int64_t len, T *s,    \
+                                     int excl)                                                   \
+  {                                                                                              \
+    return tb_vscan_##M##B(x, buf, len, s, excl, 1);                                             \
+  }                                                                                              \
+  static int64_t tb_vscan_##M##B##_2(const T *restrict x, T *restrict buf, int64_t len, T *s,    \
+                                     int excl)                                                   \
+  {                                                                                              \
+    return tb_vscan_##M##B(x, buf, len, s, excl, 2);                                             \
+  }                                                                                              \
+  static int64_t tb_vscan_##M##B##_4(const T *restrict x, T *restrict buf, int64_t len, T *s,    \
+                                     int excl)                                                   \
+  {                                                                                              \
+    return tb_vscan_##M##B(x, buf, len, s, excl, 4);                                             \
   }
 
-/* The kernels of every width for element type T, and their table. */
+/* Pass 1 of len elements in vectors of B bytes (after TB_SCAN_VEC_KERNEL,
+ * whose vector type it uses): their sum, kept in K independent vector sums
+ * (tuning chains) that meet at the end. Each vector's addition waits for
+ * the previous one on its chain: one sum is GCC's simd reduction, which for
+ * float and double (4-cycle additions, 1 for int32) caps a core at one
+ * vector per 4 cycles, 16 bytes a cycle with 64-byte vectors, where 2 loads
+ * a cycle would allow 128. Any order of additions keeps the block total's
+ * depth within the tile's (doc/scan.md). */
+#define TB_SCAN_SUM_KERNEL(T, M, B, K)                                                           \
+  static T tb_vsum_##M##B##_##K(const T *restrict x, int64_t len)                                \
+  {                                                                                              \
+    enum { W = B / (int)sizeof(T) };                                                             \
+    tb_vec_##M##B acc[K];                                                                        \
+    for (int k = 0; k < K; k++)                                                                  \
+      acc[k] = (tb_vec_##M##B){0};                                                               \
+    int64_t i = 0;                                                                               \
+    for (; i + K * W <= len; i += K * W)                                                         \
+      for (int k = 0; k < K; k++) {                                                              \
+        tb_vec_##M##B v;                                                                         \
+        memcpy(&v, x + i + k * W, sizeof v);                                                     \
+        acc[k] += v;                                                                             \
+      }                                                                                          \
+    for (int k = 1; k < K; k++)                                                                  \
+      acc[0] += acc[k];                                                                          \
+    T s = 0;                                                                                     \
+    for (int j = 0; j < W; j++)                                                                  \
+      s += acc[0][j];                                                                            \
+    for (; i < len; i++)                                                                         \
+      s += x[i];                                                                                 \
+    return s;                                                                                    \
+  }
+
+/* The scan and sum kernels of every width (and for the sums, every number
+ * of chains: 1, 2, 4) for element type T, and their tables. */
+#define TB_SCAN_VEC_WIDTH(T, M, I, B)                                                            \
+  TB_SCAN_VEC_KERNEL(T, M, I, B)                                                                 \
+  TB_SCAN_SUM_KERNEL(T, M, B, 1)                                                                 \
+  TB_SCAN_SUM_KERNEL(T, M, B, 2)                                                                 \
+  TB_SCAN_SUM_KERNEL(T, M, B, 4)
 #define TB_SCAN_VEC_KERNELS(T, M, I)                                                             \
-  TB_SCAN_VEC_KERNEL(T, M, I, 16)                                                                \
-  TB_SCAN_VEC_KERNEL(T, M, I, 32)                                                                \
-  TB_SCAN_VEC_KERNEL(T, M, I, 64)                                                                \
-  static int64_t (*const tb_vscan_##M[])(const T *restrict, T *restrict, int64_t, T *, int) = { \
-      tb_vscan_##M##16, tb_vscan_##M##32, tb_vscan_##M##64};
+  TB_SCAN_VEC_WIDTH(T, M, I, 16)                                                                 \
+  TB_SCAN_VEC_WIDTH(T, M, I, 32)                                                                 \
+  TB_SCAN_VEC_WIDTH(T, M, I, 64)                                                                 \
+  static int64_t (*const tb_vscan_##M[][3])(const T *restrict, T *restrict, int64_t, T *,        \
+                                            int) = {                                             \
+      {tb_vscan_##M##16_1, tb_vscan_##M##16_2, tb_vscan_##M##16_4},                              \
+      {tb_vscan_##M##32_1, tb_vscan_##M##32_2, tb_vscan_##M##32_4},                              \
+      {tb_vscan_##M##64_1, tb_vscan_##M##64_2, tb_vscan_##M##64_4}};                             \
+  static T (*const tb_vsum_##M[][3])(const T *restrict, int64_t) = {                             \
+      {tb_vsum_##M##16_1, tb_vsum_##M##16_2, tb_vsum_##M##16_4},                                 \
+      {tb_vsum_##M##32_1, tb_vsum_##M##32_2, tb_vsum_##M##32_4},                                 \
+      {tb_vsum_##M##64_1, tb_vsum_##M##64_2, tb_vsum_##M##64_4}};
 
 TB_SCAN_VEC_KERNELS(uint32_t, i, uint32_t)
 TB_SCAN_VEC_KERNELS(float, f, int32_t)
 TB_SCAN_VEC_KERNELS(double, d, int64_t)
+
+/* What pass 2 does about the thread's next block (tuning prefetch): nothing;
+ * prefetch it into L2; or read and sum it (its pass 1), chunk by chunk. */
+enum { TB_PREFETCH_OFF, TB_PREFETCH_NEXT, TB_PREFETCH_PASS1 };
+
+/* Block b's elements [lo, hi) in blocks of `tile`, cut at n (a block at or
+ * past n is empty). */
+static inline void tb_scan_span(int64_t b, int64_t tile, int64_t n, int64_t *lo, int64_t *hi)
+{
+  *lo = b * tile < n ? b * tile : n;
+  *hi = *lo + tile < n ? *lo + tile : n;
+}
+
+/* Prefetch the elements [p, p + len) of x (elements of e bytes) that lie
+ * below end, into every cache level (l1 nonzero) or into L2. */
+static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t len, int64_t end,
+                                    int l1)
+{
+  if (p < end)
+    tb_cpu_prefetch((const char *)x + p * (int64_t)e, (size_t)(end - p < len ? end - p : len) * e,
+                    l1);
+}
 
 /* The kernels for element type T (M: its slot member). */
 #define TB_SCAN_CPU_KERNELS(T, M)                                                                \
@@ -191,49 +313,84 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
       }                                                                                          \
   }                                                                                              \
                                                                                                  \
-  /* Pass 2 of one block: y[lo, hi) from offset s, through buf; with */                          \
-  /* ahead > 0, each chunk also prefetches the chunk `ahead` elements on */                       \
-  /* (the thread's next block) where it lies below n. */                                          \
-  static void tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi,     \
-                                T s, int excl, int vw, int64_t ahead, int64_t n,                 \
-                                T *restrict buf)                                                 \
+  /* Pass 1 of x[lo, hi): its sum, in the vectors and chains of st. */                           \
+  static T tb_block_sum_##M(const T *restrict x, int64_t lo, int64_t hi,                         \
+                            const tb_scan_cpu_t *st)                                             \
   {                                                                                              \
+    return tb_vsum_##M[st->vw][st->chains](x + lo, hi - lo);                                     \
+  }                                                                                              \
+                                                                                                 \
+  /* Pass 2 of one block: y[lo, hi) from offset s, through buf. With */                          \
+  /* --prefetch next each chunk also prefetches into L2 the chunk nt */                          \
+  /* blocks on (`ahead` elements: the thread's next block). With */                              \
+  /* --prefetch pass1 each chunk also runs pass 1 over the chunk at the same */                  \
+  /* place in [nlo, nhi) (the thread's next block; else that is empty) and */                    \
+  /* returns its sum; that block is never longer than this one (it starts */                     \
+  /* later and both end at n at the latest), so this block's chunks cover */                     \
+  /* it. After its chunk's sum pass 1 prefetches, into every level, the */                       \
+  /* chunk --pfdist chunks on: those reads fly while this chunk is scanned */                    \
+  /* and written, where the hardware prefetchers stop at each 4 KiB page. */                     \
+  static T tb_block_scan_##M(const T *restrict x, T *restrict y, int64_t lo, int64_t hi, T s,    \
+                             int excl, int64_t n, int64_t ahead, int64_t nlo, int64_t nhi,       \
+                             const tb_scan_cpu_t *st, T *restrict buf)                           \
+  {                                                                                              \
+    const int64_t dist = st->pfdist * TB_SCAN_CHUNK;                                             \
+    T next = 0;                                                                                  \
     for (int64_t c = lo; c < hi; c += TB_SCAN_CHUNK) {                                           \
       const int64_t len = hi - c < TB_SCAN_CHUNK ? hi - c : TB_SCAN_CHUNK;                       \
       const T *restrict xc = x + c;                                                              \
-      if (ahead && c + ahead < n)                                                                \
-        /* into L2: memory sees this block's writes and the next one's reads */                 \
-        tb_cpu_prefetch(xc + ahead,                                                              \
-                        (size_t)(n - c - ahead < len ? n - c - ahead : len) * sizeof(T), 0);    \
+      if (ahead)                                                                                 \
+        tb_scan_prefetch(x, sizeof(T), c + ahead, len, n, 0);                                    \
+      const int64_t a = nlo + (c - lo);                                                          \
+      if (a < nhi) {                                                                             \
+        next += tb_block_sum_##M(x, a, a + len < nhi ? a + len : nhi, st);                       \
+        if (dist)                                                                                \
+          tb_scan_prefetch(x, sizeof(T), a + dist, len, nhi, 1);                                 \
+      }                                                                                          \
       /* The vectors, then the last few elements one by one. */                                  \
-      for (int64_t i = tb_vscan_##M[vw](xc, buf, len, &s, excl); i < len; i++) {                \
+      for (int64_t i = tb_vscan_##M[st->vw][st->carry](xc, buf, len, &s, excl); i < len; i++) {  \
         buf[i] = excl ? s : s + xc[i];                                                           \
         s += xc[i];                                                                              \
       }                                                                                          \
       tb_scan_put(y + c, buf, len, sizeof(T));                                                   \
     }                                                                                            \
+    return next;                                                                                 \
   }                                                                                              \
                                                                                                  \
+  /* The blocks in rounds: in round r thread t takes block r nt + t, sums */                     \
+  /* it (or has summed it during the previous round's pass 2, with */                            \
+  /* --prefetch pass1), publishes the total in the round's set of slots, */                      \
+  /* meets the team at a barrier and scans the block from the totals before */                   \
+  /* it. Two sets of slots, used in alternate rounds, suffice: a thread */                       \
+  /* writes round r + 1's slot only after the barrier of round r, which */                       \
+  /* every reader of round r - 1's slots (the same set) has passed. */                           \
   static void tb_rounds_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
-                            int threads, int64_t tile, const tb_scan_cpu_t *st)                  \
+                            int threads, int64_t tile, tb_scan_cpu_t *st)                        \
   {                                                                                              \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
       /* The thread's next block starts nt blocks on. */                                         \
-      const int64_t ahead = st->prefetch ? (int64_t)nt * tile : 0;                               \
+      const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
-      T carry = 0;                                                                               \
+      T carry = 0, part = 0;                                                                     \
+      double waited = 0;                                                                         \
+      int64_t lo, hi, nlo, nhi;                                                                  \
+      if (pipe) {                                                                                \
+        tb_scan_span(t, tile, n, &lo, &hi);                                                      \
+        part = tb_block_sum_##M(x, lo, hi, st);                                                  \
+      }                                                                                          \
       for (int64_t r = 0; r * nt * tile < n; r++) {                                              \
-        const int64_t lo0 = (r * nt + t) * tile;                                                 \
-        const int64_t lo = lo0 < n ? lo0 : n, hi = lo + tile < n ? lo + tile : n;                \
+        tb_scan_span(r * nt + t, tile, n, &lo, &hi);                                             \
+        tb_scan_span(pipe ? (r + 1) * nt + t : (n + tile - 1) / tile, tile, n, &nlo, &nhi);      \
         tb_scan_slot_t *tot = st->slot + (r & 1) * nt;                                               \
-        T part = 0;                                                                              \
-        _Pragma("omp simd reduction(+ : part)")                                                  \
-        for (int64_t i = lo; i < hi; i++)                                                        \
-          part += x[i];                                                                          \
+        if (!pipe)                                                                               \
+          part = tb_block_sum_##M(x, lo, hi, st);                                                \
         tot[t].v.M = part;                                                                       \
+        const double t0 = omp_get_wtime();                                                       \
         _Pragma("omp barrier")                                                                   \
+        waited += omp_get_wtime() - t0;                                                          \
         T off = carry;                                                                           \
         for (int j = 0; j < t; j++)                                                              \
           off += tot[j].v.M;                                                                     \
@@ -241,9 +398,11 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
         for (int j = t; j < nt; j++)                                                             \
           all += tot[j].v.M;                                                                     \
         carry = all;                                                                             \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, st->vw, ahead, n, buf);                       \
+        part = tb_block_scan_##M(x, y, lo, hi, off, excl, n, ahead, nlo, nhi, st, buf);          \
       }                                                                                          \
       tb_scan_fence();                                                                           \
+      _Pragma("omp atomic")                                                                      \
+      st->waited += waited;                                                                      \
     }                                                                                            \
   }                                                                                              \
                                                                                                  \
@@ -251,32 +410,41 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
   /* by look-back: the flags reset (one barrier), then each block's total */                     \
   /* published, its offset found from the blocks before it (the nearest */                       \
   /* inclusive prefix plus the totals after it), its prefix published, and */                    \
-  /* the block scanned from its offset while it is still in cache. */                            \
+  /* the block scanned from its offset while it is still in cache. With */                       \
+  /* --prefetch pass1 a block's total comes from the pass 2 of the thread's */                   \
+  /* block before it (the first block's from a pass of its own). */                              \
   static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
-                             int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
+                             int threads, int64_t tile, tb_scan_cpu_t *st)                       \
   {                                                                                              \
     const int64_t blocks = (n + tile - 1) / tile;                                                \
     tb_scan_link_t *link = st->link;                                                             \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
       const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
       /* The thread's next block starts nt blocks on. */                                         \
-      const int64_t ahead = st->prefetch ? (int64_t)nt * tile : 0;                               \
+      const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
+      T part = 0;                                                                                \
+      double waited = 0;                                                                         \
+      int64_t lo, hi, nlo, nhi;                                                                  \
       for (int64_t b = t; b < blocks; b += nt)                                                   \
         atomic_store_explicit(&link[b].flag, TB_LINK_NONE, memory_order_relaxed);                \
       _Pragma("omp barrier")                                                                     \
+      if (pipe) {                                                                                \
+        tb_scan_span(t, tile, n, &lo, &hi);                                                      \
+        part = tb_block_sum_##M(x, lo, hi, st);                                                  \
+      }                                                                                          \
       for (int64_t b = t; b < blocks; b += nt) {                                                 \
-        const int64_t lo = b * tile, hi = lo + tile < n ? lo + tile : n;                         \
-        T part = 0;                                                                              \
-        _Pragma("omp simd reduction(+ : part)")                                                  \
-        for (int64_t i = lo; i < hi; i++)                                                        \
-          part += x[i];                                                                          \
+        tb_scan_span(b, tile, n, &lo, &hi);                                                      \
+        tb_scan_span(pipe ? b + nt : blocks, tile, n, &nlo, &nhi);                               \
+        if (!pipe)                                                                               \
+          part = tb_block_sum_##M(x, lo, hi, st);                                                \
         link[b].agg.M = part;                                                                    \
         atomic_store_explicit(&link[b].flag, TB_LINK_AGG, memory_order_release);                 \
         T off = 0;                                                                               \
         for (int64_t j = b - 1; j >= 0; j--) {                                                   \
-          if (tb_scan_wait(&link[j].flag) == TB_LINK_INCL) {                                     \
+          if (tb_scan_wait(&link[j].flag, &waited) == TB_LINK_INCL) {                            \
             off += link[j].incl.M;                                                               \
             break;                                                                               \
           }                                                                                      \
@@ -284,16 +452,18 @@ TB_SCAN_VEC_KERNELS(double, d, int64_t)
         }                                                                                        \
         link[b].incl.M = off + part;                                                             \
         atomic_store_explicit(&link[b].flag, TB_LINK_INCL, memory_order_release);                \
-        tb_block_scan_##M(x, y, lo, hi, off, excl, st->vw, ahead, n, buf);                       \
+        part = tb_block_scan_##M(x, y, lo, hi, off, excl, n, ahead, nlo, nhi, st, buf);          \
       }                                                                                          \
       tb_scan_fence();                                                                           \
+      _Pragma("omp atomic")                                                                      \
+      st->waited += waited;                                                                      \
     }                                                                                            \
   }                                                                                              \
                                                                                                  \
   /* twopass: chained by look-back where prepare made the blocks' states, */                     \
   /* else in rounds between barriers. */                                                         \
   static void tb_twopass_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
-                             int threads, int64_t tile, const tb_scan_cpu_t *st)                 \
+                             int threads, int64_t tile, tb_scan_cpu_t *st)                       \
   {                                                                                              \
     if (st->link)                                                                                \
       tb_chained_##M(x, y, n, excl, threads, tile, st);                                          \
@@ -340,7 +510,8 @@ static int tb_scan_jump_steps(int64_t n)
 }
 
 static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
-static const char *const tb_scan_prefetches[] = {"off", "next", NULL};
+static const char *const tb_scan_chains[] = {"1", "2", "4", NULL};
+static const char *const tb_scan_prefetches[] = {"off", "next", "pass1", NULL};
 /* The choices of simd: auto, then the width indexes 0, 1, 2 in order. */
 static const char *const tb_scan_simds[] = {"auto", "16", "32", "64", NULL};
 enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
@@ -353,11 +524,22 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
              "round's totals; lookback, each block looks back over the blocks before it for "
              "their published totals and prefixes, no barrier", TB_PARAM_CHOICE, "lookback", 0,
      0, tb_scan_syncs, 0, "barrier,lookback"},
-    {"prefetch", "whether pass 2 (twopass) prefetches the thread's next block into L2 while it "
-                 "scans and streams out this one: off or next", TB_PARAM_CHOICE, "off", 0, 0,
-     tb_scan_prefetches, 0, "off,next"},
-    {"simd", "bytes of the vectors pass 2 scans in (twopass): 16, 32 or 64; auto, the widest "
-             "the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
+    {"prefetch", "what pass 2 (twopass) does about the thread's next block while it scans and "
+                 "streams out this one: off, nothing; next, prefetches it into L2; pass1, reads "
+                 "and sums it (that block's pass 1)", TB_PARAM_CHOICE, "off", 0, 0,
+     tb_scan_prefetches, 0, "off,next,pass1"},
+    {"pfdist", "with --prefetch pass1 (twopass), how many 1024-element chunks ahead of its "
+               "reads pass 1 of the next block prefetches (0: none, the hardware's prefetchers "
+               "alone)", TB_PARAM_INT, "1", 0, 64, NULL, 0, "0,1,2,4"},
+    {"chains", "independent vector sums pass 1 (twopass) keeps: 1, one chain of additions "
+               "(GCC's simd reduction); 2 or 4 interleaved, for float and double's 4-cycle "
+               "additions", TB_PARAM_CHOICE, "4", 0, 0, tb_scan_chains, 0, "1,2,4"},
+    {"carry", "vectors pass 2 (twopass) scans a step: 1, the running carry takes one "
+              "addition a vector; 2 or 4, one addition a step (a step's vectors add their "
+              "earlier totals off the chain)", TB_PARAM_CHOICE, "1", 0, 0, tb_scan_chains, 0,
+     "1,2,4"},
+    {"simd", "bytes of the vectors pass 1 sums and pass 2 scans in (twopass): 16, 32 or 64; "
+             "auto, the widest the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
@@ -377,7 +559,10 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     const int64_t tile = tb_tune(ctx, "tile")->i, blocks = (p->n + tile - 1) / tile;
     const int simd = (int)tb_tune(ctx, "simd")->i;
     st->vw = simd > 0 ? simd - 1 : TB_SCAN_AUTO_WIDTH;
-    st->prefetch = tb_tune(ctx, "prefetch")->i == 1;
+    st->prefetch = (int)tb_tune(ctx, "prefetch")->i;
+    st->pfdist = tb_tune(ctx, "pfdist")->i;
+    st->chains = (int)tb_tune(ctx, "chains")->i;
+    st->carry = (int)tb_tune(ctx, "carry")->i;
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
@@ -416,7 +601,7 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
 static int tb_scan_cpu_run(tb_ctx_t *ctx, int kind)
 {
   const tb_scan_t *s = ctx->p->priv;
-  const tb_scan_cpu_t *st = ctx->state;
+  tb_scan_cpu_t *st = ctx->state;
   const void *x = ctx->buf[s->x];
   void *y = ctx->buf[s->y];
   const int64_t n = ctx->p->n;
@@ -433,12 +618,18 @@ static int tb_scan_cpu_run(tb_ctx_t *ctx, int kind)
     break;
   case TB_SV_TWOPASS: {
     const int64_t tile = tb_tune(ctx, "tile")->i;
+    const double t0 = omp_get_wtime();
+    st->waited = 0;
     if (prec == TB_INT32)
       tb_twopass_i(x, y, n, excl, threads, tile, st);
     else if (prec == TB_FLOAT)
       tb_twopass_f(x, y, n, excl, threads, tile, st);
     else
       tb_twopass_d(x, y, n, excl, threads, tile, st);
+    /* The team's waits over its threads' time in this run (the last run's
+     * share is the row's). */
+    const double span = omp_get_wtime() - t0;
+    ctx->extra[TB_SCAN_WAIT] = span > 0 ? st->waited / (threads * span) : 0;
     break;
   }
   default: {

@@ -22,6 +22,9 @@ static const tb_column_def_t tb_scan_columns[] = {
                        "order (h of the bound)", 0},
     [TB_SCAN_LAUNCHES] = {"launches", "%.0f",
                           "GPU: kernel launches per scan; CPU: passes over the data", 0},
+    [TB_SCAN_WAIT] = {"wait", "%.3f",
+                      "CPU twopass: the share of its threads' time the last run spent waiting for "
+                      "other threads' blocks (the look-back's polls, the rounds' barriers)", 0},
 };
 
 static const tb_preset_t tb_scan_presets[] = {

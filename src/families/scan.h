@@ -34,8 +34,9 @@ enum { TB_SCAN_INCLUSIVE, TB_SCAN_EXCLUSIVE };
 
 /* The scan's columns, in ctx->extra and in the rows. */
 enum {
-  TB_SCAN_DEPTH,   /* the most additions between an input and an output (h of the bound) */
-  TB_SCAN_LAUNCHES /* kernel launches (GPU) or parallel passes over the data (CPU) */
+  TB_SCAN_DEPTH,    /* the most additions between an input and an output (h of the bound) */
+  TB_SCAN_LAUNCHES, /* kernel launches (GPU) or parallel passes over the data (CPU) */
+  TB_SCAN_WAIT      /* CPU twopass: the share of its threads' time spent waiting for others */
 };
 
 typedef struct tb_scan {
