@@ -7,7 +7,8 @@
 # manufactured problem (stretched
 # mesh), the Laplace problem (every row uniform) and the capacitor
 # (electrodes held, rows of mixed materials), lean with and without its L2
-# prefetches (both ways): every row verified, and within
+# prefetches (both ways) and its pipe of asynchronous copies (every depth):
+# every row verified, and within
 # each method the CPU and GPU twins give the same bits (err_max and the true
 # residual to 17 digits) after the same number of iterations: the one-pass
 # sweeps (fused, stream, roll; the CPU's fused and wave) equal the two-pass
@@ -143,6 +144,44 @@ run_csv "$TMP/lq.csv" sor --variant wave,lean --precision float,double --size 20
 # 2 distances and 2 modes)
 all_pass "$TMP/lq.csv" 148
 same_bits "$TMP/lq.csv"
+# lean's pipe (--pipe d: every value brought into shared memory by cp.async d steps
+# ahead, into a ring of d + 3 black planes and d + 1 stages; the materials as the words
+# that hold a warp's bytes) changes no bit: the awkward cubes and chunks above (a chunk of
+# 5 shorter than the prologue's d + 2 planes at d 4; 1 point a side: rows of 2 slots),
+# in float and double, every depth, without and with L2 prefetches 3 planes beyond the
+# copies (past a whole chunk of 5).
+run_csv "$TMP/pp.csv" sor --variant wave,lean --precision float,double --size 1,7,33 \
+  -P check=3 -P problem=manufactured,laplace -P mesh=stretched --block 256 --zchunk 5,12 \
+  --regs 64 --pipe 1,2,3,4 --l2ahead 0,3 --l2mode lane
+# 2 precisions x 3 sizes x 2 problems x (wave + lean at 2 chunks, 4 depths and 2 distances)
+all_pass "$TMP/pp.csv" 204
+same_bits "$TMP/pp.csv"
+# ... and on the odd box: rows of 38 slots over one, two and part of a third tile of 32
+# slots and within one of 128 (four warps a row, each with its own words of materials,
+# which start at every offset in a word over the rows and planes: 38 x 21 slots a
+# plane), tiles of 3, 16 and 4 rows (1, 14 and 2 rows of outputs: the halo rows'
+# copies), chunks of 1, 4 and 33 planes, the residual every iteration, two caps, depths
+# 1 and 3, each thread's L2 prefetches 2 planes on or none. (Blocks of 512: at depth 3 a
+# block of 1024 in double needs more shared memory than a block may have.)
+run_csv "$TMP/pq.csv" sor --variant wave,lean --precision float,double --size 20 -P nx=75 \
+  -P ny=19 -P nz=33 -P check=1 -P problem=manufactured,laplace -P mesh=stretched \
+  --block 96,512 --bx 32,128 --zchunk 1,4,33 --regs 40,64 --pipe 1,3 --l2ahead 0,2 \
+  --l2mode thread
+# 2 precisions x 2 problems x (wave + lean at 32 x 3, 32 x 16 and 128 x 4 by 3 chunks,
+# 2 caps, 2 depths and 2 distances)
+all_pass "$TMP/pq.csv" 292
+same_bits "$TMP/pq.csv"
+# Every cap at depth 2 on another odd box, uniform mesh: the same bits as wave.
+run_csv "$TMP/pr.csv" sor --variant wave,lean --precision float,double --size 20 -P nx=41 \
+  -P ny=23 -P nz=17 -P check=3 --block 256 --zchunk 5 --regs 40,48,64,80,128,255 --pipe 2
+# 2 precisions x (wave + lean at 6 caps)
+all_pass "$TMP/pr.csv" 14
+same_bits "$TMP/pr.csv"
+# The pipe runs a step a turn: with --turn 6 lean skips, saying so.
+run_csv "$TMP/ps.csv" sor --variant wave,lean --precision float --size 9 --pipe 2 --turn 6
+all_pass "$TMP/ps.csv" 1
+grep -q "lean skipped.*turn 2 only" "$TMP/err" || fail "lean's pipe at turn 6: $(cat "$TMP/err")"
+
 # The capacitor (two materials) is not lean's: it skips, saying so, and roll runs it.
 run_csv "$TMP/ld.csv" sor --variant wave,roll,lean --precision float --size 20 \
   -P problem=capacitor --block 256 --regs 64
@@ -160,4 +199,8 @@ expect_error 2 "\-\-l2ahead '-1' must be at least 0" run sor --backend gpu --var
   --l2ahead=-1 --size 8
 expect_error 2 "\-\-l2mode: unknown value 'warp'" run sor --backend gpu --variant lean \
   --l2ahead 2 --l2mode warp --size 8
+expect_error 2 "\-\-pipe '5' must be at most 4" run sor --backend gpu --variant lean --pipe 5 \
+  --size 8
+expect_error 2 "\-\-pipe '-1' must be at least 0" run sor --backend gpu --variant lean \
+  --pipe=-1 --size 8
 finish

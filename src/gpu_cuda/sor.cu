@@ -293,6 +293,7 @@ template <typename T> struct tb_sor_sk {
   int w, bx, by, zchunk;
   int um; /* lean: the problem's one material index */
   int l2ahead; /* lean: the planes its L2 prefetches run ahead of its loads (0: none) */
+  int pipe;    /* lean: the steps its asynchronous copies run ahead (0: register loads) */
 };
 
 /* stream and roll: a point of the split layout whose neighbours' values and
@@ -799,6 +800,55 @@ template <typename T> __device__ __forceinline__ void tb_sor_lpstep(tb_sor_lpj *
   }
 }
 
+/* lean and its pipe: the update of a point whose x and y neighbours lie
+ * around o (its slot in a shared plane of the other colour; p its parity, bx
+ * the tile's row) and whose z neighbours are vb and vt: the diagonal from
+ * d4 (its x and y terms) and its plane's z factors rzm and rzp, then
+ * tb_sor_apply with the coefficients. */
+template <typename T>
+__device__ __forceinline__ T tb_sor_lapply(const T *o, int p, int bx, T vc, T fc, T vb, T vt,
+                                           T cw, T ce, T cs, T cn, T cb, T ct, T h, T rzm, T rzp,
+                                           T d4, T w, T *out)
+{
+  const T d = tb_sor_fma(h, rzp, tb_sor_fma(h, rzm, d4));
+  return tb_sor_apply(vc, fc, o[p - 1], o[p], o[-bx], o[bx], vb, vt, cw, ce, cs, cn, cb, ct, d, w,
+                      out);
+}
+
+/* lean and its pipe: the problem's one harmonic mean *h, and the thread's
+ * coefficients: of the slot's two parities p (i = 2 ih + p) west, east and
+ * the diagonal's sum over x and y; of its row south and north. Bit p of
+ * *rok (*bok): the thread updates red (black) at parity p. */
+template <typename T>
+__device__ __forceinline__ void tb_sor_lcoef(const tb_sor_k<T> &q, const tb_sor_sk<T> &a,
+                                             const tb_sor_tile &t, T *h, T *cw, T *ce, T *d4,
+                                             T *cs, T *cn, unsigned *rok, unsigned *bok)
+{
+  *h = __ldg(q.cf + q.hm + a.um * (TB_SOR_NMAT + 1));
+  *rok = *bok = 0;
+  T rym = T(0), ryp = T(0);
+  if (t.inside) {
+    rym = __ldg(q.cf + q.rx[2] + t.j);
+    ryp = __ldg(q.cf + q.rx[3] + t.j);
+  }
+  *cs = tb_sor_mul(*h, rym);
+  *cn = tb_sor_mul(*h, ryp);
+  for (int p = 0; p < 2; p++) {
+    const int i = 2 * t.ih + p;
+    T rxm = T(0), rxp = T(0);
+    if (t.inside && i <= t.nx + 1) {
+      rxm = __ldg(q.cf + q.rx[0] + i);
+      rxp = __ldg(q.cf + q.rx[1] + i);
+    }
+    cw[p] = tb_sor_mul(*h, rxm);
+    ce[p] = tb_sor_mul(*h, rxp);
+    d4[p] = tb_sor_fma(*h, ryp, tb_sor_fma(*h, rym, tb_sor_fma(*h, rxp, cw[p])));
+    const bool iin = i >= 1 && i <= t.nx;
+    *rok |= (unsigned)(t.inside && t.jin && iin) << p;
+    *bok |= (unsigned)(t.inner && iin) << p;
+  }
+}
+
 /* lean: roll's scheme (the same tiles, ring, chunks, ownership of the red
  * planes, planes rolled through registers, shared planes and one barrier a
  * step; see tb_k_sor_roll) for a problem of one material (every interior
@@ -838,35 +888,9 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
   /* A thread outside the arrays walks slot 0 (and one without a halo row
    * its own slot), which it never reads. */
   const int cb = t.inside ? t.ih + t.w * t.j : 0, hc = t.hload ? cb + t.w * t.hrow : cb;
-  const T h = __ldg(q.cf + q.hm + a.um * (TB_SOR_NMAT + 1));
-  /* The coefficients of the slot's two parities p (i = 2 ih + p): west,
-   * east and the diagonal's sum over x and y; of its row: south and north.
-   * Bit p of rok (bok): the thread updates red (black) at parity p. */
-  T cw[2], ce[2], d4[2], cs, cn;
-  unsigned rok = 0, bok = 0;
-  {
-    T rym = T(0), ryp = T(0);
-    if (t.inside) {
-      rym = __ldg(q.cf + q.rx[2] + t.j);
-      ryp = __ldg(q.cf + q.rx[3] + t.j);
-    }
-    cs = tb_sor_mul(h, rym);
-    cn = tb_sor_mul(h, ryp);
-    for (int p = 0; p < 2; p++) {
-      const int i = 2 * t.ih + p;
-      T rxm = T(0), rxp = T(0);
-      if (t.inside && i <= t.nx + 1) {
-        rxm = __ldg(q.cf + q.rx[0] + i);
-        rxp = __ldg(q.cf + q.rx[1] + i);
-      }
-      cw[p] = tb_sor_mul(h, rxm);
-      ce[p] = tb_sor_mul(h, rxp);
-      d4[p] = tb_sor_fma(h, ryp, tb_sor_fma(h, rym, tb_sor_fma(h, rxp, cw[p])));
-      const bool iin = i >= 1 && i <= t.nx;
-      rok |= (unsigned)(t.inside && t.jin && iin) << p;
-      bok |= (unsigned)(t.inner && iin) << p;
-    }
-  }
+  T h, cw[2], ce[2], d4[2], cs, cn;
+  unsigned rok, bok;
+  tb_sor_lcoef(q, a, t, &h, cw, ce, d4, &cs, &cn, &rok, &bok);
   double r2 = 0.0;
   T prev = tb_sor_sred<T, RES>(q, a, t.ih, t.j, t.k0 - 1, t.inside, false, &r2);
   T cur = tb_sor_sred<T, RES>(q, a, t.ih, t.j, t.k0, t.inside, t.inner && t.k0 == 1, &r2);
@@ -931,10 +955,9 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
     /* Red on plane k + 1 from the previous black. */
     T next = s.sr;
     if ((rok >> p & 1u) && k + 1 <= t.nz && !(s.mr & TB_SOR_FIXED)) {
-      const T *o = old + ((k + 1) & 1) * t.oplane + t.os;
-      const T d = tb_sor_fma(h, s.rzp, tb_sor_fma(h, s.rzm, d4p));
-      const T r = tb_sor_apply(s.sr, s.fr, o[p - 1], o[p], o[-t.bx], o[t.bx], ob0, s.ob, cwp, cep,
-                               cs, cn, zm1, zp1, d, q.omega, &next);
+      const T r = tb_sor_lapply(old + ((k + 1) & 1) * t.oplane + t.os, p, t.bx, s.sr, s.fr, ob0,
+                                s.ob, cwp, cep, cs, cn, zm1, zp1, h, s.rzm, s.rzp, d4p, q.omega,
+                                &next);
       if (t.inner) {
         a.dr[c] = next;
         tb_sor_count<RES>(r, &r2);
@@ -944,11 +967,9 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
     __syncthreads();
     /* Black on plane k from the new red. */
     if ((bok >> p & 1u) && !(mb & TB_SOR_FIXED)) {
-      const T *b = red + rcur + threadIdx.x;
-      const T d = tb_sor_fma(h, rzp, tb_sor_fma(h, rzm, d4p));
       T v;
-      const T r = tb_sor_apply(ob0, fb, b[p - 1], b[p], b[-t.bx], b[t.bx], prev, next, cwp, cep,
-                               cs, cn, zm, zp, d, q.omega, &v);
+      const T r = tb_sor_lapply(red + rcur + threadIdx.x, p, t.bx, ob0, fb, prev, next, cwp, cep,
+                                cs, cn, zm, zp, h, rzm, rzp, d4p, q.omega, &v);
       a.db[c - uwz] = v;
       tb_sor_count<RES>(r, &r2);
     }
@@ -982,6 +1003,231 @@ __global__ void __maxnreg__(REGS) tb_k_sor_lean(tb_sor_k<T> q, tb_sor_sk<T> a, d
     tb_sor_partial(r2, partial);
 }
 
+/* pipe (lean's tuning pipe d > 0): an asynchronous copy (cp.async, SASS
+ * LDGSTS) of N bytes (4 or 8: an element or a word of materials) from global
+ * address g to shared address s. It holds no register for the data: the
+ * bytes land in shared memory while the thread runs on. A thread's copies of
+ * a step form one group (tb_sor_commit); tb_sor_wait waits for the older
+ * groups. The memory clobbers keep the compiler from moving shared-memory
+ * accesses across them. */
+template <int N> __device__ __forceinline__ void tb_sor_cp(const void *s, const void *g)
+{
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(
+                   (unsigned)__cvta_generic_to_shared(s)),
+               "l"(__cvta_generic_to_global(g)), "n"(N)
+               : "memory");
+}
+__device__ __forceinline__ void tb_sor_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void tb_sor_wait_n()
+{
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+/* The calling thread's groups complete but the newest d - 1 (d = 1 .. 4, the
+ * pipe's depth; wait_group takes its count as an immediate). */
+__device__ __forceinline__ void tb_sor_wait(int d)
+{
+  if (d <= 1)
+    tb_sor_wait_n<0>();
+  else if (d == 2)
+    tb_sor_wait_n<1>();
+  else if (d == 3)
+    tb_sor_wait_n<2>();
+  else
+    tb_sor_wait_n<3>();
+}
+
+/* pipe: the words of materials a warp copies a plane, each colour: its 32
+ * slots' bytes start anywhere in a word, so they span at most 9 words. */
+constexpr int tb_sor_mwords = 9;
+/* pipe's deepest pipeline (tb_sor_wait's cases). */
+const int tb_sor_pipe_max = 4;
+
+/* pipe's ring slot: step k's group of copies, in bytes: the previous black
+ * of plane k + 2 with a row beyond the tile on either side, red's previous
+ * value and f on plane k + 1, black's f on plane k, and the materials' words
+ * of both colours (tb_sor_mwords a warp, each). */
+__host__ __device__ int tb_sor_pipe_slot(int bx, int by, int e)
+{
+  return (bx * (by + 2) + 3 * bx * by) * e + 2 * (bx * by / 32) * tb_sor_mwords * 4;
+}
+
+/* pipe's shared memory at depth d: roll's three red planes and a ring of
+ * d + 3 slots (step k reads the black planes of slots k - 2, k - 1 and k,
+ * and slot k's values; the copies of steps k + 1 .. k + d are on their
+ * way). */
+size_t tb_sor_pipe_smem(int bx, int by, int d, size_t e)
+{
+  return 3 * (size_t)bx * by * e + (size_t)(d + 3) * tb_sor_pipe_slot(bx, by, (int)e);
+}
+
+/* lean's pipelined form (the tuning's pipe d > 0): lean's tiles, ring,
+ * chunks, ownership of the red planes, coefficients and arithmetic (the
+ * same bits), with every value of the arrays brought into shared memory by
+ * asynchronous copies d steps ahead of its use instead of register loads a
+ * step ahead: the bytes in flight grow d-fold and hold no register (lean's
+ * loads a step ahead held seven values, and the previous black of planes k
+ * and k + 1 rolled through registers). Step k's group of copies, issued at
+ * step k - d (the first d by the prologue), fills the ring's slot k
+ * (tb_sor_pipe_slot; plane nz + 1 again for black's past the grid, never
+ * read; a warp's 32 bytes of materials as the words that hold them, since
+ * a copy takes 4, 8 or 16 aligned bytes). The ring has d + 3 slots, so step
+ * k's copies go to slot k - 3's. The prologue's group also brings black
+ * planes k0 and k0 + 1 into slots k0 - 2 and k0 - 1. One barrier a step, at
+ * its top, after the thread's wait for its group of step k: it makes every
+ * thread's copies of step k visible, and ends every read of slot k - 3 (its
+ * black plane k - 1 was last read at step k - 1) before the copies of step
+ * k + d overwrite it. The red planes rotate as in roll: black at step k reads
+ * red plane k, written at step k - 1 before the barrier; red plane k + 1
+ * overwrites plane k - 2, last read at step k - 2. With PF, L2 prefetches P
+ * planes beyond the copies (lean's l2ahead and l2mode, d planes further on). */
+template <typename T, bool RES, int REGS, int PF>
+__global__ void __maxnreg__(REGS) tb_k_sor_pipe(tb_sor_k<T> q, tb_sor_sk<T> a, double *partial)
+{
+  extern __shared__ double tb_sor_smem[];
+  const tb_sor_tile t = tb_sor_tile_of(q, a);
+  const int d = a.pipe, tid = (int)threadIdx.x, e = (int)sizeof(T);
+  T *const red = reinterpret_cast<T *>(tb_sor_smem);
+  unsigned char *const ring = reinterpret_cast<unsigned char *>(red + 3 * t.plane);
+  /* A slot's parts (bytes): the black plane, then red's previous value, red's
+   * f and black's f at pe apart from the thread's xs, then the words of mr
+   * and of mb (mcol apart), the warp's at xm. */
+  const int pe = t.plane * e, mcol = t.plane / 32 * tb_sor_mwords * 4;
+  const int slot = tb_sor_pipe_slot(t.bx, t.by, e), rsize = (d + 3) * slot;
+  const int xo = t.os * e, xh = t.hs * e, xs = t.oplane * e + tid * e;
+  const int xm = t.oplane * e + 3 * pe + tid / 32 * tb_sor_mwords * 4;
+  /* The warp's slots in the arrays (lo .. hi of row j; none: !wseg), its
+   * segment's first byte on plane 0 and the thread's byte from there (0
+   * outside the arrays: a byte of the warp's words, never used). */
+  const int ih0 = t.ih - (tid & 31), lo = max(ih0, 0), hi = min(ih0 + 31, t.w - 1);
+  const bool wseg = lo <= hi && t.j <= t.ny + 1;
+  const unsigned mrow = (unsigned)(t.w * t.j + lo), mi = t.inside ? (unsigned)(t.ih - lo) : 0u;
+  const unsigned lane = (unsigned)tid & 31u, mlen = (unsigned)(hi - lo);
+  const int cb = t.inside ? t.ih + t.w * t.j : 0, dh = t.hload ? t.w * t.hrow : 0;
+  const unsigned uwz = (unsigned)t.wz;
+  T h, cw[2], ce[2], d4[2], cs, cn;
+  unsigned rok, bok;
+  tb_sor_lcoef(q, a, t, &h, cw, ce, d4, &cs, &cn, &rok, &bok);
+  /* The previous black of plane kp into the slot at byte n of the ring. */
+  const auto bcopy = [&](int kp, int n) {
+    const unsigned g = (unsigned)cb + uwz * (unsigned)kp;
+    tb_sor_cp<sizeof(T)>(ring + n + xo, a.sb + g);
+    if (t.hload)
+      tb_sor_cp<sizeof(T)>(ring + n + xh, a.sb + (g + dh));
+  };
+  /* The materials of plane kp (colour array m) into the warp's words at s. */
+  const auto mcopy = [&](const uint8_t *m, int kp, unsigned char *s) {
+    const unsigned b = mrow + uwz * (unsigned)kp;
+    if (wseg && lane <= ((b + mlen) >> 2) - (b >> 2))
+      tb_sor_cp<4>(s + 4 * lane, m + ((b & ~3u) + 4 * lane));
+  };
+  /* Step s's group into the slot at byte n (nothing past the chunk),
+   * committed. */
+  const auto copy = [&](int s, int n) {
+    if (s <= t.k1) {
+      bcopy(min(s + 2, t.nz + 1), n);
+      const unsigned o = (unsigned)cb + uwz * (unsigned)s;
+      unsigned char *const x = ring + n + xs;
+      tb_sor_cp<sizeof(T)>(x, a.sr + (o + uwz));
+      tb_sor_cp<sizeof(T)>(x + pe, a.fr + (o + uwz));
+      tb_sor_cp<sizeof(T)>(x + 2 * pe, a.fb + o);
+      unsigned char *const ms = ring + n + xm;
+      mcopy(a.mr, s + 1, ms);
+      mcopy(a.mb, s, ms + mcol);
+    }
+    tb_sor_commit();
+  };
+  /* The ring's slots of steps k, k - 1, k - 2 and k - 3 (= k + d), bytes. */
+  int q0 = 0, q1 = (d + 2) * slot, q2 = (d + 1) * slot, q3 = d * slot;
+  bcopy(t.k0, q2);
+  bcopy(t.k0 + 1, q1);
+  for (int u = 0; u < d; u++)
+    copy(t.k0 + u, u * slot);
+  /* L2 prefetches P planes beyond the copies: step k prefetches plane
+   * k + 2 + d + P while k <= plim (the plane at most k1 + 2 and nz + 1), the
+   * prologue the first P (lean's, d planes on). */
+  const unsigned c1 = (unsigned)(cb + t.wz * (t.k0 + 1));
+  const unsigned pw = PF == TB_SOR_L2_THREAD ? (unsigned)(1 + d + a.l2ahead) * uwz : 0u;
+  const int plim = PF ? min(t.k1, t.nz - 1) - a.l2ahead - d : 0;
+  tb_sor_lpj pj[tb_sor_lpn<T>::per_lane];
+  if (PF == TB_SOR_L2_LANE)
+    for (int n = 0; n < tb_sor_lpn<T>::per_lane; n++)
+      pj[n] = tb_sor_lpjob(a, t, (int)lane + 32 * n, t.k0 + 2 + d);
+  for (int u = 0; PF && u < a.l2ahead; u++) {
+    const bool go = t.k0 + u <= plim + a.l2ahead;
+    if (PF == TB_SOR_L2_LANE)
+      tb_sor_lpstep<T>(pj, go);
+    else if (go)
+      tb_sor_lpf(a, c1 + (unsigned)(1 + d + u) * uwz, dh, t.hload);
+  }
+  double r2 = 0.0;
+  T prev = tb_sor_sred<T, RES>(q, a, t.ih, t.j, t.k0 - 1, t.inside, false, &r2);
+  red[tid] = tb_sor_sred<T, RES>(q, a, t.ih, t.j, t.k0, t.inside, t.inner && t.k0 == 1, &r2);
+  /* Plane k's z factors and coefficients (black's at step k), and plane
+   * k + 1's (red's) at rz + k - k0. */
+  T rzm = __ldg(q.cf + q.rx[4] + t.k0), rzp = __ldg(q.cf + q.rx[5] + t.k0);
+  T zm = tb_sor_mul(h, rzm), zp = tb_sor_mul(h, rzp);
+  const T *const rz = q.cf + q.rx[4] + t.k0 + 1;
+  const int zs = t.nz + 2;
+  /* c: the slot's offset on plane k + 1 at step k; mk: the warp's
+   * segment's first byte on plane k. */
+  unsigned c = c1, mk = mrow + uwz * (unsigned)t.k0;
+  int rprev = 2 * t.plane, rcur = 0, rnext = t.plane, p = (t.j + t.k0 + 1) & 1;
+  for (int k = t.k0; k <= t.k1; k++) {
+    /* Issued before the wait, which hides their latency. */
+    const T rzm1 = __ldg(rz + (k - t.k0)), rzp1 = __ldg(rz + (k - t.k0) + zs);
+    tb_sor_wait(d);
+    __syncthreads();
+    copy(k + d, q3);
+    if (PF == TB_SOR_L2_LANE)
+      tb_sor_lpstep<T>(pj, k <= plim);
+    else if (PF && k <= plim)
+      tb_sor_lpf(a, c + pw, dh, t.hload);
+    const T *const o = reinterpret_cast<const T *>(ring + q1 + xo);
+    const T ob0 = *reinterpret_cast<const T *>(ring + q2 + xo);
+    const T ob2 = *reinterpret_cast<const T *>(ring + q0 + xo);
+    const T *const x = reinterpret_cast<const T *>(ring + q0 + xs);
+    const T sr = x[0], fr = x[t.plane], fb = x[2 * t.plane];
+    const unsigned char *const ms = ring + q0 + xm + mi;
+    const unsigned mr = ms[(mk + uwz) & 3u], mb = ms[mcol + (mk & 3u)];
+    const T cwp = p ? cw[1] : cw[0], cep = p ? ce[1] : ce[0], d4p = p ? d4[1] : d4[0];
+    const T zm1 = tb_sor_mul(h, rzm1), zp1 = tb_sor_mul(h, rzp1);
+    /* Red on plane k + 1 from the previous black. */
+    T next = sr;
+    if ((rok >> p & 1u) && k + 1 <= t.nz && !(mr & TB_SOR_FIXED)) {
+      const T r = tb_sor_lapply(o, p, t.bx, sr, fr, ob0, ob2, cwp, cep, cs, cn, zm1, zp1, h, rzm1,
+                                rzp1, d4p, q.omega, &next);
+      if (t.inner) {
+        a.dr[c] = next;
+        tb_sor_count<RES>(r, &r2);
+      }
+    }
+    red[rnext + tid] = next;
+    /* Black on plane k from the new red (plane k's, written at step k - 1). */
+    if ((bok >> p & 1u) && !(mb & TB_SOR_FIXED)) {
+      T v;
+      const T r = tb_sor_lapply(red + rcur + tid, p, t.bx, ob0, fb, prev, next, cwp, cep, cs, cn,
+                                zm, zp, h, rzm, rzp, d4p, q.omega, &v);
+      a.db[c - uwz] = v;
+      tb_sor_count<RES>(r, &r2);
+    }
+    c += uwz;
+    mk += uwz;
+    prev = red[rcur + tid];
+    rzm = rzm1;
+    rzp = rzp1;
+    zm = zm1;
+    zp = zp1;
+    p ^= 1;
+    q3 = q2;
+    q2 = q1;
+    q1 = q0;
+    q0 = q0 + slot == rsize ? 0 : q0 + slot;
+    tb_sor_turn(&rprev, &rcur, &rnext);
+  }
+  if (RES)
+    tb_sor_partial(r2, partial);
+}
+
 /* roll's and lean's register caps (the tuning's regs): the kernels, by the caps' names. */
 const char *const tb_sor_regs[] = {"40", "48", "64", "80", "128", "255", NULL};
 template <typename T, bool RES>
@@ -1002,6 +1248,15 @@ void (*const tb_sor_lean_k[][2][6])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
     {TB_SOR_LEAN_CAPS(2, TB_SOR_L2_NONE), TB_SOR_LEAN_CAPS(6, TB_SOR_L2_NONE)},
     {TB_SOR_LEAN_CAPS(2, TB_SOR_L2_THREAD), TB_SOR_LEAN_CAPS(6, TB_SOR_L2_THREAD)},
     {TB_SOR_LEAN_CAPS(2, TB_SOR_L2_LANE), TB_SOR_LEAN_CAPS(6, TB_SOR_L2_LANE)}};
+/* lean's pipe by its L2 prefetches and cap. */
+#define TB_SOR_PIPE_CAPS(PF)                                                                     \
+  {tb_k_sor_pipe<T, RES, 40, PF>, tb_k_sor_pipe<T, RES, 48, PF>,                                 \
+   tb_k_sor_pipe<T, RES, 64, PF>, tb_k_sor_pipe<T, RES, 80, PF>,                                 \
+   tb_k_sor_pipe<T, RES, 128, PF>, tb_k_sor_pipe<T, RES, 255, PF>}
+template <typename T, bool RES>
+void (*const tb_sor_pipe_k[][6])(tb_sor_k<T>, tb_sor_sk<T>, double *) = {
+    TB_SOR_PIPE_CAPS(TB_SOR_L2_NONE), TB_SOR_PIPE_CAPS(TB_SOR_L2_THREAD),
+    TB_SOR_PIPE_CAPS(TB_SOR_L2_LANE)};
 
 /* roll's shared memory: three red planes and two black ones with a row on
  * either side. */
@@ -1065,6 +1320,7 @@ struct tb_sor_gpu {
   int um;             /* lean: the problem's one material index */
   int l2ahead;        /* lean: the planes its L2 prefetches run ahead (0: none) */
   int l2mode;         /* lean: how it prefetches, the index in tb_sor_l2modes */
+  int pipe;           /* lean: the steps its asynchronous copies run ahead (0: none) */
 };
 
 /* roll's or lean's kernel at the tuning's cap (and lean's turn and prefetches). */
@@ -1073,7 +1329,15 @@ void (*tb_sor_march_k(const tb_sor_gpu *st, int layout))(tb_sor_k<T>, tb_sor_sk<
 {
   const int pf = st->l2ahead > 0 ? 1 + st->l2mode : 0;
   return layout == TB_SOR_ROLL ? tb_sor_roll_k<T, RES>[st->regs]
+         : st->pipe > 0        ? tb_sor_pipe_k<T, RES>[pf][st->regs]
                                : tb_sor_lean_k<T, RES>[pf][st->turn][st->regs];
+}
+
+/* The shared memory of roll's or lean's kernel, elements of e bytes. */
+size_t tb_sor_march_smem(const tb_sor_gpu *st, size_t e)
+{
+  return st->pipe > 0 ? tb_sor_pipe_smem(st->bx, st->by, st->pipe, e)
+                      : tb_sor_roll_smem(st->bx, st->by, e);
 }
 
 template <typename T> tb_sor_k<T> tb_sor_args(const tb_ctx_t *ctx)
@@ -1141,8 +1405,29 @@ template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st, int
     st->turn = (int)tb_tune(ctx, "turn")->i;
     st->l2ahead = (int)tb_tune(ctx, "l2ahead")->i;
     st->l2mode = (int)tb_tune(ctx, "l2mode")->i;
+    st->pipe = (int)tb_tune(ctx, "pipe")->i;
+    if (st->pipe > 0 && st->turn != 0)
+      return tb_fail(TB_EUNSUP, "lean's pipe runs a step a turn of its loop: --turn 2 only");
   }
-  const size_t smem = tb_sor_roll_smem(st->bx, st->by, sizeof(T));
+  const size_t smem = tb_sor_march_smem(st, sizeof(T));
+  if (st->pipe > 0) {
+    /* Over 48 KB a block must be asked for, for both kernels a run launches. */
+    int dev = 0, optin = 0, per_sm = 0;
+    TB_CUDA(cudaGetDevice(&dev));
+    TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (smem > (size_t)optin)
+      return tb_fail(TB_EUNSUP, "lean's pipe %d at block %d x %d needs %zu bytes of shared "
+                     "memory; a block may have %d", st->pipe, st->bx, st->by, smem, optin);
+    TB_CUDA(cudaFuncSetAttribute(tb_sor_march_k<T, true>(st, layout),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    TB_CUDA(cudaFuncSetAttribute(tb_sor_march_k<T, false>(st, layout),
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    const int rc = tb_gpu_fit(ctx, tb_sor_march_k<T, true>(st, layout), smem, NULL, &per_sm);
+    if (!rc && per_sm < 1)
+      return tb_fail(TB_EUNSUP, "lean's pipe %d: no block of %d threads with %zu bytes of shared "
+                     "memory fits an SM", st->pipe, st->bx * st->by, smem);
+    return rc;
+  }
   cudaFuncAttributes fa;
   const int rc = tb_gpu_fit(ctx, tb_sor_march_k<T, true>(st, layout), smem, &fa, NULL);
   if (!rc && smem > (size_t)fa.maxDynamicSharedSizeBytes)
@@ -1178,13 +1463,16 @@ template <typename T> int tb_sor_prepare_t(tb_ctx_t *ctx, tb_sor_gpu *st, int la
    * the legacy stream is not, and zeroed f after its split on the H100). */
   cudaStream_t stream = tb_gpu_stream(ctx);
   const size_t hb = (size_t)st->half_cells * sizeof(T);
+  /* The materials in whole words: lean's pipe copies a warp's bytes as the
+   * words that hold them. */
+  const size_t mb = ((size_t)st->half_cells + 3) & ~(size_t)3;
   for (int c = 0; c < 2; c++) {
     TB_CUDA(cudaMalloc(&st->half[3 * c], hb));
     TB_CUDA(cudaMalloc(&st->half[3 * c + 1], hb));
-    TB_CUDA(cudaMalloc(&st->half[3 * c + 2], (size_t)st->half_cells));
+    TB_CUDA(cudaMalloc(&st->half[3 * c + 2], mb));
     TB_CUDA(cudaMemsetAsync(st->half[3 * c], 0, hb, stream));
     TB_CUDA(cudaMemsetAsync(st->half[3 * c + 1], 0, hb, stream));
-    TB_CUDA(cudaMemsetAsync(st->half[3 * c + 2], 0, (size_t)st->half_cells, stream));
+    TB_CUDA(cudaMemsetAsync(st->half[3 * c + 2], 0, mb, stream));
     if (tb_sor_marches(layout)) {
       TB_CUDA(cudaMalloc(&st->half2[c], hb));
       TB_CUDA(cudaMemsetAsync(st->half2[c], 0, hb, stream));
@@ -1299,15 +1587,15 @@ int tb_sor_iterate(tb_ctx_t *ctx, tb_sor_gpu *st, int layout, int64_t it, int64_
     a.zchunk = st->zchunk;
     a.um = st->um;
     a.l2ahead = st->l2ahead;
+    a.pipe = st->pipe;
     const int block = st->bx * st->by;
     if (layout == TB_SOR_STREAM) {
       tb_k_sor_stream<T, RES><<<g, block, 3 * (size_t)block * sizeof(T), stream>>>(q, a,
                                                                                  st->partial);
       TB_CUDA_LAUNCH("sor stream");
     } else {
-      tb_sor_march_k<T, RES>(st, layout)<<<g, block,
-                                           tb_sor_roll_smem(st->bx, st->by, sizeof(T)), stream>>>(
-          q, a, st->partial);
+      tb_sor_march_k<T, RES>(st, layout)<<<g, block, tb_sor_march_smem(st, sizeof(T)),
+                                           stream>>>(q, a, st->partial);
       TB_CUDA_LAUNCH("sor roll");
     }
     break;
@@ -1434,6 +1722,9 @@ const tb_param_def_t tb_sor_tuning_lean[] = {
                "step) or lane (a warp's row segments a 32-byte sector a lane, one prefetch a "
                "step in float, two in double)", TB_PARAM_CHOICE, "lane", 0, 0, tb_sor_l2modes, 0,
      "thread,lane"},
+    {"pipe", "lean: steps ahead its asynchronous copies (cp.async) bring every value into shared "
+             "memory (more bytes in flight, no registers; turn 2); 0: register loads a step "
+             "ahead", TB_PARAM_INT, "0", 0, tb_sor_pipe_max, NULL, 0, "0,1,2,3,4"},
 };
 
 TB_SOR_VARIANT(tb_sor_published, "published", TB_SOR_PUBLISHED,
