@@ -288,6 +288,7 @@ for t in 1 3; do
     fail "montecarlo threads $t: $(cat "$TMP/err")"
 done
 cmp -s "$TMP/t1.csv" "$TMP/t3.csv" || fail "montecarlo prices depend on the thread count"
+expect_error 2 "\-\-loops: unknown value 'three'" run montecarlo --backend cpu --loops three --size 8
 # The two loop forms (--loops) simulate the same paths with the same
 # arithmetic; the compiler may fuse a multiply and an add differently in
 # each, so the prices may differ by rounding: a few units of 2^-24 of a

@@ -571,6 +571,52 @@ TEST_V512(double, f64, __m512d, pd, 8, 0x1p-53, DBL_MIN, 1.0 + 0x1p-3, -800.0, 1
 #undef TEST_V512
 #endif
 
+/* tb_vexp_neg (only the lower clamp) against tb_vexp, bit for bit, up to
+ * the Monte Carlo twin's bound for it (options_cpu.h's TB_MC_EXP_IN: 88 in
+ * float, 709 in double) and a little past it, to each upper clamp (88.1,
+ * 709.1): float on every 101st bit pattern of [-104, 88.1] and every one of
+ * [80, 88.1], double on n random arguments of [-745, 709.1] and on the
+ * 4096 doubles from 709.1 down. */
+static void test_vexp_neg(int64_t n)
+{
+  const float fhi = 88.1f;
+  uint32_t hi, top;
+  memcpy(&hi, &fhi, sizeof hi);
+  int64_t bad = 0;
+  for (uint32_t b = 0; b <= hi; b += b < 0x42a00000u ? 101 : 1) { /* +0 to 88.1, every one from 80 */
+    float x;
+    memcpy(&x, &b, sizeof x);
+    const float y0 = tb_vexp_f32(x), y1 = tb_vexp_neg_f32(x);
+    bad += memcmp(&y0, &y1, sizeof y0) != 0;
+  }
+  top = 0xc2d00000u; /* -104 */
+  for (uint32_t b = 0x80000000u; b <= top; b += 101) {
+    float x;
+    memcpy(&x, &b, sizeof x);
+    const float y0 = tb_vexp_f32(x), y1 = tb_vexp_neg_f32(x);
+    bad += memcmp(&y0, &y1, sizeof y0) != 0;
+  }
+  CHECK(bad == 0, "float tb_vexp_neg differs from tb_vexp below 88.1 on %lld arguments",
+        (long long)bad);
+  bad = 0;
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  double top64 = 709.1;
+  for (int64_t i = 0; i < n + 4096; i++) {
+    double x;
+    if (i < n) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      x = -745.0 + (709.1 + 745.0) * (double)(state >> 11) * 0x1p-53;
+    } else {
+      x = top64;
+      top64 = nextafter(top64, 0.0);
+    }
+    const double y0 = tb_vexp_f64(x), y1 = tb_vexp_neg_f64(x);
+    bad += memcmp(&y0, &y1, sizeof y0) != 0;
+  }
+  CHECK(bad == 0, "double tb_vexp_neg differs from tb_vexp below 709.1 on %lld arguments",
+        (long long)bad);
+}
+
 int main(int argc, char **argv)
 {
   /* argv[1]: double arguments per function (10^8 unless given) */
@@ -610,6 +656,7 @@ int main(int argc, char **argv)
   report_sincos("double", ws, wc, what);
   test_rcp(n64 / 10);
   test_ncdf(n64 / 10);
+  test_vexp_neg(n64 / 10);
 #if defined(__AVX512F__)
   for (int ieee = 0; ieee < 2; ieee++) {
     test_v512_f32(n64 / 10, ieee);

@@ -60,7 +60,9 @@ TB_MC_ZMOVE(double, tb_mc_dz_t, f64, TB_MC_W_F64)
  * holds. One function per payoff, antithetic and math choice (PUT, ANTI,
  * FAST constants), so that each loop is straight-line code the vectorizer
  * takes. With two (the loops parameter), two simd loops: the groups'
- * normals into z (in L1), then their samples' sums; else one loop for both. One loop for both made a vector's dependency chain (the
+ * normals into z (in L1), then their samples' sums (with `in`, an option
+ * whose exponents stay in range, by the in_cpu_ instance's exponential:
+ * options_cpu.h); else one loop for both. One loop for both made a vector's dependency chain (the
  * uniform, the log, the square root, a normal, its exponential, the payoff,
  * the sums: some 190 cycles on Intel's cores by llvm-mca) longer than the
  * out-of-order window reaches over (a vector's 310 micro-operations fill
@@ -70,10 +72,21 @@ TB_MC_ZMOVE(double, tb_mc_dz_t, f64, TB_MC_W_F64)
  * the same order (float sums came out the one loop's bit for bit; in double
  * the compiler may pair a sum of two squares into a fused multiply-add the
  * other way round, a last-bit change), and still the same at any team size. */
+/* The samples loop of TB_MC_CHUNK_SUM over the chunk's normals z, by the
+ * sums function FN of one instance of the formulas. */
+#define TB_MC_ZSUM_LOOP(FN, SFX, W, PUT, ANTI, FAST)                                              \
+  {                                                                                               \
+    _Pragma("omp simd reduction(+ : a, b)")                                                       \
+    for (int64_t i = 0; i < m; i++) {                                                             \
+      const tb_mc_sum_t y = FN(tb_mc_zget_##SFX(z, i), W, s, x, mu, sig, PUT, ANTI, FAST);        \
+      a += y.s1;                                                                                  \
+      b += y.s2;                                                                                  \
+    }                                                                                             \
+  }
 #define TB_MC_CHUNK_SUM(T, SFX, W, PUT, ANTI, FAST)                                               \
   static void tb_mc_chunk_##SFX##_##PUT##ANTI##FAST(const uint32_t *const w[4],                 \
                                                     T (*z)[TB_MC_CHUNK], T s, T x, T mu, T sig,  \
-                                                    int64_t m, int two, double *sum)              \
+                                                    int64_t m, int two, int in, double *sum)      \
   {                                                                                               \
     const uint32_t *w0 = w[0], *w1 = w[1], *w2 = w[2], *w3 = w[3];                                \
     double a = 0.0, b = 0.0;                                                                      \
@@ -83,13 +96,10 @@ TB_MC_ZMOVE(double, tb_mc_dz_t, f64, TB_MC_W_F64)
         const tb_philox4_t q = {{w0[i], w1[i], w2[i], w3[i]}};                                    \
         tb_mc_zput_##SFX(z, i, tb_mc_normals_cpu_##SFX(q, FAST));                                  \
       }                                                                                           \
-      _Pragma("omp simd reduction(+ : a, b)")                                                     \
-      for (int64_t i = 0; i < m; i++) {                                                           \
-        const tb_mc_sum_t y =                                                                     \
-            tb_mc_zsum_cpu_##SFX(tb_mc_zget_##SFX(z, i), W, s, x, mu, sig, PUT, ANTI, FAST);       \
-        a += y.s1;                                                                                \
-        b += y.s2;                                                                                \
-      }                                                                                           \
+      if (in)                                                                                     \
+        TB_MC_ZSUM_LOOP(tb_mc_zsum_in_cpu_##SFX, SFX, W, PUT, ANTI, FAST)                         \
+      else                                                                                        \
+        TB_MC_ZSUM_LOOP(tb_mc_zsum_cpu_##SFX, SFX, W, PUT, ANTI, FAST)                            \
     } else {                                                                                      \
       _Pragma("omp simd reduction(+ : a, b)")                                                     \
       for (int64_t i = 0; i < m; i++) {                                                           \
@@ -113,7 +123,7 @@ TB_MC_ZMOVE(double, tb_mc_dz_t, f64, TB_MC_W_F64)
                                double *sum)                                                       \
   {                                                                                               \
     static void (*const chunk[8])(const uint32_t *const[4], T(*)[TB_MC_CHUNK], T, T, T, T,      \
-                                  int64_t, int, double *) = {                                     \
+                                  int64_t, int, int, double *) = {                                \
         tb_mc_chunk_##SFX##_000, tb_mc_chunk_##SFX##_001, tb_mc_chunk_##SFX##_010,                \
         tb_mc_chunk_##SFX##_011, tb_mc_chunk_##SFX##_100, tb_mc_chunk_##SFX##_101,                \
         tb_mc_chunk_##SFX##_110, tb_mc_chunk_##SFX##_111};                                        \
@@ -133,7 +143,8 @@ TB_MC_ZMOVE(double, tb_mc_dz_t, f64, TB_MC_W_F64)
     _Alignas(64) T z[W][TB_MC_CHUNK];                                                             \
     tb_vphilox_blocks(ctx->p->seed, TB_MC_STREAM, (uint32_t)o, (uint32_t)g0, end - g0, w);       \
     chunk[4 * m->put + 2 * m->anti + m->fast]((const uint32_t *const *)w, z, s, x, mu, sig,       \
-                                              end - g0, loops == TB_MC_LOOPS_TWO, sum);           \
+                                              end - g0, loops == TB_MC_LOOPS_TWO,                 \
+                                              !m->fast && tb_mc_exp_in(mu, sig, ctx->p->prec), sum); \
     if (g1 > full) {                                                                              \
       const tb_mc_sum_t y = tb_mc_group_cpu_##SFX(ctx->p->seed, (uint64_t)o, (uint64_t)full,      \
                                                   (int)(m->samples - full * (W)), s, x, mu, sig,  \
