@@ -144,7 +144,7 @@ TB_MC_ZMOVE(double, tb_mc_dz_t, f64, TB_MC_W_F64)
     tb_vphilox_blocks(ctx->p->seed, TB_MC_STREAM, (uint32_t)o, (uint32_t)g0, end - g0, w);       \
     chunk[4 * m->put + 2 * m->anti + m->fast]((const uint32_t *const *)w, z, s, x, mu, sig,       \
                                               end - g0, loops == TB_MC_LOOPS_TWO,                 \
-                                              !m->fast && tb_mc_exp_in(mu, sig, ctx->p->prec), sum); \
+                                              tb_mc_exp_in(mu, sig, ctx->p->prec, m->fast), sum); \
     if (g1 > full) {                                                                              \
       const tb_mc_sum_t y = tb_mc_group_cpu_##SFX(ctx->p->seed, (uint64_t)o, (uint64_t)full,      \
                                                   (int)(m->samples - full * (W)), s, x, mu, sig,  \
