@@ -266,9 +266,9 @@ rc=$?
 # 4099 paths cannot pair: those 16 points are refused before anything runs.
 [ "$rc" -eq 2 ] && grep -q "paths must be even" "$TMP/err" || fail "odd antithetic paths: $rc $(cat "$TMP/err")"
 "$TB" run montecarlo --backend cpu --precision float,double --size 3,61 --paths 4097,20002 \
-  --payoff call,put --math libm,fast --threads 1,3 --repeat 1 --warmup 0 --seed 5 $LIMIT \
-  --format csv --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo run: $(cat "$TMP/err")"
-mc_verified "$TMP/mc.csv" 64
+  --payoff call,put --math libm,fast --threads 1,3 --loops two,one --repeat 1 --warmup 0 --seed 5 \
+  $LIMIT --format csv --output "$TMP/mc.csv" 2>"$TMP/err" || fail "montecarlo run: $(cat "$TMP/err")"
+mc_verified "$TMP/mc.csv" 128
 "$TB" run montecarlo --backend cpu --precision float,double --size 61 --paths 2^15 \
   --antithetic no,yes --payoff call,put --threads 2 --repeat 1 --warmup 0 --seed 6 $LIMIT \
   --format csv --output "$TMP/anti.csv" 2>"$TMP/err" || fail "antithetic run: $(cat "$TMP/err")"
@@ -288,6 +288,27 @@ for t in 1 3; do
     fail "montecarlo threads $t: $(cat "$TMP/err")"
 done
 cmp -s "$TMP/t1.csv" "$TMP/t3.csv" || fail "montecarlo prices depend on the thread count"
+expect_error 2 "\-\-loops: unknown value 'three'" run montecarlo --backend cpu --loops three --size 8
+# The two loop forms (--loops) simulate the same paths with the same
+# arithmetic; the compiler may fuse a multiply and an add differently in
+# each, so the prices may differ by rounding: a few units of 2^-24 of a
+# sample in float, averaged over the paths, where other paths would move a
+# price by about its standard error (over 1e-3 of it here). 1e-5 of the
+# price (plus 1e-9 for the prices near 0) tells the two apart. Each form is
+# bit for bit the same at any team size.
+for p in float double; do
+  for l in one two; do
+    for t in 1 3; do
+      "$TB" run montecarlo --backend cpu --size 40 --paths 30001 --precision $p --loops $l \
+        --threads $t --repeat 1 --seed 8 $LIMIT --dump "$TMP/l$l$t.csv" --format csv >/dev/null \
+        2>"$TMP/err" || fail "montecarlo $p loops $l threads $t: $(cat "$TMP/err")"
+    done
+    cmp -s "$TMP/l${l}1.csv" "$TMP/l${l}3.csv" || fail "montecarlo $p loops $l: prices depend on the thread count"
+  done
+  paste -d, "$TMP/lone1.csv" "$TMP/ltwo1.csv" |
+    awk -F, 'NR > 1 { n++; d = $6 - $16; if (d * d > (1e-5 * $6 + 1e-9) ^ 2) bad++ }
+             END { exit bad > 0 || n != 40 }' || fail "montecarlo $p: loops one and two differ"
+done
 [ "$(head -1 "$TMP/t1.csv")" = "S,X,T,r,v,price,stderr,ci_low,ci_high,bs_price" ] ||
   fail "montecarlo dump header $(head -1 "$TMP/t1.csv")"
 awk -F, 'NR > 1 { n++; if (!($7 >= 0) || ($8 - ($6 - 1.96 * $7)) ^ 2 > 1e-10 * $6 ^ 2 + 1e-30 ||

@@ -571,6 +571,72 @@ TEST_V512(double, f64, __m512d, pd, 8, 0x1p-53, DBL_MIN, 1.0 + 0x1p-3, -800.0, 1
 #undef TEST_V512
 #endif
 
+/* tb_vexp_neg and tb_vexp2_neg (only the lower clamp) against tb_vexp and
+ * tb_vexp2, bit for bit, up to the Monte Carlo twin's bounds for them
+ * (options_cpu.h's tb_mc_exp_in_max) and a little past them, to each upper
+ * clamp: in float on every 101st bit pattern from LO up to HI and every
+ * one over the last 8; in double on n random arguments of [LO, HI] and on
+ * the 4096 doubles from HI down. */
+static int64_t vexp_neg_f32(float (*f)(float), float (*g)(float), float lo, float hi)
+{
+  uint32_t bhi, blo, b8;
+  const float hi8 = hi - 8.0f;
+  memcpy(&bhi, &hi, sizeof bhi);
+  memcpy(&blo, &lo, sizeof blo);
+  memcpy(&b8, &hi8, sizeof b8);
+  int64_t bad = 0;
+  for (uint32_t b = 0; b <= bhi; b += b < b8 ? 101 : 1) { /* +0 to hi */
+    float x;
+    memcpy(&x, &b, sizeof x);
+    const float y0 = f(x), y1 = g(x);
+    bad += memcmp(&y0, &y1, sizeof y0) != 0;
+  }
+  for (uint32_t b = 0x80000000u; b <= blo; b += 101) { /* -0 to lo */
+    float x;
+    memcpy(&x, &b, sizeof x);
+    const float y0 = f(x), y1 = g(x);
+    bad += memcmp(&y0, &y1, sizeof y0) != 0;
+  }
+  return bad;
+}
+
+static int64_t vexp_neg_f64(double (*f)(double), double (*g)(double), double lo, double hi,
+                            int64_t n)
+{
+  int64_t bad = 0;
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  double top = hi;
+  for (int64_t i = 0; i < n + 4096; i++) {
+    double x;
+    if (i < n) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      x = lo + (hi - lo) * (double)(state >> 11) * 0x1p-53;
+    } else {
+      x = top;
+      top = nextafter(top, 0.0);
+    }
+    const double y0 = f(x), y1 = g(x);
+    bad += memcmp(&y0, &y1, sizeof y0) != 0;
+  }
+  return bad;
+}
+
+static void test_vexp_neg(int64_t n)
+{
+  int64_t bad = vexp_neg_f32(tb_vexp_f32, tb_vexp_neg_f32, -104.0f, 88.1f);
+  CHECK(bad == 0, "float tb_vexp_neg differs from tb_vexp up to 88.1 on %lld arguments",
+        (long long)bad);
+  bad = vexp_neg_f32(tb_vexp2_f32, tb_vexp2_neg_f32, -150.0f, 127.4f);
+  CHECK(bad == 0, "float tb_vexp2_neg differs from tb_vexp2 up to 127.4 on %lld arguments",
+        (long long)bad);
+  bad = vexp_neg_f64(tb_vexp_f64, tb_vexp_neg_f64, -745.0, 709.1, n);
+  CHECK(bad == 0, "double tb_vexp_neg differs from tb_vexp up to 709.1 on %lld arguments",
+        (long long)bad);
+  bad = vexp_neg_f64(tb_vexp2_f64, tb_vexp2_neg_f64, -1075.0, 1023.4, n);
+  CHECK(bad == 0, "double tb_vexp2_neg differs from tb_vexp2 up to 1023.4 on %lld arguments",
+        (long long)bad);
+}
+
 int main(int argc, char **argv)
 {
   /* argv[1]: double arguments per function (10^8 unless given) */
@@ -610,6 +676,7 @@ int main(int argc, char **argv)
   report_sincos("double", ws, wc, what);
   test_rcp(n64 / 10);
   test_ncdf(n64 / 10);
+  test_vexp_neg(n64 / 10);
 #if defined(__AVX512F__)
   for (int ieee = 0; ieee < 2; ieee++) {
     test_v512_f32(n64 / 10, ieee);

@@ -195,10 +195,14 @@ TB_VINLINE float tb_vexp_neg_f32(float x)
 /* 2^x in float: as tb_vexp_f32 with f = x - k exact (Sterbenz: x and k are
  * within a factor 2 or f = x). Error: fit 2^-27.6 and Horner's roundings,
  * the scaling; the exhaustive test finds 1 ulp. */
-TB_VINLINE float tb_vexp2_f32(float x)
+TB_VINLINE float tb__vexp2_f32(float x, int neg)
 {
   float xk, xf;
-  TB_VEXP_CLAMP_F32(x, -127.0f, 127.4f, 128.1f, xk, xf);
+  if (neg) { /* only the clamp below, as tb__vexp_f32's */
+    const uint32_t b = tb__bits_f32(x), lo = tb__bits_f32(-127.0f);
+    xk = xf = tb__from_bits_f32(b > lo ? lo : b);
+  } else
+    TB_VEXP_CLAMP_F32(x, -127.0f, 127.4f, 128.1f, xk, xf);
   /* x + c as a fused multiply-add by 1 (the same sum): written as two adds,
    * GCC evaluates them in double, converting each half vector there and back */
   const float t = fmaf(xk, 1.0f, TB_VEXP_SLACK - 0.5f) + TB_VEXP_SHIFT_F32;
@@ -212,6 +216,18 @@ TB_VINLINE float tb_vexp2_f32(float x)
   p = fmaf(p, f, 1.0f);
   const float s = tb__from_bits_f32((tb__bits_f32(t) + 127u) << 23);
   return p * s;
+}
+
+TB_VINLINE float tb_vexp2_f32(float x)
+{
+  return tb__vexp2_f32(x, 0);
+}
+
+/* The same for arguments up to 127.4, where the upper clamps do not act
+ * (the same bits there; tests/test_vexp.c compares the two). */
+TB_VINLINE float tb_vexp2_neg_f32(float x)
+{
+  return tb__vexp2_f32(x, 1);
 }
 
 /* ln x in float, x a positive normal number. x = 2^e m with m in
@@ -269,10 +285,14 @@ TB_VINLINE double tb_vexp_neg_f64(double x)
 }
 
 /* 2^x in double (fit 2^-56.2), f = x - k exact. */
-TB_VINLINE double tb_vexp2_f64(double x)
+TB_VINLINE double tb__vexp2_f64(double x, int neg)
 {
   double xk, xf;
-  TB_VEXP_CLAMP_F64(x, -1023.0, 1023.4, 1024.1, xk, xf);
+  if (neg) { /* only the clamp below */
+    const uint64_t b = tb__bits_f64(x), lo = tb__bits_f64(-1023.0);
+    xk = xf = tb__from_bits_f64(b > lo ? lo : b);
+  } else
+    TB_VEXP_CLAMP_F64(x, -1023.0, 1023.4, 1024.1, xk, xf);
   const double t = fma(xk, 1.0, TB_VEXP_SLACK - 0.5) + TB_VEXP_SHIFT_F64;
   const double f = xf - (t - TB_VEXP_SHIFT_F64);
   double p = 0x1.488cd99da55dap-35;
@@ -290,6 +310,17 @@ TB_VINLINE double tb_vexp2_f64(double x)
   p = fma(p, f, 1.0);
   const double s = tb__from_bits_f64((tb__bits_f64(t) + 1023u) << 52);
   return p * s;
+}
+
+TB_VINLINE double tb_vexp2_f64(double x)
+{
+  return tb__vexp2_f64(x, 0);
+}
+
+/* The same for arguments up to 1023.4 (the same bits there). */
+TB_VINLINE double tb_vexp2_neg_f64(double x)
+{
+  return tb__vexp2_f64(x, 1);
 }
 
 /* 1 / a in float and double for a in [1, 2^120] (larger arguments, +inf

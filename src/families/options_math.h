@@ -409,6 +409,15 @@ typedef struct tb_mc_fsum {
   float s1, s2;
 } tb_mc_fsum_t;
 
+/* A Philox group's normals, in float and in double. */
+typedef struct tb_mc_fz {
+  float v[TB_MC_W_F32];
+} tb_mc_fz_t;
+
+typedef struct tb_mc_dz {
+  double v[TB_MC_W_F64];
+} tb_mc_dz_t;
+
 /* NAME(seed, option, group, count, ...): WORDS(...) of the option's block
  * for that group. */
 #define TB__MC_BY_GROUP(RET, NAME, WORDS, T)                                                      \
@@ -431,43 +440,74 @@ typedef struct tb_mc_fsum {
  * tb_mc_group_F: the same group's sums handed on in double. tb_mc_group_D:
  * the same in double, TB_MC_W_F64 normals z0, z1 per group. The *words_*
  * forms take the block's four words, made elsewhere (the OpenMP twin makes
- * a chunk's blocks first, in vectors of 64-bit lanes: vphilox.h). */
+ * a chunk's blocks first, in vectors of 64-bit lanes: vphilox.h). Each is
+ * the group's normals (tb_mc_normals_*) followed by their samples' sums
+ * (tb_mc_zsum_*, tb_mc_fzsum_F), which the OpenMP twin runs as two loops. */
 #define TB_MC_GROUPS(F, D)                                                                        \
+  static TB_INLINE TB_HD tb_mc_fz_t tb_mc_normals_##F(tb_philox4_t w, int fast)                 \
+  {                                                                                               \
+    tb_mc_fz_t z;                                                                                 \
+    tb_mc_box_muller_##F(tb_u01_f32(w.v[0]), tb_u01_f32(w.v[1]), fast, &z.v[0], &z.v[1]);         \
+    tb_mc_box_muller_##F(tb_u01_f32(w.v[2]), tb_u01_f32(w.v[3]), fast, &z.v[2], &z.v[3]);         \
+    return z;                                                                                     \
+  }                                                                                               \
+  static TB_INLINE TB_HD tb_mc_fsum_t tb_mc_fzsum_##F(tb_mc_fz_t z, int count,                  \
+                                                   float s, float x, float mu, float sig,        \
+                                                   int put, int anti, int fast)                   \
+  {                                                                                               \
+    const float y0 = tb_mc_sample_##F(s, x, mu, sig, z.v[0], put, anti, fast);                      \
+    const float y1 = count > 1 ? tb_mc_sample_##F(s, x, mu, sig, z.v[1], put, anti, fast) : 0.0f;   \
+    const float y2 = count > 2 ? tb_mc_sample_##F(s, x, mu, sig, z.v[2], put, anti, fast) : 0.0f;   \
+    const float y3 = count > 3 ? tb_mc_sample_##F(s, x, mu, sig, z.v[3], put, anti, fast) : 0.0f;   \
+    tb_mc_fsum_t r = {(y0 + y1) + (y2 + y3), (y0 * y0 + y1 * y1) + (y2 * y2 + y3 * y3)};         \
+    return r;                                                                                     \
+  }                                                                                               \
+  static TB_INLINE TB_HD tb_mc_sum_t tb_mc_zsum_##F(tb_mc_fz_t z, int count,                    \
+                                                 float s, float x, float mu, float sig, int put,  \
+                                                 int anti, int fast)                              \
+  {                                                                                               \
+    const tb_mc_fsum_t f = tb_mc_fzsum_##F(z, count, s, x, mu, sig, put, anti, fast);             \
+    tb_mc_sum_t r = {(double)f.s1, (double)f.s2};                                                 \
+    return r;                                                                                     \
+  }                                                                                               \
   static TB_INLINE TB_HD tb_mc_fsum_t tb_mc_fwords_##F(tb_philox4_t w, int count, float s,       \
                                                     float x, float mu, float sig, int put,        \
                                                     int anti, int fast)                           \
   {                                                                                               \
-    float z0, z1, z2, z3;                                                                         \
-    tb_mc_box_muller_##F(tb_u01_f32(w.v[0]), tb_u01_f32(w.v[1]), fast, &z0, &z1);                 \
-    tb_mc_box_muller_##F(tb_u01_f32(w.v[2]), tb_u01_f32(w.v[3]), fast, &z2, &z3);                 \
-    const float y0 = tb_mc_sample_##F(s, x, mu, sig, z0, put, anti, fast);                        \
-    const float y1 = count > 1 ? tb_mc_sample_##F(s, x, mu, sig, z1, put, anti, fast) : 0.0f;     \
-    const float y2 = count > 2 ? tb_mc_sample_##F(s, x, mu, sig, z2, put, anti, fast) : 0.0f;     \
-    const float y3 = count > 3 ? tb_mc_sample_##F(s, x, mu, sig, z3, put, anti, fast) : 0.0f;     \
-    tb_mc_fsum_t r = {(y0 + y1) + (y2 + y3), (y0 * y0 + y1 * y1) + (y2 * y2 + y3 * y3)};         \
-    return r;                                                                                     \
+    const tb_mc_fz_t z = tb_mc_normals_##F(w, fast);                                              \
+    return tb_mc_fzsum_##F(z, count, s, x, mu, sig, put, anti, fast);                             \
   }                                                                                               \
   TB__MC_BY_GROUP(tb_mc_fsum_t, tb_mc_fgroup_##F, tb_mc_fwords_##F, float)                         \
   static TB_INLINE TB_HD tb_mc_sum_t tb_mc_words_##F(tb_philox4_t w, int count, float s,         \
                                                   float x, float mu, float sig, int put,         \
                                                   int anti, int fast)                             \
   {                                                                                               \
-    const tb_mc_fsum_t f = tb_mc_fwords_##F(w, count, s, x, mu, sig, put, anti, fast);            \
-    tb_mc_sum_t r = {(double)f.s1, (double)f.s2};                                                 \
-    return r;                                                                                     \
+    const tb_mc_fz_t z = tb_mc_normals_##F(w, fast);                                              \
+    return tb_mc_zsum_##F(z, count, s, x, mu, sig, put, anti, fast);                              \
   }                                                                                               \
   TB__MC_BY_GROUP(tb_mc_sum_t, tb_mc_group_##F, tb_mc_words_##F, float)                            \
+  static TB_INLINE TB_HD tb_mc_dz_t tb_mc_normals_##D(tb_philox4_t w, int fast)                 \
+  {                                                                                               \
+    tb_mc_dz_t z;                                                                                 \
+    tb_mc_box_muller_##D(tb_u01_f64(w.v[0], w.v[1]), tb_u01_f64(w.v[2], w.v[3]), fast, &z.v[0],  \
+                         &z.v[1]);                                                                \
+    return z;                                                                                     \
+  }                                                                                               \
+  static TB_INLINE TB_HD tb_mc_sum_t tb_mc_zsum_##D(tb_mc_dz_t z, int count,                    \
+                                                 double s, double x, double mu, double sig,      \
+                                                 int put, int anti, int fast)                     \
+  {                                                                                               \
+    const double y0 = tb_mc_sample_##D(s, x, mu, sig, z.v[0], put, anti, fast);                     \
+    const double y1 = count > 1 ? tb_mc_sample_##D(s, x, mu, sig, z.v[1], put, anti, fast) : 0.0;   \
+    tb_mc_sum_t r = {y0 + y1, y0 * y0 + y1 * y1};                                                 \
+    return r;                                                                                     \
+  }                                                                                               \
   static TB_INLINE TB_HD tb_mc_sum_t tb_mc_words_##D(tb_philox4_t w, int count, double s,        \
                                                   double x, double mu, double sig, int put,      \
                                                   int anti, int fast)                             \
   {                                                                                               \
-    double z0, z1;                                                                                \
-    tb_mc_box_muller_##D(tb_u01_f64(w.v[0], w.v[1]), tb_u01_f64(w.v[2], w.v[3]), fast, &z0,      \
-                         &z1);                                                                    \
-    const double y0 = tb_mc_sample_##D(s, x, mu, sig, z0, put, anti, fast);                       \
-    const double y1 = count > 1 ? tb_mc_sample_##D(s, x, mu, sig, z1, put, anti, fast) : 0.0;     \
-    tb_mc_sum_t r = {y0 + y1, y0 * y0 + y1 * y1};                                                 \
-    return r;                                                                                     \
+    const tb_mc_dz_t z = tb_mc_normals_##D(w, fast);                                              \
+    return tb_mc_zsum_##D(z, count, s, x, mu, sig, put, anti, fast);                              \
   }                                                                                               \
   TB__MC_BY_GROUP(tb_mc_sum_t, tb_mc_group_##D, tb_mc_words_##D, double)
 TB_MC_GROUPS(f32, f64)
