@@ -11,7 +11,9 @@
  *      the last, partial, one) against the long-double transform, exact
  *      multiplier and inverse, within (eps R + 12 u)(1 + eps) + eps with
  *      R from the reference's spectrum (doc/poisson_panel.md); the columns
- *      outside the panel unchanged;
+ *      outside the panel unchanged; the transposed layout of the half
+ *      spectrum, and radix 16 and 32 with the staged twiddle table, bit
+ *      for bit as the natural layout and the flat table;
  *   3. the whole pipeline (the rows' R2C and C2R in long double in place
  *      of cuFFT's, every panel of the half spectrum in between) passed by
  *      the family's verifier on the single mode and the textbook Gaussian,
@@ -168,8 +170,9 @@ template <typename T, typename C> static double one_panel(int n, int logp, int s
   const size_t count = (size_t)n * half;
   const double u = unit_roundoff<T>(), eps = 7.0 * g.logn * u;
   C *w = (C *)malloc(count * sizeof(C)), *w0 = (C *)malloc(count * sizeof(C));
+  C *ws = (C *)malloc(count * sizeof(C)), *tws = (C *)malloc((size_t)n * sizeof(C));
   long double *re = (long double *)malloc(2 * (size_t)n * sizeof(long double)), *im = re + n;
-  if (!w || !w0 || !re) {
+  if (!w || !w0 || !ws || !tws || !re) {
     CHECK(0, "out of memory");
     return 0;
   }
@@ -202,9 +205,36 @@ template <typename T, typename C> static double one_panel(int n, int logp, int s
       CHECK(rel <= eps, "%s N %d P %d radix %d column %d: forward error %.3g above %.3g",
             sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix, c0 + col, rel, eps);
     }
-    /* 2: the whole block, stored in place. */
+    /* 2: the whole block, stored in place; again in the transposed layout
+     * (value c of row r at c N + r), and radix 16 and 32 with the staged
+     * twiddle table, each of which must give the same bits. */
     memcpy(w, w0, count * sizeof(C));
     run_block<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 0, phases - 1, -1);
+    {
+      tb_panel_geom gt = g;
+      gt.rs = 1;
+      gt.cs = n;
+      for (int r = 0; r < n; r++)
+        for (int c = 0; c < half; c++)
+          ws[(size_t)c * n + r] = w0[(size_t)r * half + c];
+      run_block<T, C>(pc.sm, ws, pc.tw, gt, c0, &pc.in, 0, phases - 1, -1);
+      int same = 1;
+      for (int r = 0; r < n; r++)
+        for (int c = 0; c < half; c++)
+          same &= !memcmp(&ws[(size_t)c * n + r], &w[(size_t)r * half + c], sizeof(C));
+      CHECK(same, "%s N %d P %d radix %d: the transposed layout gives other bits than the natural",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix);
+    }
+    if (sc > 0) {
+      tb_panel_geom gs = g;
+      gs.staged = 1;
+      tb_panel_twiddles_staged(tws, pc.tw, gs);
+      memcpy(ws, w0, count * sizeof(C));
+      run_block<T, C>(pc.sm, ws, tws, gs, c0, &pc.in, 0, phases - 1, -1);
+      CHECK(!memcmp(w, ws, count * sizeof(C)),
+            "%s N %d P %d radix %d: the staged twiddle table gives other bits than the flat one",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix);
+    }
     for (int c = 0; c < half; c++) {
       if (c < c0 || c >= c0 + width) {
         for (int i = 0; i < n; i++)
@@ -245,6 +275,8 @@ template <typename T, typename C> static double one_panel(int n, int logp, int s
   }
   free(w);
   free(w0);
+  free(ws);
+  free(tws);
   free(re);
   free(pc.tw);
   free(pc.sm);

@@ -48,7 +48,11 @@ namespace {
  * of tb_panel_phase) or 4 (radix 16 in registers, tb_panel_phase16), and
  * lastlr, log2 of the largest radix the last stage may take: lr, or 5 for
  * the radix-32 scheme (a last stage of up to 32 values where radix 16
- * would end in 16 and 2). */
+ * would end in 16 and 2), and staged, whether radix 16 and 32 read their
+ * twiddles from the staged table (tb_panel_twiddles_staged) instead of the
+ * flat one, and rs, cs, the strides in global memory of a row and a column
+ * of the half spectrum (tb_panel_gat; staged, rs and cs set apart from
+ * tb_panel_geom_make, which leaves the flat table and the natural layout). */
 struct tb_panel_geom {
   int n, logn;
   int p, logp;
@@ -56,6 +60,8 @@ struct tb_panel_geom {
   int threads;
   int swlog, swshift, swsrc;
   int lr, lastlr;
+  int staged;
+  int rs, cs;
 };
 
 /* The place in shared memory of panel value a (value i of column k is
@@ -106,8 +112,21 @@ inline tb_panel_geom tb_panel_geom_make(int logn, int logp, int half, int thread
                            logp < swlog - 1 ? logp : swlog - 1,
                            lr == 2 ? swlog : logp + (lastlr > lr ? last : 4),
                            lr,
-                           lastlr};
+                           lastlr,
+                           0,
+                           half,
+                           1};
   return g;
+}
+
+/* The offset in global memory of value `row` of half-spectrum column c:
+ * row rs + c cs, natural (rows of N/2 + 1 values: rs = N/2 + 1, cs = 1, a
+ * warp's consecutive rows a row apart) or transposed (columns of N values,
+ * as cols's transposed plans write them: rs = 1, cs = N, a warp's
+ * consecutive rows consecutive). */
+__host__ __device__ __forceinline__ size_t tb_panel_gat(int row, int c, const tb_panel_geom &g)
+{
+  return (size_t)row * (size_t)g.rs + (size_t)c * (size_t)g.cs;
 }
 
 /* The bytes each thread keeps in flight in the load and store phases (8
@@ -125,8 +144,10 @@ constexpr int TB_PANEL_INFLIGHT_BYTES = 64;
 /* The FFT's stages: stages of radix 2^lr while more than 2^lastlr values
  * are left, then one stage of what is left (at lastlr = lr: log2 N / lr
  * stages of radix 2^lr and one of 2, 4 or 8 where lr does not divide
- * log2 N; at lastlr = 5: 8192 = 16 x 16 x 32, 512 = 16 x 32). Stage s
- * works on blocks of L = N / 2^(lr s) values. */
+ * log2 N; at lastlr = 5: 8192 = 16 x 16 x 32, 512 = 16 x 32): the
+ * fewest k with log2 N - k lr <= lastlr, plus one, in closed form for
+ * N >= 4 (the family refuses smaller N). Stage s works on blocks of
+ * L = N / 2^(lr s) values. */
 __host__ __device__ __forceinline__ int tb_panel_stages(const tb_panel_geom &g)
 {
   return (g.logn - g.lastlr + 2 * g.lr - 1) / g.lr;
@@ -288,7 +309,7 @@ __host__ __device__ __forceinline__ void tb_panel_phase(int phase, C *sm, C *w, 
 TB_PANEL_UNROLL
       for (int e = 0; e < inflight; e++) {
         const int t = t0 + e * g.threads, col = t & (g.p - 1);
-        C *at = w + ((size_t)(t >> g.logp) * (size_t)g.half + (size_t)(c0 + col));
+        C *at = w + tb_panel_gat(t >> g.logp, c0 + col, g);
         if (t < total && load) {
           v[e].x = v[e].y = T(0);
           if (col < width)
@@ -400,6 +421,21 @@ enum {
   TB_PANEL_STORE = 16
 };
 
+/* W_L^(j d), the twiddle of output d of butterfly j of the radix-16 or -32
+ * stage on blocks of L = 2^logl values (m = 2^logm): from the flat table,
+ * W_N^((j d) N / L), or where g.staged from the stage's run of the staged
+ * table, entry N - L + (d - 1) m + j (tb_panel_twiddles_staged): the same
+ * value, but a warp's butterflies (consecutive j) read consecutive entries
+ * where the flat table's are j d N / L apart (up to 32 sectors a request
+ * instead of 8 in float). */
+template <typename C>
+__host__ __device__ __forceinline__ C tb_panel_tw16(const C *tw, const tb_panel_geom &g, int logl,
+                                                    int logm, int j, int d)
+{
+  return tb_panel_tw(tw, g.staged ? g.n - (1 << logl) + ((d - 1) << logm) + j
+                                  : (j * d) << (g.logn - logl));
+}
+
 /* One pass of radix R = 2^(stage's lr) over stage `stage`'s blocks (L = N /
  * 2^(g.lr stage) values, m = L / R): thread tid's butterflies, numbered
  * column fastest as in tb_panel_stage, each holding the R values
@@ -416,7 +452,7 @@ __host__ __device__ __forceinline__ void tb_panel_pass16(C *sm, C *w, const C *t
                                                          unsigned what, int tid)
 {
   constexpr int lr = tb_panel_log2r(R);
-  const int logl = g.logn - g.lr * stage, logm = logl - lr, twlog = g.logn - logl;
+  const int logl = g.logn - g.lr * stage, logm = logl - lr;
   const int count = (g.n >> lr) << g.logp, step = (1 << logm) << g.logp;
   const int width = g.half - c0 < g.p ? g.half - c0 : g.p;
   for (int b = tid; b < count; b += g.threads) {
@@ -431,7 +467,7 @@ TB_PANEL_UNROLL
       } else {
         a[q].x = a[q].y = T(0);
         if (col < width)
-          a[q] = w[(size_t)((x + q * step) >> g.logp) * (size_t)g.half + (size_t)(c0 + col)];
+          a[q] = w[tb_panel_gat((x + q * step) >> g.logp, c0 + col, g)];
       }
     }
     if (what & TB_PANEL_FWD) {
@@ -439,7 +475,7 @@ TB_PANEL_UNROLL
       if (j) {
 TB_PANEL_UNROLL
         for (int d = 1; d < R; d++)
-          a[d] = tb_cmul(a[d], tb_panel_tw(tw, (j * d) << twlog), false);
+          a[d] = tb_cmul(a[d], tb_panel_tw16(tw, g, logl, logm, j, d), false);
       }
     }
     if ((what & TB_PANEL_SOLVE) && col < width) {
@@ -455,7 +491,7 @@ TB_PANEL_UNROLL
       if (j) {
 TB_PANEL_UNROLL
         for (int d = 1; d < R; d++)
-          a[d] = tb_cmul(a[d], tb_panel_tw(tw, (j * d) << twlog), true);
+          a[d] = tb_cmul(a[d], tb_panel_tw16(tw, g, logl, logm, j, d), true);
       }
       tb_panel_dft<T, C, R>(a, false);
     }
@@ -464,7 +500,7 @@ TB_PANEL_UNROLL
       if (!(what & TB_PANEL_STORE))
         sm[tb_panel_at(x + q * step, g)] = a[q];
       else if (col < width)
-        w[(size_t)((x + q * step) >> g.logp) * (size_t)g.half + (size_t)(c0 + col)] = a[q];
+        w[tb_panel_gat((x + q * step) >> g.logp, c0 + col, g)] = a[q];
     }
   }
 }
@@ -526,6 +562,25 @@ template <typename T, typename C> void tb_panel_twiddles(C *tw, int n)
     tw[k].x = (T)cosl(a);
     tw[k].y = (T)-sinl(a);
   }
+}
+
+/* The staged twiddle table of the radix-16 and -32 schemes from the flat
+ * one (N entries each): stage by stage, the stage on blocks of L values
+ * (m = L / R) takes entries N - L .. N - m - 1, W_L^(j d) at
+ * N - L + (d - 1) m + j for d = 1 .. R - 1, j < m, copied from the flat
+ * table's W_N^((j d) N / L), so both tables give the same values; the
+ * stages take N - 1 entries in all (the sum of L - m telescopes), and the
+ * last, unread, is W_N^0. Host code. */
+template <typename C> void tb_panel_twiddles_staged(C *staged, const C *flat, const tb_panel_geom &g)
+{
+  for (int logl = g.logn; logl > 0;) {
+    const int lr = tb_panel_stage_lr(logl, g), logm = logl - lr;
+    for (int d = 1; d < (1 << lr); d++)
+      for (int j = 0; j < (1 << logm); j++)
+        staged[g.n - (1 << logl) + ((d - 1) << logm) + j] = flat[(j * d) << (g.logn - logl)];
+    logl = logm;
+  }
+  staged[g.n - 1] = flat[0];
 }
 
 } /* namespace */
