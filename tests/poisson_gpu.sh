@@ -9,9 +9,13 @@
 # failure to link either an error unless cuFFT reports its libraries missing
 # (CUFFT_MISSING_DEPENDENCY: a note); panel (the column FFT, solve and
 # inverse in shared memory) over its panel widths and block sizes against
-# r2c, cols and the CPU in both its schemes (radix 4 and 16), its refusals
-# (N no power of two, 3-D, a panel over shared memory, a width no power of
-# two, radix 16 over 512 threads a block) one-line notes; a single mode solved
+# r2c, cols and the CPU in its three schemes (radix 4, 16, and 32: radix 16
+# with a last stage of up to 32 values), register bounds (minblocks 1, 2
+# and 3), twiddle tables (flat, staged) and layouts (natural, transposed),
+# its refusals (N no power of two, 3-D, a panel over shared memory, a width
+# no power of two, radix 16 over 512 threads a block, radix 32 in double
+# over 256, radix 4 bounded for two blocks or with the staged twiddle
+# table) one-line notes; a single mode solved
 # to rounding (double below 1e-12); sigma = 0.05 at N = 64 exact to
 # rounding; every variant on both backends gives the same error columns;
 # plan times and the breakdown's stage times reported; a size over the
@@ -120,6 +124,18 @@ fi
 # which must be skipped with a one-line note (none below N = 2048 in float).
 vs=r2c
 [ "$cb" -eq 1 ] && vs=r2c,cols
+# agree_r2c CSV WHAT: every row's err_linf within 1e-12 (double) or 1e-5
+# (float) of r2c's at its precision and size.
+agree_r2c() {
+  csv_select "$1" precision size variant err_linf | awk -F, '
+    { k = $1 "," $2; t = $1 == "double" ? 1e-12 : 1e-5 }
+    $3 == "r2c" { e[k] = $4; next }
+    { row[++n] = $0; key[n] = k; v[n] = $4; tol[n] = t }
+    END { for (i = 1; i <= n; i++)
+            if (!(key[i] in e) || e[key[i]] - v[i] > tol[i] || v[i] - e[key[i]] > tol[i]) {
+              bad++; print row[i] }
+          exit bad > 0 }' || fail "$2: the error columns disagree with r2c's"
+}
 for rhs in mode gauss; do
   for rb in 4:1024 16:512; do
     what="panel rhs=$rhs radix=${rb%:*}"
@@ -134,24 +150,79 @@ for rhs in mode gauss; do
       END { for (k in n) if (n[k] < 6) { bad++; print "few rows: " k }
             if (n["float,256"] != 15 || n["double,256"] != 15) { bad++; print "256: not 15 rows" }
             exit bad > 0 }' || fail "$what: points are missing"
-    csv_select "$TMP/panel.$rhs.csv" precision size variant err_linf | awk -F, '
-      { k = $1 "," $2; t = $1 == "double" ? 1e-12 : 1e-5 }
-      $3 == "r2c" { e[k] = $4; next }
-      { row[++n] = $0; key[n] = k; v[n] = $4; tol[n] = t }
-      END { for (i = 1; i <= n; i++)
-              if (!(key[i] in e) || e[key[i]] - v[i] > tol[i] || v[i] - e[key[i]] > tol[i]) {
-                bad++; print row[i] }
-            exit bad > 0 }' || fail "$what: the error columns disagree with r2c's"
+    agree_r2c "$TMP/panel.$rhs.csv" "$what"
   done
 done
+# radix 32 and the register bounds for several blocks an SM (minblocks 2
+# and 3) with both twiddle tables (flat, staged): every kernel the two
+# schemes have, 256-thread bounds at blocks 96 and 256, 512-thread ones at
+# 512, in float and double, the single mode and
+# the Gaussian, at the sizes whose last stage radix 32 changes (32: one
+# stage of 32 instead of 16 and 2; 512: 16 x 32 instead of 16 x 16 x 2) and
+# 2048 (16 x 16 x 8 in both, radix 32 with its own swizzle), panels 1, 2
+# and auto: every point runs (all fit: 2048 x 4 float values are 64 KB) but
+# radix 32 in double at block 512 (a note), verified, with r2c's error
+# columns.
+for rhs in mode gauss; do
+  what="panel rhs=$rhs radix=16,32 minblocks=1,2,3 twiddle=flat,staged"
+  "$TB" $RUN --backend gpu --precision float,double --size 32,512,2048 -P rhs=$rhs \
+    --variant r2c,panel -P panel=1,2,auto -P radix=16,32 -P minblocks=1,2,3 \
+    -P twiddle=flat,staged --block 96,256,512 --output "$TMP/panel32.$rhs.csv" 2>"$TMP/err" ||
+    fail "$what: $(cat "$TMP/err")"
+  expect_all_pass "$TMP/panel32.$rhs.csv"
+  grep "panel skipped" "$TMP/err" | grep -v "block 512 is outside 1..256" &&
+    fail "$what: skipped for another reason than radix 32's double bound"
+  csv_select "$TMP/panel32.$rhs.csv" precision size variant radix minblocks twiddle | awk -F, '
+    $3 == "panel" { n[$1 "," $2]++; seen[$4 "," $5 "," $6]++ }
+    END { for (k in n) {
+            sizes++; want = k ~ /^float/ ? 108 : 90
+            if (n[k] != want) { bad++; print "not " want " rows: " k } }
+          for (k in seen) points++
+          if (sizes != 6 || points != 12) { bad++; print "a size or a point is missing" }
+          exit bad > 0 }' || fail "$what: points are missing"
+  agree_r2c "$TMP/panel32.$rhs.csv" "$what"
+done
+# The transposed half spectrum (cols's plans write the rows' transforms
+# column-major; the panel's loads are contiguous) in the three schemes,
+# float and double, both right-hand sides, at 8 (one stage), 512 and 2048,
+# panels 1, 2 and auto, blocks 96 and 256: every point runs, verified, with
+# r2c's error columns.
+for rhs in mode gauss; do
+  what="panel rhs=$rhs layout=transposed"
+  "$TB" $RUN --backend gpu --precision float,double --size 8,512,2048 -P rhs=$rhs \
+    --variant r2c,panel -P layout=transposed -P panel=1,2,auto -P radix=4,16,32 --block 96,256 \
+    --output "$TMP/paneltr.$rhs.csv" 2>"$TMP/err" || fail "$what: $(cat "$TMP/err")"
+  expect_all_pass "$TMP/paneltr.$rhs.csv"
+  grep "panel skipped" "$TMP/err" && fail "$what: a point was skipped"
+  trrows=$(csv_select "$TMP/paneltr.$rhs.csv" variant layout | grep -c "^panel,transposed$")
+  [ "$trrows" -eq 108 ] || fail "$what: $trrows rows, not 108"
+  agree_r2c "$TMP/paneltr.$rhs.csv" "$what"
+done
+# The size the schemes are for, once (one reference solve): 8192^2 float,
+# radix 32 (16 x 16 x 32) at panels 1 and 2, every register bound, both
+# twiddle tables, both layouts and blocks 256 and 512, verified, with r2c's
+# error columns.
+"$TB" $RUN --backend gpu --precision float --size 8192 -P rhs=mode --variant r2c,panel \
+  -P panel=1,2 -P radix=32 -P minblocks=1,2,3 -P twiddle=flat,staged \
+  -P layout=natural,transposed --block 256,512 --output "$TMP/panel8k.csv" 2>"$TMP/err" ||
+  fail "panel 8192 radix 32: $(cat "$TMP/err")"
+expect_all_pass "$TMP/panel8k.csv"
+[ "$(csv_select "$TMP/panel8k.csv" variant | grep -c '^panel$')" -eq 48 ] ||
+  fail "panel 8192 radix 32: not 48 rows: $(cat "$TMP/err")"
+agree_r2c "$TMP/panel8k.csv" "panel 8192 radix 32"
 # The refusals, each a one-line note and no error: N no power of two, 3-D,
 # a panel wider than shared memory holds (in both schemes), a width no power
-# of two, radix 16 with more threads a block than its kernel takes (r2c runs
+# of two, radix 16 (and radix 32 in double) with more threads a block than
+# its kernel takes, radix 4 bounded for more than one block an SM or with
+# the staged twiddle table (r2c runs
 # beside it: a run where no configuration ran at all is an error).
 for args in "-n 100:N = 100 is no power of two" "-n 16 -P dim=3:2-D only" \
   "-n 1024 -P panel=2048:bytes of shared memory a block" "-n 64 -P panel=3:power of two" \
   "-n 1024 -P panel=2048 -P radix=16:bytes of shared memory a block" \
-  "-n 64 -P radix=16 --block 1024:block 1024 is outside 1..512"; do
+  "-n 64 -P radix=16 --block 1024:block 1024 is outside 1..512" \
+  "-n 64 -p double -P radix=32 --block 512:block 512 is outside 1..256" \
+  "-n 64 -P radix=4 -P minblocks=2:bounded for one block an SM" \
+  "-n 64 -P radix=4 -P twiddle=staged:reads the flat table only"; do
   "$TB" $RUN --backend gpu --variant r2c,panel ${args%%:*} --output "$TMP/refuse.csv" 2>"$TMP/err" ||
     fail "panel ${args%%:*}: an error: $(cat "$TMP/err")"
   [ "$(grep -c "panel skipped.*${args#*:}" "$TMP/err")" -ge 1 ] ||

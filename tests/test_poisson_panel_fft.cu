@@ -1,8 +1,9 @@
 /* The Poisson GPU variant panel's kernel body (poisson_panel.cuh), run on
  * the host exactly as a block runs it: each phase for every thread of the
  * block in turn, the block's barrier between phases (no GPU needed). In
- * both schemes (radix 4 and radix 16), float and double, for every
- * N = 4 .. 8192 and P = 1, 2, 4 (and 8 up to N = 1024) on Philox inputs:
+ * the three schemes (radix 4, radix 16, and radix 32: radix 16 with a last
+ * stage of up to 32 values), float and double, for every N = 4 .. 8192 and
+ * P = 1, 2, 4 (and 8 up to N = 1024) on Philox inputs:
  *   1. the forward column FFT (load and the forward stages) against a
  *      long-double FFT, in the order the frequency map says, within the
  *      FFT bound of doc/poisson.md, eps = 7 log2(N) u;
@@ -10,7 +11,9 @@
  *      the last, partial, one) against the long-double transform, exact
  *      multiplier and inverse, within (eps R + 12 u)(1 + eps) + eps with
  *      R from the reference's spectrum (doc/poisson_panel.md); the columns
- *      outside the panel unchanged;
+ *      outside the panel unchanged; the transposed layout of the half
+ *      spectrum, and radix 16 and 32 with the staged twiddle table, bit
+ *      for bit as the natural layout and the flat table;
  *   3. the whole pipeline (the rows' R2C and C2R in long double in place
  *      of cuFFT's, every panel of the half spectrum in between) passed by
  *      the family's verifier on the single mode and the textbook Gaussian,
@@ -74,6 +77,14 @@ static long double ref_multiplier(long long c, long long i, const tb_poisson_cb_
   return k2 > 0.0L ? -1.0L / (k2 * m * m) : 0.0L;
 }
 
+/* The schemes: the `radix` parameter's value, the stages' log2 radix and
+ * the log2 of the largest radix of the last stage (poisson_panel.cu's
+ * tables). */
+static const struct {
+  int radix, lr, lastlr;
+} schemes[] = {{4, 2, 2}, {16, 4, 4}, {32, 4, 5}};
+static const int nschemes = (int)(sizeof schemes / sizeof *schemes);
+
 /* A block's run of phases first..last of the panel at c0 in the scheme of
  * g.lr: every thread of the block through each phase, then the next (the
  * barrier). */
@@ -87,7 +98,7 @@ static void run_block(C *sm, C *w, const C *tw, const tb_panel_geom &g, int c0,
         if (g.lr == 2)
           tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, in, tid);
         else
-          tb_panel_phase16<T, C>(ph, sm, w, tw, g, c0, in, tid);
+          tb_panel_phase16<T, C, 5>(ph, sm, w, tw, g, c0, in, tid);
       }
 }
 
@@ -109,7 +120,7 @@ static void run_passes16(C *sm, C *w, const C *tw, const tb_panel_geom &g, int c
       what |= (k == 0 ? (unsigned)TB_PANEL_LOAD : 0u) |
               (k == 2 * last && !fwd_only ? (unsigned)TB_PANEL_STORE : 0u);
     for (int tid = 0; tid < g.threads; tid++)
-      tb_panel_pass16_any<T, C>(sm, w, tw, g, c0, in, stage, what, tid);
+      tb_panel_pass16_any<T, C, 5>(sm, w, tw, g, c0, in, stage, what, tid);
   }
 }
 
@@ -124,13 +135,13 @@ template <typename T, typename C> struct panel_case {
   C *tw, *sm;
 };
 
-/* Shape and constants of N, P, `threads` and the scheme lr; the twiddles
- * and a poisoned panel in shared memory. */
+/* Shape and constants of N, P, `threads` and scheme sc; the twiddles and a
+ * poisoned panel in shared memory. */
 template <typename T, typename C>
-static int setup(panel_case<T, C> *pc, int n, int logp, int threads, int lr)
+static int setup(panel_case<T, C> *pc, int n, int logp, int threads, int sc)
 {
-  const tb_panel_geom g =
-      tb_panel_geom_make(tb_log2_ceil(n), logp, n / 2 + 1, threads, (int)sizeof(C), lr);
+  const tb_panel_geom g = tb_panel_geom_make(tb_log2_ceil(n), logp, n / 2 + 1, threads,
+                                             (int)sizeof(C), schemes[sc].lr, schemes[sc].lastlr);
   pc->g = g;
   const tb_poisson_cb_info in = {n, n / 2 + 1, 2, 1, 2.0 * M_PI / 1.0, 1.0 / ((double)n * n)};
   pc->in = in;
@@ -146,11 +157,11 @@ static int setup(panel_case<T, C> *pc, int n, int logp, int threads, int lr)
 
 /* Tests 1 and 2 at one N, P and precision; returns the largest ratio of an
  * error to its bound. */
-template <typename T, typename C> static double one_panel(int n, int logp, int lr, uint64_t seed)
+template <typename T, typename C> static double one_panel(int n, int logp, int sc, uint64_t seed)
 {
   panel_case<T, C> pc;
   const int threads = 64 + 3 * logp; /* not a power of two: no stride is special */
-  if (setup(&pc, n, logp, threads, lr)) {
+  if (setup(&pc, n, logp, threads, sc)) {
     CHECK(0, "out of memory");
     return 0;
   }
@@ -159,8 +170,9 @@ template <typename T, typename C> static double one_panel(int n, int logp, int l
   const size_t count = (size_t)n * half;
   const double u = unit_roundoff<T>(), eps = 7.0 * g.logn * u;
   C *w = (C *)malloc(count * sizeof(C)), *w0 = (C *)malloc(count * sizeof(C));
+  C *ws = (C *)malloc(count * sizeof(C)), *tws = (C *)malloc((size_t)n * sizeof(C));
   long double *re = (long double *)malloc(2 * (size_t)n * sizeof(long double)), *im = re + n;
-  if (!w || !w0 || !re) {
+  if (!w || !w0 || !ws || !tws || !re) {
     CHECK(0, "out of memory");
     return 0;
   }
@@ -171,7 +183,7 @@ template <typename T, typename C> static double one_panel(int n, int logp, int l
     const int c0 = starts[which], width = half - c0 < g.p ? half - c0 : g.p;
     /* 1: the forward transform, read from shared memory. */
     memcpy(w, w0, count * sizeof(C));
-    if (lr == 2)
+    if (sc == 0)
       run_block<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 0, stages, -1);
     else
       run_passes16<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 1);
@@ -191,16 +203,43 @@ template <typename T, typename C> static double one_panel(int n, int logp, int l
       const double rel = (double)sqrtl(err / norm);
       worst = fmax(worst, rel / eps);
       CHECK(rel <= eps, "%s N %d P %d radix %d column %d: forward error %.3g above %.3g",
-            sizeof(T) == 4 ? "float" : "double", n, g.p, 1 << lr, c0 + col, rel, eps);
+            sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix, c0 + col, rel, eps);
     }
-    /* 2: the whole block, stored in place. */
+    /* 2: the whole block, stored in place; again in the transposed layout
+     * (value c of row r at c N + r), and radix 16 and 32 with the staged
+     * twiddle table, each of which must give the same bits. */
     memcpy(w, w0, count * sizeof(C));
     run_block<T, C>(pc.sm, w, pc.tw, g, c0, &pc.in, 0, phases - 1, -1);
+    {
+      tb_panel_geom gt = g;
+      gt.rs = 1;
+      gt.cs = n;
+      for (int r = 0; r < n; r++)
+        for (int c = 0; c < half; c++)
+          ws[(size_t)c * n + r] = w0[(size_t)r * half + c];
+      run_block<T, C>(pc.sm, ws, pc.tw, gt, c0, &pc.in, 0, phases - 1, -1);
+      int same = 1;
+      for (int r = 0; r < n; r++)
+        for (int c = 0; c < half; c++)
+          same &= !memcmp(&ws[(size_t)c * n + r], &w[(size_t)r * half + c], sizeof(C));
+      CHECK(same, "%s N %d P %d radix %d: the transposed layout gives other bits than the natural",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix);
+    }
+    if (sc > 0) {
+      tb_panel_geom gs = g;
+      gs.staged = 1;
+      tb_panel_twiddles_staged(tws, pc.tw, gs);
+      memcpy(ws, w0, count * sizeof(C));
+      run_block<T, C>(pc.sm, ws, tws, gs, c0, &pc.in, 0, phases - 1, -1);
+      CHECK(!memcmp(w, ws, count * sizeof(C)),
+            "%s N %d P %d radix %d: the staged twiddle table gives other bits than the flat one",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix);
+    }
     for (int c = 0; c < half; c++) {
       if (c < c0 || c >= c0 + width) {
         for (int i = 0; i < n; i++)
           CHECK(!memcmp(&w[(size_t)i * half + c], &w0[(size_t)i * half + c], sizeof(C)),
-                "N %d P %d radix %d: column %d outside the panel at %d changed", n, g.p, 1 << lr,
+                "N %d P %d radix %d: column %d outside the panel at %d changed", n, g.p, schemes[sc].radix,
                 c, c0);
         continue;
       }
@@ -231,11 +270,13 @@ template <typename T, typename C> static double one_panel(int n, int logp, int l
       const double bound = (eps * r + 12 * u) * (1 + eps) + eps, rel = (double)sqrtl(err / norm);
       worst = fmax(worst, rel / bound);
       CHECK(rel <= bound, "%s N %d P %d radix %d column %d: solve error %.3g above %.3g (R %.3g)",
-            sizeof(T) == 4 ? "float" : "double", n, g.p, 1 << lr, c, rel, bound, r);
+            sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix, c, rel, bound, r);
     }
   }
   free(w);
   free(w0);
+  free(ws);
+  free(tws);
   free(re);
   free(pc.tw);
   free(pc.sm);
@@ -243,9 +284,9 @@ template <typename T, typename C> static double one_panel(int n, int logp, int l
 }
 
 /* Test 3: the pipeline on problem p with panels of 2^logp columns in the
- * scheme lr, the solve left out where control; the verifier's verdict. */
+ * scheme sc, the solve left out where control; the verifier's verdict. */
 template <typename T, typename C>
-static tb_verdict_t pipeline(tb_problem_t *p, int logp, int lr, int control)
+static tb_verdict_t pipeline(tb_problem_t *p, int logp, int sc, int control)
 {
   const tb_poisson_t *s = (const tb_poisson_t *)p->priv;
   const int n = (int)s->n, half = (int)s->half;
@@ -253,7 +294,7 @@ static tb_verdict_t pipeline(tb_problem_t *p, int logp, int lr, int control)
   C *w = (C *)malloc((size_t)n * half * sizeof(C));
   T *u = (T *)malloc((size_t)n * n * sizeof(T));
   long double *re = (long double *)malloc(2 * (size_t)n * sizeof(long double)), *im = re + n;
-  if (setup(&pc, n, logp, 96, lr) || !w || !u || !re) {
+  if (setup(&pc, n, logp, 96, sc) || !w || !u || !re) {
     CHECK(0, "out of memory");
     return TB_FAIL;
   }
@@ -271,7 +312,7 @@ static tb_verdict_t pipeline(tb_problem_t *p, int logp, int lr, int control)
   }
   const int solve = control ? tb_panel_stages(pc.g) + 1 : -1;
   for (int c0 = 0; c0 < half; c0 += pc.g.p) {
-    if (lr == 4 && control)
+    if (sc > 0 && control)
       run_passes16<T, C>(pc.sm, w, pc.tw, pc.g, c0, &pc.in, 0);
     else
       run_block<T, C>(pc.sm, w, pc.tw, pc.g, c0, &pc.in, 0, tb_panel_phases(pc.g) - 1, solve);
@@ -303,7 +344,7 @@ static tb_verdict_t pipeline(tb_problem_t *p, int logp, int lr, int control)
   CHECK(p->algo->verify(p, view, extra, &chk) == TB_OK, "verify returned an error");
   if (!control)
     printf("  %s N %4d P %d radix %2d: error %.3g, tolerance %.3g\n",
-           sizeof(T) == 4 ? "float " : "double", n, pc.g.p, 1 << lr, chk.error, chk.tolerance);
+           sizeof(T) == 4 ? "float " : "double", n, pc.g.p, schemes[sc].radix, chk.error, chk.tolerance);
   free(w);
   free(u);
   free(re);
@@ -315,22 +356,37 @@ static tb_verdict_t pipeline(tb_problem_t *p, int logp, int lr, int control)
 int main(void)
 {
   /* Every N = 4 .. 8192 for radix 16 (each last-stage radix 2, 4, 8 and
-   * 16 and one to four stages); the radix-4 scheme as before. */
+   * 16 and one to four stages) and radix 32 (the same but where log2 N
+   * mod 4 = 1: a last stage of 32 at N = 32, 512 and 8192, one stage
+   * fewer, which the stage counts below make sure of); the radix-4 scheme
+   * as before. */
   static const int sizes[] = {4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
-  for (int lr = 2; lr <= 4; lr += 2)
+  static const struct {
+    int logn, stages16, stages32;
+  } counts[] = {{5, 2, 1}, {9, 3, 2}, {12, 3, 3}, {13, 4, 3}};
+  for (int k = 0; k < (int)(sizeof counts / sizeof *counts); k++) {
+    const tb_panel_geom g16 = tb_panel_geom_make(counts[k].logn, 0, 2, 32, 8, 4, 4);
+    const tb_panel_geom g32 = tb_panel_geom_make(counts[k].logn, 0, 2, 32, 8, 4, 5);
+    CHECK(tb_panel_stages(g16) == counts[k].stages16 && tb_panel_stages(g32) == counts[k].stages32,
+          "N = 2^%d: %d stages of radix 16 and %d of radix 32, not %d and %d", counts[k].logn,
+          tb_panel_stages(g16), tb_panel_stages(g32), counts[k].stages16, counts[k].stages32);
+  }
+  for (int sc = 0; sc < nschemes; sc++)
     for (int k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++)
       for (int logp = 0; logp <= (sizes[k] <= 1024 ? 3 : 2); logp++) {
-        const double wf = one_panel<float, float2>(sizes[k], logp, lr, 11 + k);
-        const double wd = one_panel<double, double2>(sizes[k], logp, lr, 11 + k);
-        printf("radix %2d N %4d P %d: largest error / bound: float %.3f, double %.3f\n", 1 << lr,
-               sizes[k], 1 << logp, wf, wd);
+        const double wf = one_panel<float, float2>(sizes[k], logp, sc, 11 + k);
+        const double wd = one_panel<double, double2>(sizes[k], logp, sc, 11 + k);
+        printf("radix %2d N %4d P %d: largest error / bound: float %.3f, double %.3f\n",
+               schemes[sc].radix, sizes[k], 1 << logp, wf, wd);
       }
   /* The pipeline: N 4..256 with every P and both right-hand sides, 1024
-   * with P = 2 and the mode. */
+   * with P = 2 and the mode, and radix 32's last stage of 32 at 32 and 512
+   * with both. */
   static const struct {
     int n, logp, rhs;
-  } runs[] = {{4, 0, 1},  {4, 2, 0},  {8, 1, 1},   {16, 0, 0},  {16, 2, 1},   {64, 0, 1},
-              {64, 1, 0}, {64, 2, 1}, {256, 0, 0}, {256, 2, 1}, {1024, 1, 1}};
+  } runs[] = {{4, 0, 1},  {4, 2, 0},   {8, 1, 1},   {16, 0, 0},  {16, 2, 1},
+              {32, 0, 1}, {32, 2, 0},  {64, 0, 1},  {64, 1, 0},  {64, 2, 1},
+              {256, 0, 0}, {256, 2, 1}, {512, 0, 0}, {512, 1, 1}, {1024, 1, 1}};
   for (int k = 0; k < (int)(sizeof runs / sizeof *runs); k++)
     for (int prec = TB_FLOAT; prec <= TB_DOUBLE; prec++) {
       tb_param_value_t pv[4] = {{0, 1.0, "1"}, {0, 0.1, "0.1"}, {2, 2, "2"},
@@ -342,15 +398,15 @@ int main(void)
         continue;
       const int lp = runs[k].logp;
       const int f = prec == TB_FLOAT;
-      for (int lr = 2; lr <= 4; lr += 2) {
-        CHECK((f ? pipeline<float, float2>(&p, lp, lr, 0)
-                 : pipeline<double, double2>(&p, lp, lr, 0)) == TB_PASS,
+      for (int sc = 0; sc < nschemes; sc++) {
+        CHECK((f ? pipeline<float, float2>(&p, lp, sc, 0)
+                 : pipeline<double, double2>(&p, lp, sc, 0)) == TB_PASS,
               "the pipeline failed the verifier: N %d P %d radix %d %s rhs %s", runs[k].n, 1 << lp,
-              1 << lr, f ? "float" : "double", pv[3].s);
-        CHECK((f ? pipeline<float, float2>(&p, lp, lr, 1)
-                 : pipeline<double, double2>(&p, lp, lr, 1)) == TB_FAIL,
+              schemes[sc].radix, f ? "float" : "double", pv[3].s);
+        CHECK((f ? pipeline<float, float2>(&p, lp, sc, 1)
+                 : pipeline<double, double2>(&p, lp, sc, 1)) == TB_FAIL,
               "control: the pipeline without its solve passed: N %d P %d radix %d", runs[k].n,
-              1 << lp, 1 << lr);
+              1 << lp, schemes[sc].radix);
       }
       tb_problem_destroy(&p);
     }

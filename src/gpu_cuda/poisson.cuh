@@ -90,6 +90,10 @@ template <> struct tb_fft<double> {
 enum { TB_CB_STORE, TB_CB_LOAD };
 const char *const tb_poisson_cb_sides[] = {"store", "load", NULL};
 
+/* The names of the tuning parameter layout of cols and panel, in the order
+ * of TB_CL_NATURAL, TB_CL_TRANSPOSED (poisson_cols.h). */
+const char *const tb_poisson_cols_layouts[] = {"natural", "transposed", NULL};
+
 /* The stages of a pipeline, in order, and their breakdown columns. */
 enum { TB_PS_IN, TB_PS_FWD, TB_PS_SOLVE, TB_PS_INV, TB_PS_OUT, TB_NSTAGES };
 

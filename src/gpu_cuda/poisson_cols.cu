@@ -88,8 +88,6 @@ cufftResult tb__poisson_cols_make(const tb_ctx_t *ctx, cufftHandle h, int layout
 
 namespace {
 
-const char *const tb_poisson_cols_layouts[] = {"natural", "transposed", NULL};
-
 struct tb_poisson_cols {
   cufftHandle plan[TB_CL_PLANS];
   int have[TB_CL_PLANS];

@@ -13,8 +13,11 @@
  * The column FFT is radix-2^k, so N must be a power of two, and the N x P
  * panel must fit in a block's shared memory; other sizes, and 3-D, are
  * skipped with a note. Tuning: `panel` (P), `radix` (the column FFT's
- * stages: 4 through shared memory, or 16 in registers) and `block`
- * (threads a block).
+ * stages: 4 through shared memory, 16 in registers, or 32: radix 16 with a
+ * last stage of up to 32 values), `minblocks` (the blocks an SM the
+ * kernel's registers are bounded for), `twiddle` (the twiddle table's
+ * layout), `layout` (the half spectrum's, cols's natural or transposed)
+ * and `block` (threads a block).
  * The breakdown: fwd_ms the rows' R2C, solve_ms the panel kernel, inv_ms
  * the rows' C2R. Derivations: doc/poisson_panel.md. */
 #include <config.h>
@@ -29,43 +32,88 @@
 
 namespace {
 
-/* The most threads a block of the radix-LR kernel: radix 4 at 1024 (64
+/* The `radix` parameter's values (the schemes S = 0, 1, 2), the stages'
+ * log2 radix of each and the log2 of the largest radix its last stage
+ * takes. */
+const char *const tb_panel_radices[] = {"4", "16", "32", NULL};
+const int tb_panel_radix_log[] = {2, 4, 4};
+const int tb_panel_radix_last[] = {2, 4, 5};
+
+/* The `twiddle` parameter's values: the flat table W_N^k, or the staged
+ * one (tb_panel_twiddles_staged, radix 16 and 32). */
+const char *const tb_panel_twiddle_tables[] = {"flat", "staged", NULL};
+
+/* The most threads a block of scheme S's kernel: radix 4 at 1024 (64
  * registers a thread), radix 16 at 512 (128 registers: its 16 complex
  * values of a column take 32 registers in float and 64 in double, which the
- * 64-register bound would spill). */
-template <int LR> struct tb_panel_bound {
-  static constexpr int threads = LR == 2 ? 1024 : 512;
+ * 64-register bound would spill), radix 32 at 512 in float and 256 in
+ * double (its last stage's 32 values take 64 registers in float, 128 in
+ * double, which leaves nothing under 128). */
+template <typename T, int S> struct tb_panel_bound {
+  static constexpr int threads = S == 0 ? 1024 : S == 1 || sizeof(T) == 4 ? 512 : 256;
 };
 
 /* The panel kernel: one block a panel, the phases of poisson_panel.cuh with
- * the block's barrier between them; LR (g.lr) picks the scheme at compile
- * time, so each kernel's registers are its own scheme's. */
-template <typename T, typename C, int LR>
-__global__ void __launch_bounds__(tb_panel_bound<LR>::threads)
-    tb_k_panel(C *w, const C *__restrict__ tw, tb_panel_geom g, tb_poisson_cb_info in)
+ * the block's barrier between them; S picks the scheme at compile time, so
+ * each kernel's registers are its own scheme's. The launch bound (BT
+ * threads, MINB blocks an SM) caps the registers at 64 K / (BT MINB) a
+ * thread, so that MINB blocks, one's loads overlapping another's
+ * arithmetic, fit where their shared memory does. STAGED (g.staged made a
+ * constant of the kernel's copy) folds the twiddle table's choice away, so
+ * that neither layout's index arithmetic costs the other registers. */
+template <typename T, typename C, int S, int BT, int MINB, int STAGED>
+__global__ void __launch_bounds__(BT, MINB)
+    tb_k_panel(C *w, const C *__restrict__ tw, tb_panel_geom gp, tb_poisson_cb_info in)
 {
   extern __shared__ __align__(16) unsigned char tb_panel_raw[];
   C *sm = reinterpret_cast<C *>(tb_panel_raw);
+  tb_panel_geom g = gp;
+  g.staged = STAGED;
   const int c0 = (int)blockIdx.x << g.logp, phases = tb_panel_phases(g);
   for (int ph = 0; ph < phases; ph++) {
-    if (LR == 2)
+    if (S == 0)
       tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
     else
-      tb_panel_phase16<T, C>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
+      tb_panel_phase16<T, C, S == 2 ? 5 : 4>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
     if (ph + 1 < phases)
       __syncthreads();
   }
 }
 
-/* The `radix` parameter's values and the stages' log2 radix of each. */
-const char *const tb_panel_radices[] = {"4", "16", NULL};
-const int tb_panel_radix_log[] = {2, 4};
+template <typename C>
+using tb_panel_fn = void (*)(C *, const C *, tb_panel_geom, tb_poisson_cb_info);
 
-/* The panel kernel of scheme lr (2: radix 4, 4: radix 16). */
-template <typename T, typename C>
-static void (*tb_panel_kernel(int lr))(C *, const C *, tb_panel_geom, tb_poisson_cb_info)
+/* Scheme S's kernel (radix 16 or 32) bounded for minb blocks an SM: at
+ * minb = 1 the scheme's own bound (its most threads, one block), at 2 and 3
+ * minb blocks of 256 threads (wide = 0) or of the scheme's most (wide = 1;
+ * the same kernel where that is 256); reading the table of ST (staged). */
+template <typename T, typename C, int S, int ST>
+static tb_panel_fn<C> tb_panel_pick(int wide, int minb)
 {
-  return lr == 2 ? tb_k_panel<T, C, 2> : tb_k_panel<T, C, 4>;
+  constexpr int bt = tb_panel_bound<T, S>::threads;
+  const tb_panel_fn<C> k[2][3] = {{tb_k_panel<T, C, S, bt, 1, ST>, tb_k_panel<T, C, S, 256, 2, ST>,
+                                   tb_k_panel<T, C, S, 256, 3, ST>},
+                                  {tb_k_panel<T, C, S, bt, 1, ST>, tb_k_panel<T, C, S, bt, 2, ST>,
+                                   tb_k_panel<T, C, S, bt, 3, ST>}};
+  return k[wide][minb - 1];
+}
+
+/* The panel kernel of scheme `scheme` (the `radix` parameter's index) for
+ * blocks of `block` threads, bounded for minb blocks an SM (the
+ * `minblocks` parameter: 1 the scheme's own bound, 2 and 3 that many
+ * blocks of 256 threads where block <= 256, else of the scheme's most),
+ * reading the staged twiddle table where staged, else the flat one; NULL
+ * where there is none: radix 4 has only minb = 1 (its 1024-thread bound at
+ * two blocks would leave 32 registers a thread) and the flat table. */
+template <typename T, typename C>
+static tb_panel_fn<C> tb_panel_kernel(int scheme, int block, int minb, int staged)
+{
+  const int wide = block > 256;
+  if (scheme == 0)
+    return minb == 1 && !staged ? tb_k_panel<T, C, 0, tb_panel_bound<T, 0>::threads, 1, 0> : NULL;
+  if (scheme == 1)
+    return staged ? tb_panel_pick<T, C, 1, 1>(wide, minb) : tb_panel_pick<T, C, 1, 0>(wide, minb);
+  return staged ? tb_panel_pick<T, C, 2, 1>(wide, minb) : tb_panel_pick<T, C, 2, 0>(wide, minb);
 }
 
 struct tb_poisson_panel {
@@ -75,6 +123,7 @@ struct tb_poisson_panel {
   void *tw;   /* the twiddles W_N^k, k < N */
   tb_panel_geom g;
   tb_poisson_cb_info in;
+  int scheme, minb; /* tb_panel_kernel's arguments */
   int grid;    /* panels: ceil((N/2 + 1) / P) */
   size_t smem; /* N P complex values */
 };
@@ -112,28 +161,49 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
                    "panel=%lld at N = %lld needs %zu bytes of shared memory a block, the device "
                    "gives at most %d",
                    (long long)p, (long long)s->n, st->smem, optin);
-  const int lr = tb_panel_radix_log[tb_tune(ctx, "radix")->i];
-  const tb_panel_geom g =
-      tb_panel_geom_make(logn, logp, (int)s->half, tb_gpu_block(ctx), (int)sizeof(C), lr);
+  const int scheme = (int)tb_tune(ctx, "radix")->i, minb = (int)tb_tune(ctx, "minblocks")->i;
+  const int staged = (int)tb_tune(ctx, "twiddle")->i;
+  if (!scheme && minb > 1)
+    return tb_fail(TB_EUNSUP, "minblocks=%d: radix 4's kernel is bounded for one block an SM only",
+                   minb);
+  if (!scheme && staged)
+    return tb_fail(TB_EUNSUP, "twiddle=staged: radix 4 reads the flat table only");
+  st->scheme = scheme;
+  st->minb = minb;
+  tb_panel_geom g =
+      tb_panel_geom_make(logn, logp, (int)s->half, tb_gpu_block(ctx), (int)sizeof(C),
+                         tb_panel_radix_log[scheme], tb_panel_radix_last[scheme]);
+  g.staged = staged;
+  const int layout = (int)tb_tune(ctx, "layout")->i;
+  if (layout == TB_CL_TRANSPOSED) {
+    g.rs = 1;
+    g.cs = (int)s->n;
+  }
   st->g = g;
   st->in = tb_poisson_cb_make(s, s->half);
   st->grid = (int)((s->half + p - 1) / p);
   int per_sm = 0, rc;
-  TB_CUDA(cudaFuncSetAttribute(tb_panel_kernel<T, C>(lr),
+  TB_CUDA(cudaFuncSetAttribute(tb_panel_kernel<T, C>(scheme, g.threads, minb, g.staged),
                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)st->smem));
-  if ((rc = tb_gpu_fit(ctx, tb_panel_kernel<T, C>(lr), st->smem, NULL, &per_sm)))
+  if ((rc = tb_gpu_fit(ctx, tb_panel_kernel<T, C>(scheme, g.threads, minb, g.staged), st->smem,
+                       NULL, &per_sm)))
     return rc;
   if (per_sm < 1)
     return tb_fail(TB_EUNSUP, "panel: no block of %d threads with %zu bytes of shared memory fits "
                               "on an SM", g.threads, st->smem);
 
-  C *tw = (C *)malloc((size_t)s->n * sizeof(C));
+  /* The flat table, and the staged one made from it where asked (the
+   * kernel reads one of them). */
+  C *tw = (C *)malloc(2 * (size_t)s->n * sizeof(C));
   if (!tw)
     return tb_fail(TB_ENOMEM, "out of memory");
   tb_panel_twiddles<T>(tw, (int)s->n);
+  if (g.staged)
+    tb_panel_twiddles_staged(tw + s->n, tw, g);
   cudaError_t e = cudaMalloc(&st->tw, (size_t)s->n * sizeof(C));
   if (e == cudaSuccess)
-    e = tb_gpu_copy(ctx, st->tw, tw, (size_t)s->n * sizeof(C), cudaMemcpyHostToDevice);
+    e = tb_gpu_copy(ctx, st->tw, g.staged ? tw + s->n : tw, (size_t)s->n * sizeof(C),
+                    cudaMemcpyHostToDevice);
   free(tw);
   TB_CUDA(e);
   TB_CUDA(cudaMalloc(&st->work, (size_t)(s->rows * s->half) * sizeof(C)));
@@ -145,7 +215,7 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
   for (int k = 0; k < 2; k++) {
     TB_CUFFT(cufftCreate(&st->plan[k]));
     st->have[k] = 1;
-    TB_CUFFT(tb__poisson_cols_make(ctx, st->plan[k], TB_CL_NATURAL, which[k], types[k]));
+    TB_CUFFT(tb__poisson_cols_make(ctx, st->plan[k], layout, which[k], types[k]));
   }
   TB_CUDA(cudaDeviceSynchronize());
   ctx->extra[TB_POISSON_PLAN_MS] = 1e3 * (tb_wtime() - t0);
@@ -165,8 +235,9 @@ template <typename T> int tb_poisson_panel_stage_t(tb_ctx_t *ctx, int stage)
     /* cuFFT's out-of-place R2C leaves its input alone; the cast only drops const. */
     TB_CUFFT(tb_fft<T>::exec_r2c(st->plan[0], const_cast<T *>((const T *)ctx->buf[s->f]), w));
   } else if (stage == TB_PS_SOLVE) {
-    tb_panel_kernel<T, C>(st->g.lr)<<<st->grid, st->g.threads, st->smem, tb_gpu_stream(ctx)>>>(
-        w, (const C *)st->tw, st->g, st->in);
+    tb_panel_kernel<T, C>(st->scheme, st->g.threads, st->minb, st->g.staged)<<<
+        st->grid, st->g.threads, st->smem, tb_gpu_stream(ctx)>>>(w, (const C *)st->tw, st->g,
+                                                                 st->in);
     TB_CUDA_LAUNCH("panel");
   } else {
     TB_CUFFT(tb_fft<T>::exec_c2r(st->plan[1], w, (T *)ctx->buf[s->u]));
@@ -225,15 +296,31 @@ int tb_poisson_panel_collect(tb_ctx_t *ctx)
 }
 
 /* panel's parameters: the columns of a panel, the radix of the column
- * FFT's stages and the threads of a block, all swept by the study. */
+ * FFT's stages, the blocks an SM its registers are bounded for, the
+ * twiddle table's layout, the half spectrum's and the threads of a block,
+ * all swept by the study. */
 const tb_param_def_t tb_poisson_panel_tuning[] = {
     {"panel", "panel: complex columns a block transforms and solves in shared memory (GPU: a "
               "power of two; auto: 32 bytes of a row, halved until N of them fit)",
      TB_PARAM_INT, "auto", 1, 4096, NULL, TB_PARAM_AUTO, "1,2,4,8"},
     {"radix", "panel: the column FFT's stages, radix 4 through shared memory (a barrier a stage) "
               "or radix 16 in registers (load, solve and store folded into the first and last "
-              "stages; at most 512 threads a block)",
-     TB_PARAM_CHOICE, "16", 0, 0, tb_panel_radices, 0, "4,16"},
+              "stages; at most 512 threads a block), or 32: radix 16 with a last stage of up to "
+              "32 values (8192 = 16 x 16 x 32; double: at most 256 threads a block)",
+     TB_PARAM_CHOICE, "16", 0, 0, tb_panel_radices, 0, "4,16,32"},
+    {"minblocks", "panel: blocks an SM the kernel's registers are bounded for (radix 16 and 32; "
+                  "1: the scheme's own bound; 2, 3: of 256 threads at block <= 256, else of 512, "
+                  "64 K / (threads x minblocks) registers a thread, 64 at 512 x 2), so that "
+                  "several blocks overlap where shared memory allows",
+     TB_PARAM_INT, "1", 1, 3, NULL, 0, "1,2,3"},
+    {"twiddle", "panel: the inter-stage twiddles of radix 16 and 32 from the flat table W_N^k "
+                "(a warp's j d N / L apart) or the staged one (each stage's W_L^(j d) with j "
+                "fastest: a warp's consecutive); the same values",
+     TB_PARAM_CHOICE, "flat", 0, 0, tb_panel_twiddle_tables, 0, "flat,staged"},
+    {"layout", "panel: the half spectrum row-major, the panel's loads a row apart (natural), or "
+               "column-major, the rows' transforms strided and the panel's loads contiguous "
+               "(transposed; cols's plans)",
+     TB_PARAM_CHOICE, "natural", 0, 0, tb_poisson_cols_layouts, 0, "natural,transposed"},
     TB_GPU_BLOCK("512"),
 };
 

@@ -25,7 +25,9 @@
  * radix 16 (the last 2, 4 or 8 where needed), each thread a column's 16
  * values in registers, the load folded into the first forward stage, the
  * solve and the first inverse stage into the last forward stage, the store
- * into the last inverse stage.
+ * into the last inverse stage. The radix-32 scheme (lr = 4, lastlr = 5) is
+ * radix 16 whose last stage may take up to 32 values (8192 = 16 x 16 x 32:
+ * three stages instead of four).
  * The twiddles W_N^k = exp(-2 pi i k / N), k < N, come from a table made on
  * the host in long double and rounded once to the precision. */
 #ifndef TB_POISSON_PANEL_CUH
@@ -41,16 +43,25 @@ namespace {
 
 /* A panel's shape: the column length N = 2^logn, P = 2^logp columns a
  * panel, the row length of the half spectrum in global memory (N/2 + 1),
- * the threads of a block, the swizzle of shared memory (tb_panel_at), and
- * lr, log2 of the stages' radix: 2 (radix 4 through shared memory, the
- * phases of tb_panel_phase) or 4 (radix 16 in registers, tb_panel_phase16). */
+ * the threads of a block, the swizzle of shared memory (tb_panel_at), lr,
+ * log2 of the stages' radix: 2 (radix 4 through shared memory, the phases
+ * of tb_panel_phase) or 4 (radix 16 in registers, tb_panel_phase16), and
+ * lastlr, log2 of the largest radix the last stage may take: lr, or 5 for
+ * the radix-32 scheme (a last stage of up to 32 values where radix 16
+ * would end in 16 and 2), and staged, whether radix 16 and 32 read their
+ * twiddles from the staged table (tb_panel_twiddles_staged) instead of the
+ * flat one, and rs, cs, the strides in global memory of a row and a column
+ * of the half spectrum (tb_panel_gat; staged, rs and cs set apart from
+ * tb_panel_geom_make, which leaves the flat table and the natural layout). */
 struct tb_panel_geom {
   int n, logn;
   int p, logp;
   int half;
   int threads;
   int swlog, swshift, swsrc;
-  int lr;
+  int lr, lastlr;
+  int staged;
+  int rs, cs;
 };
 
 /* The place in shared memory of panel value a (value i of column k is
@@ -77,15 +88,45 @@ __host__ __device__ __forceinline__ int tb_panel_at(int a, const tb_panel_geom &
 
 /* The shape of N = 2^logn, P = 2^logp, row length half and `threads` a
  * block, for complex values of `bytes` bytes (8 or 16), stages of radix
- * 2^lr (lr 2 or 4). */
+ * 2^lr (lr 2 or 4) with a last stage of up to 2^lastlr values (lastlr = lr,
+ * or 5 with lr = 4). The radix-32 scheme's swizzle takes its bits from
+ * log2 P + the last stage's log2 radix on: its last stage's warp spans
+ * consecutive blocks of 2^last P places, whose numbers those bits hold (at
+ * a last stage of radix 32, bits from log2 P + 4 would give two
+ * neighbouring blocks one XOR: twice the least passes). Radix 16 keeps
+ * log2 P + 4 at every N, its measured map. */
 inline tb_panel_geom tb_panel_geom_make(int logn, int logp, int half, int threads, int bytes,
-                                        int lr)
+                                        int lr, int lastlr)
 {
   const int swlog = bytes == 8 ? 4 : 3;
-  const tb_panel_geom g = {1 << logn, logn,  1 << logp, logp, half, threads,
-                           swlog,     logp < swlog - 1 ? logp : swlog - 1,
-                           lr == 2 ? swlog : logp + 4,        lr};
+  int last = logn;
+  while (last > lastlr)
+    last -= lr;
+  const tb_panel_geom g = {1 << logn,
+                           logn,
+                           1 << logp,
+                           logp,
+                           half,
+                           threads,
+                           swlog,
+                           logp < swlog - 1 ? logp : swlog - 1,
+                           lr == 2 ? swlog : logp + (lastlr > lr ? last : 4),
+                           lr,
+                           lastlr,
+                           0,
+                           half,
+                           1};
   return g;
+}
+
+/* The offset in global memory of value `row` of half-spectrum column c:
+ * row rs + c cs, natural (rows of N/2 + 1 values: rs = N/2 + 1, cs = 1, a
+ * warp's consecutive rows a row apart) or transposed (columns of N values,
+ * as cols's transposed plans write them: rs = 1, cs = N, a warp's
+ * consecutive rows consecutive). */
+__host__ __device__ __forceinline__ size_t tb_panel_gat(int row, int c, const tb_panel_geom &g)
+{
+  return (size_t)row * (size_t)g.rs + (size_t)c * (size_t)g.cs;
 }
 
 /* The bytes each thread keeps in flight in the load and store phases (8
@@ -100,18 +141,22 @@ constexpr int TB_PANEL_INFLIGHT_BYTES = 64;
 #define TB_PANEL_UNROLL
 #endif
 
-/* The FFT's stages: log2 N / lr of radix 2^lr, and one of the radix that
- * is left (2, 4 or 8) where lr does not divide log2 N. Stage s works on
- * blocks of L = N / 2^(lr s) values. */
+/* The FFT's stages: stages of radix 2^lr while more than 2^lastlr values
+ * are left, then one stage of what is left (at lastlr = lr: log2 N / lr
+ * stages of radix 2^lr and one of 2, 4 or 8 where lr does not divide
+ * log2 N; at lastlr = 5: 8192 = 16 x 16 x 32, 512 = 16 x 32): the
+ * fewest k with log2 N - k lr <= lastlr, plus one, in closed form for
+ * N >= 4 (the family refuses smaller N). Stage s works on blocks of
+ * L = N / 2^(lr s) values. */
 __host__ __device__ __forceinline__ int tb_panel_stages(const tb_panel_geom &g)
 {
-  return (g.logn + g.lr - 1) / g.lr;
+  return (g.logn - g.lastlr + 2 * g.lr - 1) / g.lr;
 }
 
 /* log2 of the radix of the stage on blocks of 2^logl values. */
 __host__ __device__ __forceinline__ int tb_panel_stage_lr(int logl, const tb_panel_geom &g)
 {
-  return logl >= g.lr ? g.lr : logl;
+  return logl <= g.lastlr ? logl : g.lr;
 }
 
 /* The phases. Radix 4: load, the forward stages, solve, the inverse
@@ -139,6 +184,12 @@ __host__ __device__ __forceinline__ int tb_panel_freq(int pos, const tb_panel_ge
     logl = logm;
   }
   return f;
+}
+
+/* log2 of a register DFT's radix R (2 .. 32). */
+__host__ __device__ constexpr int tb_panel_log2r(int r)
+{
+  return r == 2 ? 1 : r == 4 ? 2 : r == 8 ? 3 : r == 16 ? 4 : 5;
 }
 
 /* Complex arithmetic on float2 and double2. */
@@ -258,7 +309,7 @@ __host__ __device__ __forceinline__ void tb_panel_phase(int phase, C *sm, C *w, 
 TB_PANEL_UNROLL
       for (int e = 0; e < inflight; e++) {
         const int t = t0 + e * g.threads, col = t & (g.p - 1);
-        C *at = w + ((size_t)(t >> g.logp) * (size_t)g.half + (size_t)(c0 + col));
+        C *at = w + tb_panel_gat(t >> g.logp, c0 + col, g);
         if (t < total && load) {
           v[e].x = v[e].y = T(0);
           if (col < width)
@@ -291,32 +342,40 @@ TB_PANEL_UNROLL
   }
 }
 
-/* W_16^k = exp(-2 pi i k / 16) for k = 1 .. 7, the radix-16 DFT's internal
- * twiddles, as constants (the cosines of multiples of pi / 8 to 20 digits,
- * rounded to the precision: float's from double, which errs by at most
- * u (1 + 2^-29), within the bound's mu <= u): after the device's unrolling
- * k is a constant and the switch folds away. */
-template <typename T, typename C> __host__ __device__ __forceinline__ C tb_panel_w16(int k)
+/* cos(pi k / 16) for k = 0 .. 8 to 20 digits. */
+__host__ __device__ __forceinline__ double tb_panel_cospi16(int k)
 {
-  const double c1 = 0.92387953251128675613, r = 0.70710678118654752440,
-               s1 = 0.38268343236508977173;
-  double x = 1.0, y = 0.0;
   switch (k) {
-  case 1: x = c1; y = s1; break;
-  case 2: x = r; y = r; break;
-  case 3: x = s1; y = c1; break;
-  case 5: x = -s1; y = c1; break;
-  case 6: x = -r; y = r; break;
-  case 7: x = -c1; y = s1; break;
-  default: break;
+  case 0: return 1.0;
+  case 1: return 0.98078528040323044913;
+  case 2: return 0.92387953251128675613;
+  case 3: return 0.83146961230254523708;
+  case 4: return 0.70710678118654752440;
+  case 5: return 0.55557023301960222474;
+  case 6: return 0.38268343236508977173;
+  case 7: return 0.19509032201612826785;
+  default: return 0.0;
   }
+}
+
+/* W_32^k = exp(-2 pi i k / 32) for k = 0 .. 15, the register DFTs'
+ * internal twiddles (W_16^k = W_32^(2 k): radix 16's are the same
+ * constants as before radix 32 came), as constants: cos and sin of pi k / 16
+ * from tb_panel_cospi16 (sin(pi k / 16) = cos(pi (8 - k) / 16)), rounded to
+ * the precision: float's from double, which errs by at most u (1 + 2^-29),
+ * within the bound's mu <= u. After the device's unrolling k is a constant
+ * and the switch folds away. */
+template <typename T, typename C> __host__ __device__ __forceinline__ C tb_panel_w32(int k)
+{
+  const double x = k <= 8 ? tb_panel_cospi16(k) : -tb_panel_cospi16(16 - k);
+  const double y = k <= 8 ? tb_panel_cospi16(8 - k) : tb_panel_cospi16(k - 8);
   C w;
   w.x = (T)x;
   w.y = (T)-y;
   return w;
 }
 
-/* The radix-R DFT (R = 2, 4, 8 or 16) of a[0..R-1] in registers, forward
+/* The radix-R DFT (R = 2, 4, 8, 16 or 32) of a[0..R-1] in registers, forward
  * (X_d = sum a_q W_R^(q d)) or inverse (the conjugate twiddles),
  * unnormalised, left in natural order: log2 R radix-2 levels by
  * decimation in frequency, each a sum and a difference and the difference
@@ -327,16 +386,16 @@ template <typename T, typename C> __host__ __device__ __forceinline__ C tb_panel
 template <typename T, typename C, int R>
 __host__ __device__ __forceinline__ void tb_panel_dft(C *a, bool fwd)
 {
-  constexpr int lr = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : 4;
+  constexpr int lr = tb_panel_log2r(R);
 TB_PANEL_UNROLL
   for (int t = 0; t < lr * (R / 2); t++) {
     const int lev = t / (R / 2), i = t % (R / 2), half = R >> (lev + 1);
     const int lo = (i / half) * 2 * half + i % half, j = i % half;
-    const int k = j * (8 / half); /* W_(2 half)^j = W_16^(8 j / half) */
+    const int k = j * (16 / half); /* W_(2 half)^j = W_32^(16 j / half) */
     const C u = a[lo], v = a[lo + half];
     a[lo] = tb_cadd(u, v);
     const C d = tb_csub(u, v);
-    a[lo + half] = k == 0 ? d : k == 4 ? tb_crot(d, fwd) : tb_cmul(d, tb_panel_w16<T, C>(k), !fwd);
+    a[lo + half] = k == 0 ? d : k == 8 ? tb_crot(d, fwd) : tb_cmul(d, tb_panel_w32<T, C>(k), !fwd);
   }
 TB_PANEL_UNROLL
   for (int i = 0; i < R; i++) {
@@ -362,6 +421,21 @@ enum {
   TB_PANEL_STORE = 16
 };
 
+/* W_L^(j d), the twiddle of output d of butterfly j of the radix-16 or -32
+ * stage on blocks of L = 2^logl values (m = 2^logm): from the flat table,
+ * W_N^((j d) N / L), or where g.staged from the stage's run of the staged
+ * table, entry N - L + (d - 1) m + j (tb_panel_twiddles_staged): the same
+ * value, but a warp's butterflies (consecutive j) read consecutive entries
+ * where the flat table's are j d N / L apart (up to 32 sectors a request
+ * instead of 8 in float). */
+template <typename C>
+__host__ __device__ __forceinline__ C tb_panel_tw16(const C *tw, const tb_panel_geom &g, int logl,
+                                                    int logm, int j, int d)
+{
+  return tb_panel_tw(tw, g.staged ? g.n - (1 << logl) + ((d - 1) << logm) + j
+                                  : (j * d) << (g.logn - logl));
+}
+
 /* One pass of radix R = 2^(stage's lr) over stage `stage`'s blocks (L = N /
  * 2^(g.lr stage) values, m = L / R): thread tid's butterflies, numbered
  * column fastest as in tb_panel_stage, each holding the R values
@@ -377,8 +451,8 @@ __host__ __device__ __forceinline__ void tb_panel_pass16(C *sm, C *w, const C *t
                                                          const tb_poisson_cb_info *in, int stage,
                                                          unsigned what, int tid)
 {
-  constexpr int lr = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : 4;
-  const int logl = g.logn - g.lr * stage, logm = logl - lr, twlog = g.logn - logl;
+  constexpr int lr = tb_panel_log2r(R);
+  const int logl = g.logn - g.lr * stage, logm = logl - lr;
   const int count = (g.n >> lr) << g.logp, step = (1 << logm) << g.logp;
   const int width = g.half - c0 < g.p ? g.half - c0 : g.p;
   for (int b = tid; b < count; b += g.threads) {
@@ -393,7 +467,7 @@ TB_PANEL_UNROLL
       } else {
         a[q].x = a[q].y = T(0);
         if (col < width)
-          a[q] = w[(size_t)((x + q * step) >> g.logp) * (size_t)g.half + (size_t)(c0 + col)];
+          a[q] = w[tb_panel_gat((x + q * step) >> g.logp, c0 + col, g)];
       }
     }
     if (what & TB_PANEL_FWD) {
@@ -401,7 +475,7 @@ TB_PANEL_UNROLL
       if (j) {
 TB_PANEL_UNROLL
         for (int d = 1; d < R; d++)
-          a[d] = tb_cmul(a[d], tb_panel_tw(tw, (j * d) << twlog), false);
+          a[d] = tb_cmul(a[d], tb_panel_tw16(tw, g, logl, logm, j, d), false);
       }
     }
     if ((what & TB_PANEL_SOLVE) && col < width) {
@@ -417,7 +491,7 @@ TB_PANEL_UNROLL
       if (j) {
 TB_PANEL_UNROLL
         for (int d = 1; d < R; d++)
-          a[d] = tb_cmul(a[d], tb_panel_tw(tw, (j * d) << twlog), true);
+          a[d] = tb_cmul(a[d], tb_panel_tw16(tw, g, logl, logm, j, d), true);
       }
       tb_panel_dft<T, C, R>(a, false);
     }
@@ -426,14 +500,16 @@ TB_PANEL_UNROLL
       if (!(what & TB_PANEL_STORE))
         sm[tb_panel_at(x + q * step, g)] = a[q];
       else if (col < width)
-        w[(size_t)((x + q * step) >> g.logp) * (size_t)g.half + (size_t)(c0 + col)] = a[q];
+        w[tb_panel_gat((x + q * step) >> g.logp, c0 + col, g)] = a[q];
     }
   }
 }
 
 /* tb_panel_pass16 at the radix of stage `stage` (16, or what is left of
- * log2 N in the last stage). */
-template <typename T, typename C>
+ * log2 N in the last stage: up to 32 where g.lastlr = 5). LASTLR, the
+ * largest g.lastlr the caller passes, leaves the radix-32 pass out of the
+ * radix-16 kernel, whose registers stay its own. */
+template <typename T, typename C, int LASTLR>
 __host__ __device__ __forceinline__ void tb_panel_pass16_any(C *sm, C *w, const C *tw,
                                                              const tb_panel_geom &g, int c0,
                                                              const tb_poisson_cb_info *in,
@@ -443,17 +519,21 @@ __host__ __device__ __forceinline__ void tb_panel_pass16_any(C *sm, C *w, const 
   case 1: tb_panel_pass16<T, C, 2>(sm, w, tw, g, c0, in, stage, what, tid); break;
   case 2: tb_panel_pass16<T, C, 4>(sm, w, tw, g, c0, in, stage, what, tid); break;
   case 3: tb_panel_pass16<T, C, 8>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  case 5:
+    if (LASTLR >= 5)
+      tb_panel_pass16<T, C, 32>(sm, w, tw, g, c0, in, stage, what, tid);
+    break;
   default: tb_panel_pass16<T, C, 16>(sm, w, tw, g, c0, in, stage, what, tid); break;
   }
 }
 
-/* Thread tid's part of phase `phase` of the radix-16 scheme
+/* Thread tid's part of phase `phase` of the radix-16 and radix-32 schemes
  * (tb_panel_phases): phase p < S - 1 the forward stage p, phase S - 1 the
  * last forward stage, the solve and the last stage's inverse, phase
  * S - 1 + k the inverse of stage S - 1 - k; the first stage loads from and
  * the last inverse stores to global memory (at S = 1 one phase does all).
- * The arguments are tb_panel_phase's. */
-template <typename T, typename C>
+ * The arguments are tb_panel_phase's; LASTLR is tb_panel_pass16_any's. */
+template <typename T, typename C, int LASTLR>
 __host__ __device__ __forceinline__ void tb_panel_phase16(int phase, C *sm, C *w, const C *tw,
                                                           const tb_panel_geom &g, int c0,
                                                           const tb_poisson_cb_info *in, int tid)
@@ -467,7 +547,7 @@ __host__ __device__ __forceinline__ void tb_panel_phase16(int phase, C *sm, C *w
   if (stage == 0)
     what |= (phase == 0 ? (unsigned)TB_PANEL_LOAD : 0u) |
             (phase == 2 * last ? (unsigned)TB_PANEL_STORE : 0u);
-  tb_panel_pass16_any<T, C>(sm, w, tw, g, c0, in, stage, what, tid);
+  tb_panel_pass16_any<T, C, LASTLR>(sm, w, tw, g, c0, in, stage, what, tid);
 }
 
 /* The twiddle table: tw[k] = W_N^k = exp(-2 pi i k / N) for k < N, in long
@@ -482,6 +562,25 @@ template <typename T, typename C> void tb_panel_twiddles(C *tw, int n)
     tw[k].x = (T)cosl(a);
     tw[k].y = (T)-sinl(a);
   }
+}
+
+/* The staged twiddle table of the radix-16 and -32 schemes from the flat
+ * one (N entries each): stage by stage, the stage on blocks of L values
+ * (m = L / R) takes entries N - L .. N - m - 1, W_L^(j d) at
+ * N - L + (d - 1) m + j for d = 1 .. R - 1, j < m, copied from the flat
+ * table's W_N^((j d) N / L), so both tables give the same values; the
+ * stages take N - 1 entries in all (the sum of L - m telescopes), and the
+ * last, unread, is W_N^0. Host code. */
+template <typename C> void tb_panel_twiddles_staged(C *staged, const C *flat, const tb_panel_geom &g)
+{
+  for (int logl = g.logn; logl > 0;) {
+    const int lr = tb_panel_stage_lr(logl, g), logm = logl - lr;
+    for (int d = 1; d < (1 << lr); d++)
+      for (int j = 0; j < (1 << logm); j++)
+        staged[g.n - (1 << logl) + ((d - 1) << logm) + j] = flat[(j * d) << (g.logn - logl)];
+    logl = logm;
+  }
+  staged[g.n - 1] = flat[0];
 }
 
 } /* namespace */
