@@ -210,6 +210,17 @@ expect_all_pass "$TMP/panel8k.csv"
 [ "$(csv_select "$TMP/panel8k.csv" variant | grep -c '^panel$')" -eq 48 ] ||
   fail "panel 8192 radix 32: not 48 rows: $(cat "$TMP/err")"
 agree_r2c "$TMP/panel8k.csv" "panel 8192 radix 32"
+# The defaults (radix and twiddle auto) resolve as documented: radix 32
+# where it saves radix 16 a stage (N = 32 x 16^k) and the block is within
+# its bound (float 512, double 256), else 16; the staged table with both.
+"$TB" $RUN --backend gpu --precision float,double --size 32,256,512 --variant r2c,panel \
+  --output "$TMP/panelauto.csv" 2>"$TMP/err" || fail "panel auto: $(cat "$TMP/err")"
+expect_all_pass "$TMP/panelauto.csv"
+agree_r2c "$TMP/panelauto.csv" "panel auto"
+got=$(csv_select "$TMP/panelauto.csv" variant precision size radix twiddle | grep "^panel," | sort | tr '\n' ' ')
+want="panel,double,256,16,staged panel,double,32,16,staged panel,double,512,16,staged \
+panel,float,256,16,staged panel,float,32,32,staged panel,float,512,32,staged "
+[ "$got" = "$want" ] || fail "panel auto: resolved to '$got', not '$want'"
 # The refusals, each a one-line note and no error: N no power of two, 3-D,
 # a panel wider than shared memory holds (in both schemes), a width no power
 # of two, radix 16 (and radix 32 in double) with more threads a block than

@@ -32,16 +32,17 @@
 
 namespace {
 
-/* The `radix` parameter's values (the schemes S = 0, 1, 2), the stages'
- * log2 radix of each and the log2 of the largest radix its last stage
- * takes. */
-const char *const tb_panel_radices[] = {"4", "16", "32", NULL};
+/* The `radix` parameter's values (auto, then the schemes S = 0, 1, 2 at
+ * indexes S + 1), the stages' log2 radix of each scheme and the log2 of
+ * the largest radix its last stage takes. */
+const char *const tb_panel_radices[] = {"auto", "4", "16", "32", NULL};
 const int tb_panel_radix_log[] = {2, 4, 4};
 const int tb_panel_radix_last[] = {2, 4, 5};
 
-/* The `twiddle` parameter's values: the flat table W_N^k, or the staged
- * one (tb_panel_twiddles_staged, radix 16 and 32). */
-const char *const tb_panel_twiddle_tables[] = {"flat", "staged", NULL};
+/* The `twiddle` parameter's values (auto, then the tables at indexes 1
+ * and 2): the flat table W_N^k, or the staged one
+ * (tb_panel_twiddles_staged, radix 16 and 32). */
+const char *const tb_panel_twiddle_tables[] = {"auto", "flat", "staged", NULL};
 
 /* The most threads a block of scheme S's kernel: radix 4 at 1024 (64
  * registers a thread), radix 16 at 512 (128 registers: its 16 complex
@@ -161,8 +162,20 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
                    "panel=%lld at N = %lld needs %zu bytes of shared memory a block, the device "
                    "gives at most %d",
                    (long long)p, (long long)s->n, st->smem, optin);
-  const int scheme = (int)tb_tune(ctx, "radix")->i, minb = (int)tb_tune(ctx, "minblocks")->i;
-  const int staged = (int)tb_tune(ctx, "twiddle")->i;
+  /* auto, from the H100 sweep of 2026-11-25 (doc/poisson_panel.md):
+   * radix 32 where it saves radix 16 a stage, N = 32 x 16^k (8192: 1.074
+   * ms against 1.202 in float, 2.701 against 2.843 in double), when the
+   * block is within its bound; else radix 16. The staged table wherever
+   * the scheme reads it (radix 16 and 32: faster at every size swept). */
+  int scheme = (int)tb_tune(ctx, "radix")->i - 1;
+  const int minb = (int)tb_tune(ctx, "minblocks")->i;
+  if (scheme < 0)
+    scheme = logn >= 5 && logn % 4 == 1 && tb_gpu_block(ctx) <= tb_panel_bound<T, 2>::threads ? 2 : 1;
+  int staged = (int)tb_tune(ctx, "twiddle")->i - 1;
+  if (staged < 0)
+    staged = scheme > 0;
+  tb_tune_resolved(ctx, "radix", scheme + 1);
+  tb_tune_resolved(ctx, "twiddle", staged + 1);
   if (!scheme && minb > 1)
     return tb_fail(TB_EUNSUP, "minblocks=%d: radix 4's kernel is bounded for one block an SM only",
                    minb);
@@ -306,8 +319,9 @@ const tb_param_def_t tb_poisson_panel_tuning[] = {
     {"radix", "panel: the column FFT's stages, radix 4 through shared memory (a barrier a stage) "
               "or radix 16 in registers (load, solve and store folded into the first and last "
               "stages; at most 512 threads a block), or 32: radix 16 with a last stage of up to "
-              "32 values (8192 = 16 x 16 x 32; double: at most 256 threads a block)",
-     TB_PARAM_CHOICE, "16", 0, 0, tb_panel_radices, 0, "4,16,32"},
+              "32 values (8192 = 16 x 16 x 32; double: at most 256 threads a block); auto: 32 "
+              "where it saves radix 16 a stage (N = 32 x 16^k) and the block allows, else 16",
+     TB_PARAM_CHOICE, "auto", 0, 0, tb_panel_radices, 0, "4,16,32"},
     {"minblocks", "panel: blocks an SM the kernel's registers are bounded for (radix 16 and 32; "
                   "1: the scheme's own bound; 2, 3: of 256 threads at block <= 256, else of 512, "
                   "64 K / (threads x minblocks) registers a thread, 64 at 512 x 2), so that "
@@ -315,8 +329,9 @@ const tb_param_def_t tb_poisson_panel_tuning[] = {
      TB_PARAM_INT, "1", 1, 3, NULL, 0, "1,2,3"},
     {"twiddle", "panel: the inter-stage twiddles of radix 16 and 32 from the flat table W_N^k "
                 "(a warp's j d N / L apart) or the staged one (each stage's W_L^(j d) with j "
-                "fastest: a warp's consecutive); the same values",
-     TB_PARAM_CHOICE, "flat", 0, 0, tb_panel_twiddle_tables, 0, "flat,staged"},
+                "fastest: a warp's consecutive); the same values; auto: staged where the radix "
+                "reads it (16 and 32), else flat",
+     TB_PARAM_CHOICE, "auto", 0, 0, tb_panel_twiddle_tables, 0, "flat,staged"},
     {"layout", "panel: the half spectrum row-major, the panel's loads a row apart (natural), or "
                "column-major, the rows' transforms strided and the panel's loads contiguous "
                "(transposed; cols's plans)",
