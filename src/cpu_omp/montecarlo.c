@@ -56,22 +56,6 @@ TB_MC_ZMOVE(float, tb_mc_fz_t, f32, TB_MC_W_F32)
 TB_MC_ZMOVE(double, tb_mc_dz_t, f64, TB_MC_W_F64)
 #undef TB_MC_ZMOVE
 
-/* The sums of the samples of the m full Philox groups whose words w[0..3]
- * holds. One function per payoff, antithetic and math choice (PUT, ANTI,
- * FAST constants), so that each loop is straight-line code the vectorizer
- * takes. With two (the loops parameter), two simd loops: the groups'
- * normals into z (in L1), then their samples' sums (with `in`, an option
- * whose exponents stay in range, by the in_cpu_ instance's exponential:
- * options_cpu.h); else one loop for both. One loop for both made a vector's dependency chain (the
- * uniform, the log, the square root, a normal, its exponential, the payoff,
- * the sums: some 190 cycles on Intel's cores by llvm-mca) longer than the
- * out-of-order window reaches over (a vector's 310 micro-operations fill
- * it), so successive vectors hardly overlapped; each loop alone has half
- * the chain and half the micro-operations, and its vectors overlap (the
- * counts in doc/options.md, "Seventh pass"). The arithmetic is the same, in
- * the same order (float sums came out the one loop's bit for bit; in double
- * the compiler may pair a sum of two squares into a fused multiply-add the
- * other way round, a last-bit change), and still the same at any team size. */
 /* The samples loop of TB_MC_CHUNK_SUM over the chunk's normals z, by the
  * sums function FN of one instance of the formulas. */
 #define TB_MC_ZSUM_LOOP(FN, SFX, W, PUT, ANTI, FAST)                                              \
@@ -83,6 +67,23 @@ TB_MC_ZMOVE(double, tb_mc_dz_t, f64, TB_MC_W_F64)
       b += y.s2;                                                                                  \
     }                                                                                             \
   }
+
+/* The sums of the samples of the m full Philox groups whose words w[0..3]
+ * holds. One function per payoff, antithetic and math choice (PUT, ANTI,
+ * FAST constants), so that each loop is straight-line code the vectorizer
+ * takes. With two (the loops parameter), two simd loops: the groups'
+ * normals into z (in L1), then their samples' sums (with `in`, an option
+ * whose exponents stay in range, by the in_cpu_ instance's exponential:
+ * options_cpu.h); else one loop for both. One loop for both made a
+ * vector's dependency chain (the uniform, the log, the square root, a
+ * normal, its exponential, the payoff, the sums: some 190 cycles on Intel's cores by llvm-mca) longer than the
+ * out-of-order window reaches over (a vector's 310 micro-operations fill
+ * it), so successive vectors hardly overlapped; each loop alone has half
+ * the chain and half the micro-operations, and its vectors overlap (the
+ * counts in doc/options.md, "Seventh pass"). The arithmetic is the same, in
+ * the same order (float sums came out the one loop's bit for bit; in double
+ * the compiler may pair a sum of two squares into a fused multiply-add the
+ * other way round, a last-bit change), and still the same at any team size. */
 #define TB_MC_CHUNK_SUM(T, SFX, W, PUT, ANTI, FAST)                                               \
   static void tb_mc_chunk_##SFX##_##PUT##ANTI##FAST(const uint32_t *const w[4],                 \
                                                     T (*z)[TB_MC_CHUNK], T s, T x, T mu, T sig,  \
@@ -262,11 +263,13 @@ static void tb_mc_omp_release(tb_ctx_t *ctx)
 }
 
 TB_VARIANT(tb_mc_omp, "omp", &tb_algo_montecarlo, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-           0, tb_mc_omp_tuning, TB_COUNT(tb_mc_omp_tuning), tb_mc_omp_prepare, tb_mc_omp_run, NULL, tb_mc_omp_release,
+           0, tb_mc_omp_tuning, TB_COUNT(tb_mc_omp_tuning), tb_mc_omp_prepare, tb_mc_omp_run,
+           NULL, tb_mc_omp_release,
            "OpenMP over (option, chunk of paths) items, simd paths, fixed-order double sums");
 
 TB_VARIANT(tb_mc_mpi, "mpi", &tb_algo_montecarlo, TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
-           TB_V_MPI, tb_mc_omp_tuning, TB_COUNT(tb_mc_omp_tuning), tb_mc_omp_prepare, tb_mc_mpi_run, NULL, tb_mc_omp_release,
+           TB_V_MPI, tb_mc_omp_tuning, TB_COUNT(tb_mc_omp_tuning), tb_mc_omp_prepare,
+           tb_mc_mpi_run, NULL, tb_mc_omp_release,
            "MPI ranks: omp's work items split over the ranks, gathered, summed in chunk order "
            "(the one-rank prices bit for bit)");
 
