@@ -198,7 +198,7 @@ template <typename T> int tb_compact_plan(tb_ctx_t *ctx, tb_compact_gpu *st)
                                             : smem_bytes<T>(block, ipt);
   const void *fn = st->kind == TB_CG_MSS ? (const void *)k_lookback<unsigned, tb_flag_ipt>
                                          : st->fn;
-  if ((rc = fit_smem(ctx, fn, smem)))
+  if ((rc = tb_gpu_fit_smem(ctx, fn, smem, "a tile", NULL)))
     return rc;
   const int64_t per = (int64_t)block * ipt;
   st->tiles = (n + per - 1) / per;

@@ -105,6 +105,42 @@ static int tb_gpu_fit(const tb_ctx_t *ctx, K kernel, size_t smem, cudaFuncAttrib
   return TB_OK;
 }
 
+/* The most dynamic shared memory a block of the context's device may have
+ * on request (opt-in), bytes, into *optin. */
+static inline int tb_gpu_smem_optin(const tb_ctx_t *ctx, int *optin)
+{
+  TB_CUDA(cudaDeviceGetAttribute(optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                 ((const tb_gpu_config_t *)ctx->cfg)->device));
+  return TB_OK;
+}
+
+/* Whether kernel runs blocks of the tuning's size with smem bytes of dynamic
+ * shared memory, which `what` needs: TB_EUNSUP with the reason where the
+ * device allows a block less, the kernel cannot take the block, or no such
+ * block fits on an SM; above the default 48 KiB the kernel's limit is raised
+ * to smem (opt-in) first. With per_sm, the resident blocks per SM. */
+template <typename K>
+static int tb_gpu_fit_smem(const tb_ctx_t *ctx, K kernel, size_t smem, const char *what,
+                           int *per_sm)
+{
+  int optin = 0, fits = 0, rc;
+  if ((rc = tb_gpu_smem_optin(ctx, &optin)))
+    return rc;
+  if (smem > (size_t)optin)
+    return tb_fail(TB_EUNSUP, "%s needs %zu bytes of shared memory a block, the device gives at "
+                   "most %d", what, smem, optin);
+  if (smem > 48 * 1024)
+    TB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  if ((rc = tb_gpu_fit(ctx, kernel, smem, NULL, &fits)))
+    return rc;
+  if (fits < 1)
+    return tb_fail(TB_EUNSUP, "%s: no block of %d threads with %zu bytes of shared memory fits "
+                   "on an SM", what, tb_gpu_block(ctx), smem);
+  if (per_sm)
+    *per_sm = fits;
+  return TB_OK;
+}
+
 /* The launch grid of a grid-stride kernel (the rule TB_GPU_GRID_WAVES): the
  * requested grid, or, for auto, one block per `block` work items up to
  * `waves` full waves of resident blocks (occupancy x SMs x waves; 0: no cap,

@@ -362,13 +362,13 @@ template <typename T> int tb_poisson_prepare_t(tb_ctx_t *ctx, int kind, tb_poiss
   return TB_OK;
 }
 
-/* Whether the pipeline of `kind` has stage `stage`. */
-int tb_poisson_has_stage(int kind, int stage)
+/* The stages of the pipeline of `kind`, a bit each (TB_PS_...). */
+unsigned tb_poisson_stages(int kind)
 {
   const int c2c = kind == TB_PG_C2C || kind == TB_PG_C2C_SMEM;
-  return stage == TB_PS_FWD || stage == TB_PS_INV ||
-         (stage == TB_PS_SOLVE && kind != TB_PG_CB && kind != TB_PG_FFTONLY) ||
-         ((stage == TB_PS_IN || stage == TB_PS_OUT) && c2c);
+  return 1u << TB_PS_FWD | 1u << TB_PS_INV |
+         (kind != TB_PG_CB && kind != TB_PG_FFTONLY ? 1u << TB_PS_SOLVE : 0u) |
+         (c2c ? 1u << TB_PS_IN | 1u << TB_PS_OUT : 0u);
 }
 
 /* Launch one stage of the pipeline on the run's stream. */
@@ -430,20 +430,14 @@ template <typename T> int tb_poisson_stage_t(tb_ctx_t *ctx, int kind, int stage)
 
 template <typename T> int tb_poisson_run_t(tb_ctx_t *ctx, int kind)
 {
-  int rc = TB_OK;
-  for (int g = 0; g < TB_NSTAGES && !rc; g++)
-    if (tb_poisson_has_stage(kind, g))
-      rc = tb_poisson_stage_t<T>(ctx, kind, g);
-  return rc;
+  return tb_poisson_run_stages(tb_poisson_stages(kind),
+                               [ctx, kind](int g) { return tb_poisson_stage_t<T>(ctx, kind, g); });
 }
 
 /* The breakdown columns (tb_poisson_time_stages) of the stages kind has. */
 template <typename T> int tb_poisson_collect_t(tb_ctx_t *ctx, int kind)
 {
-  unsigned has = 0;
-  for (int g = 0; g < TB_NSTAGES; g++)
-    has |= tb_poisson_has_stage(kind, g) ? 1u << g : 0u;
-  return tb_poisson_time_stages(ctx, has, [ctx, kind](int g) {
+  return tb_poisson_time_stages(ctx, tb_poisson_stages(kind), [ctx, kind](int g) {
     return tb_poisson_stage_t<T>(ctx, kind, g);
   });
 }

@@ -160,6 +160,17 @@ int tb_poisson_make_cb(const tb_ctx_t *ctx, cufftHandle h, int side, void **info
                  dev->cc_major, dev->cc_minor, TB_POISSON_CB_ARCHS, TB_POISSON_CB_NVCC, ver);
 }
 
+/* One run of a pipeline: stage(g) for each stage g in `has` (a bit each,
+ * TB_PS_...), in order, until one fails. */
+template <typename Stage> int tb_poisson_run_stages(unsigned has, Stage stage)
+{
+  int rc = TB_OK;
+  for (int g = 0; g < TB_NSTAGES && !rc; g++)
+    if (has >> g & 1u)
+      rc = stage(g);
+  return rc;
+}
+
 /* The breakdown: TB_POISSON_STAGE_RUNS runs more, untimed by the runner, an
  * event before the first stage and after each, and each stage's median in
  * its column. `has` holds a bit for each stage (TB_PS_...) of the pipeline,

@@ -184,16 +184,13 @@ int tb_poisson_cols_prepare(tb_ctx_t *ctx)
                                   : tb_poisson_cols_prepare_t<double>(ctx, st);
 }
 
-template <typename T> int tb_poisson_cols_run_t(tb_ctx_t *ctx)
-{
-  int rc = tb_poisson_cols_stage_t<T>(ctx, TB_PS_FWD);
-  return rc ? rc : tb_poisson_cols_stage_t<T>(ctx, TB_PS_INV);
-}
-
 int tb_poisson_cols_run(tb_ctx_t *ctx)
 {
-  return ctx->p->prec == TB_FLOAT ? tb_poisson_cols_run_t<float>(ctx)
-                                  : tb_poisson_cols_run_t<double>(ctx);
+  if (ctx->p->prec == TB_FLOAT)
+    return tb_poisson_run_stages(tb_poisson_cols_stages,
+                                 [ctx](int g) { return tb_poisson_cols_stage_t<float>(ctx, g); });
+  return tb_poisson_run_stages(tb_poisson_cols_stages,
+                               [ctx](int g) { return tb_poisson_cols_stage_t<double>(ctx, g); });
 }
 
 int tb_poisson_cols_collect(tb_ctx_t *ctx)

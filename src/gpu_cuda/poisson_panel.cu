@@ -133,15 +133,15 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
 {
   typedef typename tb_fft<T>::C C;
   const tb_poisson_t *s = (const tb_poisson_t *)ctx->p->priv;
-  const int dev = ((const tb_gpu_config_t *)ctx->cfg)->device;
   if (s->dim != 2)
     return tb_fail(TB_EUNSUP, "panel is 2-D only (its 3-D twin would need the middle axis too)");
   const int logn = tb_log2_ceil(s->n);
   if (((int64_t)1 << logn) != s->n)
     return tb_fail(TB_EUNSUP, "panel's column FFT is radix-2^k: N = %lld is no power of two",
                    (long long)s->n);
-  int optin = 0;
-  TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  int optin = 0, rc = tb_gpu_smem_optin(ctx, &optin);
+  if (rc)
+    return rc;
   /* auto: 32 bytes of a row (one memory sector: 4 float or 2 double
    * complex values), halved until the panel fits in shared memory. */
   const tb_param_value_t *pv = tb_tune(ctx, "panel");
@@ -195,15 +195,9 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
   st->g = g;
   st->in = tb_poisson_cb_make(s, s->half);
   st->grid = (int)((s->half + p - 1) / p);
-  int per_sm = 0, rc;
-  TB_CUDA(cudaFuncSetAttribute(tb_panel_kernel<T, C>(scheme, g.threads, minb, g.staged),
-                               cudaFuncAttributeMaxDynamicSharedMemorySize, (int)st->smem));
-  if ((rc = tb_gpu_fit(ctx, tb_panel_kernel<T, C>(scheme, g.threads, minb, g.staged), st->smem,
-                       NULL, &per_sm)))
+  if ((rc = tb_gpu_fit_smem(ctx, tb_panel_kernel<T, C>(scheme, g.threads, minb, g.staged),
+                            st->smem, "panel", NULL)))
     return rc;
-  if (per_sm < 1)
-    return tb_fail(TB_EUNSUP, "panel: no block of %d threads with %zu bytes of shared memory fits "
-                              "on an SM", g.threads, st->smem);
 
   /* The flat table, and the staged one made from it where asked (the
    * kernel reads one of them). */
@@ -284,19 +278,13 @@ int tb_poisson_panel_prepare(tb_ctx_t *ctx)
                                   : tb_poisson_panel_prepare_t<double>(ctx, st);
 }
 
-template <typename T> int tb_poisson_panel_run_t(tb_ctx_t *ctx)
-{
-  int rc = TB_OK;
-  for (int g = 0; g < TB_NSTAGES && !rc; g++)
-    if (tb_poisson_panel_stages >> g & 1u)
-      rc = tb_poisson_panel_stage_t<T>(ctx, g);
-  return rc;
-}
-
 int tb_poisson_panel_run(tb_ctx_t *ctx)
 {
-  return ctx->p->prec == TB_FLOAT ? tb_poisson_panel_run_t<float>(ctx)
-                                  : tb_poisson_panel_run_t<double>(ctx);
+  if (ctx->p->prec == TB_FLOAT)
+    return tb_poisson_run_stages(tb_poisson_panel_stages,
+                                 [ctx](int g) { return tb_poisson_panel_stage_t<float>(ctx, g); });
+  return tb_poisson_run_stages(tb_poisson_panel_stages,
+                               [ctx](int g) { return tb_poisson_panel_stage_t<double>(ctx, g); });
 }
 
 int tb_poisson_panel_collect(tb_ctx_t *ctx)

@@ -195,7 +195,8 @@ template <typename T> int tb_scan_plan(tb_ctx_t *ctx, tb_scan_gpu *st)
   const int depth = tile_depth(ipt);
   if (st->kind == TB_SG_RTS) {
     int rc;
-    if ((rc = fit_smem(ctx, fns.scan, smem)) || (rc = fit_smem(ctx, fns.spine, smem)) ||
+    if ((rc = tb_gpu_fit_smem(ctx, fns.scan, smem, "a tile", NULL)) ||
+        (rc = tb_gpu_fit_smem(ctx, fns.spine, smem, "a tile", NULL)) ||
         (rc = tb_gpu_fit(ctx, fns.reduce, 0, NULL, NULL)))
       return rc;
     TB_CUDA(cudaMalloc(&st->tmp, (size_t)st->tiles * e));
@@ -209,7 +210,7 @@ template <typename T> int tb_scan_plan(tb_ctx_t *ctx, tb_scan_gpu *st)
     return TB_OK;
   }
   int rc = tuned_access<T>(ctx, ipt, ctx->buf[s->x], ctx->buf[s->y], &st->acc, &st->opts);
-  if (rc || (rc = fit_smem(ctx, fns.lookback[st->acc], smem)))
+  if (rc || (rc = tb_gpu_fit_smem(ctx, fns.lookback[st->acc], smem, "a tile", NULL)))
     return rc;
   TB_CUDA(cudaMalloc(&st->tmp, counter_bytes + tile_states<T>::bytes(st->tiles)));
   st->clear_bytes = counter_bytes + states_clear_bytes<T>(st->tiles);

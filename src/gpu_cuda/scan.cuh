@@ -419,23 +419,6 @@ __device__ __forceinline__ T look_back(const S &st, int64_t tile, unsigned backo
   }
 }
 
-/* Whether kernel fn runs blocks of the tuning's size with smem bytes of
- * dynamic shared memory: above the default 48 KiB the kernel's limit is
- * raised to what the device allows a block on request (opt-in); beyond
- * that, or when the kernel cannot take the block, TB_EUNSUP with the reason. */
-int fit_smem(tb_ctx_t *ctx, const void *fn, size_t smem)
-{
-  int optin = 0;
-  TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                 ((const tb_gpu_config_t *)ctx->cfg)->device));
-  if (smem > (size_t)optin)
-    return tb_fail(TB_EUNSUP, "a tile needs %zu bytes of shared memory, more than the %d a "
-                   "block may have", smem, optin);
-  if (smem > 48 * 1024)
-    TB_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  return tb_gpu_fit(ctx, fn, smem, NULL, NULL);
-}
-
 /* A thread's elements v[] turned into their prefix sums from `run` (the
  * sum of everything before the thread's first element): inclusive or
  * exclusive. */

@@ -35,6 +35,7 @@
 #include <config.h>
 
 #include <cuda_runtime.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../common/tbmpi.h"
@@ -1412,21 +1413,10 @@ template <typename T> int tb_sor_stream_shape(tb_ctx_t *ctx, tb_sor_gpu *st, int
   const size_t smem = tb_sor_march_smem(st, sizeof(T));
   if (st->pipe > 0) {
     /* Over 48 KB a block must be asked for, for both kernels a run launches. */
-    int dev = 0, optin = 0, per_sm = 0;
-    TB_CUDA(cudaGetDevice(&dev));
-    TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (smem > (size_t)optin)
-      return tb_fail(TB_EUNSUP, "lean's pipe %d at block %d x %d needs %zu bytes of shared "
-                     "memory; a block may have %d", st->pipe, st->bx, st->by, smem, optin);
-    TB_CUDA(cudaFuncSetAttribute(tb_sor_march_k<T, true>(st, layout),
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    TB_CUDA(cudaFuncSetAttribute(tb_sor_march_k<T, false>(st, layout),
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    const int rc = tb_gpu_fit(ctx, tb_sor_march_k<T, true>(st, layout), smem, NULL, &per_sm);
-    if (!rc && per_sm < 1)
-      return tb_fail(TB_EUNSUP, "lean's pipe %d: no block of %d threads with %zu bytes of shared "
-                     "memory fits an SM", st->pipe, st->bx * st->by, smem);
-    return rc;
+    char what[64];
+    snprintf(what, sizeof what, "lean's pipe %d at block %d x %d", st->pipe, st->bx, st->by);
+    const int rc = tb_gpu_fit_smem(ctx, tb_sor_march_k<T, true>(st, layout), smem, what, NULL);
+    return rc ? rc : tb_gpu_fit_smem(ctx, tb_sor_march_k<T, false>(st, layout), smem, what, NULL);
   }
   cudaFuncAttributes fa;
   const int rc = tb_gpu_fit(ctx, tb_sor_march_k<T, true>(st, layout), smem, &fa, NULL);
