@@ -152,6 +152,26 @@ TB_VINLINE double tb__horner_f64(double x, const double *c, unsigned n)
     XR = tb__from_bits_f64((uint64_t)(c_ > hr_ ? hr_ : c_));                                      \
   } while (0)
 
+/* The clamps of an exponential that may skip its upper ones (NEG: x stays
+ * below them, where they do not act: the same bits), so that only the
+ * lower one is left; else TB_VEXP_CLAMP_F32 and _F64. */
+#define TB_VEXP_CLAMPS_F32(NEG, X, LO, HIK, HIR, XK, XR)                                          \
+  do {                                                                                            \
+    if (NEG) {                                                                                    \
+      const uint32_t b_ = tb__bits_f32(X), lo_ = tb__bits_f32(LO);                                \
+      XK = XR = tb__from_bits_f32(b_ > lo_ ? lo_ : b_);                                           \
+    } else                                                                                        \
+      TB_VEXP_CLAMP_F32(X, LO, HIK, HIR, XK, XR);                                                 \
+  } while (0)
+#define TB_VEXP_CLAMPS_F64(NEG, X, LO, HIK, HIR, XK, XR)                                          \
+  do {                                                                                            \
+    if (NEG) {                                                                                    \
+      const uint64_t b_ = tb__bits_f64(X), lo_ = tb__bits_f64(LO);                                \
+      XK = XR = tb__from_bits_f64(b_ > lo_ ? lo_ : b_);                                           \
+    } else                                                                                        \
+      TB_VEXP_CLAMP_F64(X, LO, HIK, HIR, XK, XR);                                                 \
+  } while (0)
+
 /* e^x in float. Error: the reduction r = x - k ln2_hi is exact where
  * |x| >= 1 (k ln2_hi is a multiple of 2^-21, x of 2^-23, |r| < 1) and rounds
  * once below; the ln2_lo term rounds once (0.5 ulp of r <= 2^-25: a relative
@@ -164,11 +184,7 @@ TB_VINLINE double tb__horner_f64(double x, const double *c, unsigned n)
 TB_VINLINE float tb__vexp_f32(float x, int neg)
 {
   float xk, xr;
-  if (neg) { /* only the clamp below */
-    const uint32_t b = tb__bits_f32(x), lo = tb__bits_f32(-88.0f);
-    xk = xr = tb__from_bits_f32(b > lo ? lo : b);
-  } else
-    TB_VEXP_CLAMP_F32(x, -88.0f, 88.1f, 88.8f, xk, xr);
+  TB_VEXP_CLAMPS_F32(neg, x, -88.0f, 88.1f, 88.8f, xk, xr);
   const float t = fmaf(xk, 0x1.715476p+0f, TB_VEXP_SLACK - 0.5f) + TB_VEXP_SHIFT_F32;
   const float k = t - TB_VEXP_SHIFT_F32;
   float r = fmaf(k, -0x1.62e430p-1f, xr);
@@ -198,11 +214,7 @@ TB_VINLINE float tb_vexp_neg_f32(float x)
 TB_VINLINE float tb__vexp2_f32(float x, int neg)
 {
   float xk, xf;
-  if (neg) { /* only the clamp below, as tb__vexp_f32's */
-    const uint32_t b = tb__bits_f32(x), lo = tb__bits_f32(-127.0f);
-    xk = xf = tb__from_bits_f32(b > lo ? lo : b);
-  } else
-    TB_VEXP_CLAMP_F32(x, -127.0f, 127.4f, 128.1f, xk, xf);
+  TB_VEXP_CLAMPS_F32(neg, x, -127.0f, 127.4f, 128.1f, xk, xf);
   /* x + c as a fused multiply-add by 1 (the same sum): written as two adds,
    * GCC evaluates them in double, converting each half vector there and back */
   const float t = fmaf(xk, 1.0f, TB_VEXP_SLACK - 0.5f) + TB_VEXP_SHIFT_F32;
@@ -257,11 +269,7 @@ TB_VINLINE float tb_vlog_f32(float x)
 TB_VINLINE double tb__vexp_f64(double x, int neg)
 {
   double xk, xr;
-  if (neg) { /* only the clamp below */
-    const uint64_t b = tb__bits_f64(x), lo = tb__bits_f64(-709.0);
-    xk = xr = tb__from_bits_f64(b > lo ? lo : b);
-  } else
-    TB_VEXP_CLAMP_F64(x, -709.0, 709.1, 709.79, xk, xr);
+  TB_VEXP_CLAMPS_F64(neg, x, -709.0, 709.1, 709.79, xk, xr);
   const double t = fma(xk, 0x1.71547652b82fep+0, TB_VEXP_SLACK - 0.5) + TB_VEXP_SHIFT_F64;
   const double k = t - TB_VEXP_SHIFT_F64;
   double r = fma(k, -0x1.62e42fefa39efp-1, xr);
@@ -288,11 +296,7 @@ TB_VINLINE double tb_vexp_neg_f64(double x)
 TB_VINLINE double tb__vexp2_f64(double x, int neg)
 {
   double xk, xf;
-  if (neg) { /* only the clamp below */
-    const uint64_t b = tb__bits_f64(x), lo = tb__bits_f64(-1023.0);
-    xk = xf = tb__from_bits_f64(b > lo ? lo : b);
-  } else
-    TB_VEXP_CLAMP_F64(x, -1023.0, 1023.4, 1024.1, xk, xf);
+  TB_VEXP_CLAMPS_F64(neg, x, -1023.0, 1023.4, 1024.1, xk, xf);
   const double t = fma(xk, 1.0, TB_VEXP_SLACK - 0.5) + TB_VEXP_SHIFT_F64;
   const double f = xf - (t - TB_VEXP_SHIFT_F64);
   double p = 0x1.488cd99da55dap-35;
