@@ -34,37 +34,25 @@
 
 static const long double PI_L = 3.141592653589793238462643383279502884L;
 
-/* In-place radix-2 FFT of n points in long double: X_k = sum x_j
- * exp(sign 2 pi i j k / n), unnormalised. */
+/* In-place FFT of n points in long double, split into re and im: X_k =
+ * sum x_j exp(sign 2 pi i j k / n), unnormalised, by the family's
+ * reference transform (tb_poisson_ref_fft, interleaved). */
 static void ref_fft(long double *re, long double *im, int n, int sign)
 {
-  for (int i = 1, j = 0; i < n; i++) {
-    int bit = n >> 1;
-    for (; j & bit; bit >>= 1)
-      j ^= bit;
-    j |= bit;
-    if (i < j) {
-      long double t = re[i];
-      re[i] = re[j];
-      re[j] = t;
-      t = im[i];
-      im[i] = im[j];
-      im[j] = t;
-    }
+  long double *x = (long double *)malloc(2 * (size_t)n * sizeof *x);
+  CHECK(x != NULL, "out of memory");
+  if (!x)
+    return;
+  for (int i = 0; i < n; i++) {
+    x[2 * i] = re[i];
+    x[2 * i + 1] = im[i];
   }
-  for (int len = 2; len <= n; len <<= 1)
-    for (int k = 0; k < len / 2; k++) {
-      const long double a = sign * 2.0L * PI_L * (long double)k / (long double)len;
-      const long double wr = cosl(a), wi = sinl(a);
-      for (int i = k; i < n; i += len) {
-        const int o = i + len / 2;
-        const long double xr = re[o] * wr - im[o] * wi, xi = re[o] * wi + im[o] * wr;
-        re[o] = re[i] - xr;
-        im[o] = im[i] - xi;
-        re[i] += xr;
-        im[i] += xi;
-      }
-    }
+  CHECK(tb_poisson_ref_fft(x, n, sign) == TB_OK, "out of memory");
+  for (int i = 0; i < n; i++) {
+    re[i] = x[2 * i];
+    im[i] = x[2 * i + 1];
+  }
+  free(x);
 }
 
 /* The exact multiplier of column c and frequency index i of the N of in,
@@ -124,11 +112,6 @@ static void run_passes16(C *sm, C *w, const C *tw, const tb_panel_geom &g, int c
   }
 }
 
-template <typename T> static double unit_roundoff()
-{
-  return sizeof(T) == 4 ? 0x1p-24 : 0x1p-53;
-}
-
 template <typename T, typename C> struct panel_case {
   tb_panel_geom g;
   tb_poisson_cb_info in;
@@ -168,7 +151,7 @@ template <typename T, typename C> static double one_panel(int n, int logp, int s
   const tb_panel_geom &g = pc.g;
   const int half = g.half, stages = tb_panel_stages(g), phases = tb_panel_phases(g);
   const size_t count = (size_t)n * half;
-  const double u = unit_roundoff<T>(), eps = 7.0 * g.logn * u;
+  const double u = tb_unit_roundoff(sizeof(T) == 4 ? TB_FLOAT : TB_DOUBLE), eps = 7.0 * g.logn * u;
   C *w = (C *)malloc(count * sizeof(C)), *w0 = (C *)malloc(count * sizeof(C));
   C *ws = (C *)malloc(count * sizeof(C)), *tws = (C *)malloc((size_t)n * sizeof(C));
   long double *re = (long double *)malloc(2 * (size_t)n * sizeof(long double)), *im = re + n;

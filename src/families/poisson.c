@@ -257,6 +257,16 @@ static void tb_poisson_radix2(long double *x, int64_t n, const long double *w)
   }
 }
 
+int tb_poisson_ref_fft(long double *x, int64_t n, int sign)
+{
+  long double *w = tb_poisson_twiddles(n, sign);
+  if (!w)
+    return TB_ENOMEM;
+  tb_poisson_radix2(x, n, w);
+  free(w);
+  return TB_OK;
+}
+
 /* The transform of one axis length n in one direction: radix 2 when n is a
  * power of two, else Bluestein's: with c_j = exp(sign i pi j^2 / n),
  * X_k = c_k sum_j (x_j c_j) conj(c_(k-j)), a convolution done by radix-2

@@ -72,6 +72,12 @@ static inline int64_t tb_poisson_freq(int64_t i, int64_t n)
  * i in [0, N), into k2[0, N): the table every FFTW twin's solve reads. */
 void tb_poisson_axis_k2(const tb_poisson_t *s, double *k2);
 
+/* The reference's radix-2 FFT, for tests of the twins' own transforms: x,
+ * n interleaved complex values (n a power of two), replaced in place by
+ * X_k = sum_j x_j exp(sign 2 pi i j k / n), unnormalised. TB_OK, or
+ * TB_ENOMEM when its twiddles cannot be allocated. */
+int tb_poisson_ref_fft(long double *x, int64_t n, int sign);
+
 #ifdef __cplusplus
 }
 #endif
