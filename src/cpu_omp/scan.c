@@ -44,6 +44,8 @@
 
 /* The elements pass 2 scans into a thread's buffer before streaming them to y. */
 enum { TB_SCAN_CHUNK = 1024 };
+/* The most blocks a thread sums ahead of its look-back (--lag), plus one. */
+enum { TB_SCAN_LAGS = 4 };
 
 /* A value of any of the problem's element types. */
 typedef union tb_scan_val {
@@ -79,6 +81,7 @@ typedef struct tb_scan_cpu {
   int64_t pfdist;       /* twopass, prefetch pass1: chunks pass 1 prefetches ahead (0: none) */
   int chains;           /* twopass: pass 1's independent sums, 0, 1, 2: 1, 2, 4 of them */
   int carry;            /* twopass: pass 2's vectors a carry step, 0, 1, 2: 1, 2, 4 */
+  int lag;              /* twopass, sync lookback: the thread's blocks summed ahead of its look-back */
   double waited;        /* twopass: seconds the team spent waiting for other threads, summed */
 } tb_scan_cpu_t;
 
@@ -425,7 +428,10 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       /* The thread's next block starts nt blocks on. */                                         \
       const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
-      T part = 0;                                                                                \
+      /* The totals of the thread's blocks summed and not yet scanned, by */                     \
+      /* round (block t + r nt at r % TB_SCAN_LAGS); bs, the next to sum. */                     \
+      T part = 0, ring[TB_SCAN_LAGS];                                                            \
+      int64_t bs = t;                                                                            \
       double waited = 0;                                                                         \
       int64_t lo, hi, nlo, nhi;                                                                  \
       for (int64_t b = t; b < blocks; b += nt)                                                   \
@@ -438,10 +444,22 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       for (int64_t b = t; b < blocks; b += nt) {                                                 \
         tb_scan_span(b, tile, n, &lo, &hi);                                                      \
         tb_scan_span(pipe ? b + nt : blocks, tile, n, &nlo, &nhi);                               \
-        if (!pipe)                                                                               \
-          part = tb_block_sum_##M(x, lo, hi, st);                                                \
-        link[b].agg.M = part;                                                                    \
-        atomic_store_explicit(&link[b].flag, TB_LINK_AGG, memory_order_release);                 \
+        if (pipe) {                                                                              \
+          link[b].agg.M = part;                                                                  \
+          atomic_store_explicit(&link[b].flag, TB_LINK_AGG, memory_order_release);               \
+        } else {                                                                                 \
+          /* This block's total, and with --lag L those of the thread's */                       \
+          /* next L blocks, summed and published before its look-back. */                        \
+          for (; bs < blocks && bs <= b + st->lag * (int64_t)nt; bs += nt) {                     \
+            int64_t slo, shi;                                                                    \
+            tb_scan_span(bs, tile, n, &slo, &shi);                                               \
+            const T sum = tb_block_sum_##M(x, slo, shi, st);                                     \
+            ring[(bs / nt) % TB_SCAN_LAGS] = sum;                                                \
+            link[bs].agg.M = sum;                                                                \
+            atomic_store_explicit(&link[bs].flag, TB_LINK_AGG, memory_order_release);            \
+          }                                                                                      \
+          part = ring[(b / nt) % TB_SCAN_LAGS];                                                  \
+        }                                                                                        \
         T off = 0;                                                                               \
         for (int64_t j = b - 1; j >= 0; j--) {                                                   \
           if (tb_scan_wait(&link[j].flag, &waited) == TB_LINK_INCL) {                            \
@@ -519,7 +537,7 @@ enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
 static const tb_param_def_t tb_scan_cpu_tuning[] = {
     {"tile", "elements a thread scans per round (twopass): its block stays in its core's "
              "cache between the two passes; larger tiles take fewer rounds (a barrier each)",
-     TB_PARAM_INT, "65536", 64, 1 << 24, NULL, 0, "16384,32768,65536,131072,262144"},
+     TB_PARAM_INT, "32768", 64, 1 << 24, NULL, 0, "16384,32768,65536,131072,262144"},
     {"sync", "how a block finds its offset (twopass): barrier, the team meets after each "
              "round's totals; lookback, each block looks back over the blocks before it for "
              "their published totals and prefixes, no barrier", TB_PARAM_CHOICE, "lookback", 0,
@@ -540,6 +558,10 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
      "1,2,4"},
     {"simd", "bytes of the vectors pass 1 sums and pass 2 scans in (twopass): 16, 32 or 64; "
              "auto, the widest the target has", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_simds, 0, "16,32,64"},
+    {"lag", "with --sync lookback (twopass), how many of its next blocks a thread sums and "
+            "publishes before it looks back for this block's offset: 0, none; L, its look-back "
+            "waits L blocks later, L + 1 blocks held in its cache", TB_PARAM_INT, "0", 0,
+     TB_SCAN_LAGS - 1, NULL, 0, "0,1,2"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
@@ -563,6 +585,12 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     st->pfdist = tb_tune(ctx, "pfdist")->i;
     st->chains = (int)tb_tune(ctx, "chains")->i;
     st->carry = (int)tb_tune(ctx, "carry")->i;
+    st->lag = (int)tb_tune(ctx, "lag")->i;
+    if (st->lag && tb_tune(ctx, "sync")->i != TB_SYNC_LOOKBACK)
+      return tb_fail(TB_EUNSUP, "lag=%d: only the look-back waits (--sync lookback)", st->lag);
+    if (st->lag && st->prefetch == TB_PREFETCH_PASS1)
+      return tb_fail(TB_EUNSUP, "lag=%d: --prefetch pass1 sums the next block in pass 2 instead",
+                     st->lag);
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
