@@ -11,11 +11,12 @@
 # inverse in shared memory) over its panel widths and block sizes against
 # r2c, cols and the CPU in its three schemes (radix 4, 16, and 32: radix 16
 # with a last stage of up to 32 values), register bounds (minblocks 1, 2
-# and 3), twiddle tables (flat, staged) and layouts (natural, transposed),
-# its refusals (N no power of two, 3-D, a panel over shared memory, a width
-# no power of two, radix 16 over 512 threads a block, radix 32 in double
-# over 256, radix 4 bounded for two blocks or with the staged twiddle
-# table) one-line notes; a single mode solved
+# and 3), twiddle tables (flat, staged), layouts (natural, transposed) and
+# butterflies a thread at a time (ilp 1 and 2: the same bits), its
+# refusals (N no power of two, 3-D, a panel over shared memory, a width no
+# power of two, radix 16 over 512 threads a block, radix 32 in double over
+# 256, radix 4 bounded for two blocks, with the staged twiddle table or at
+# ilp 2) one-line notes, ilp 3 an error of one line; a single mode solved
 # to rounding (double below 1e-12); sigma = 0.05 at N = 64 exact to
 # rounding; every variant on both backends gives the same error columns;
 # plan times and the breakdown's stage times reported; a size over the
@@ -136,6 +137,18 @@ agree_r2c() {
               bad++; print row[i] }
           exit bad > 0 }' || fail "$2: the error columns disagree with r2c's"
 }
+# panel's rows of results file $1 ($2 what they are) that differ only in
+# ilp, the other knobs the columns named after $2, give the same error
+# columns to the CSV's full precision (ilp 2 reorders operations across
+# independent butterflies only: the same bits).
+agree_ilp() {
+  file=$1 what=$2
+  shift 2
+  csv_select "$file" variant error err_linf err_l2 "$@" | awk -F, '$1 == "panel" {
+      k = ""; for (i = 5; i <= NF; i++) k = k "," $i; e = $2 "," $3 "," $4
+      if (k in seen && seen[k] != e) { bad++; print k ": " seen[k] " and " e } seen[k] = e }
+    END { exit bad > 0 }' || fail "$what: ilp 2's error columns are not ilp 1's"
+}
 for rhs in mode gauss; do
   for rb in 4:1024 16:512; do
     what="panel rhs=$rhs radix=${rb%:*}"
@@ -198,18 +211,38 @@ for rhs in mode gauss; do
   [ "$trrows" -eq 108 ] || fail "$what: $trrows rows, not 108"
   agree_r2c "$TMP/paneltr.$rhs.csv" "$what"
 done
+# Two butterflies a thread at a time (ilp 2) against one (ilp 1): radix 16
+# and 32, float and double, both right-hand sides, at 512 (16 x 32 or
+# 16 x 16 x 2), 2048 and 4096, panels 1, 2 and auto, blocks 96 (a thread's
+# butterflies odd in number at some threads: a pair, then the last alone)
+# and 256: every point runs, verified, and the two give the same error
+# columns bit for bit (the same operations on every value, reordered
+# across independent butterflies only).
+for rhs in mode gauss; do
+  what="panel rhs=$rhs ilp=1,2"
+  "$TB" $RUN --backend gpu --precision float,double --size 512,2048,4096 -P rhs=$rhs \
+    --variant r2c,panel -P panel=1,2,auto -P radix=16,32 -P ilp=1,2 --block 96,256 \
+    --output "$TMP/panelilp.$rhs.csv" 2>"$TMP/err" || fail "$what: $(cat "$TMP/err")"
+  expect_all_pass "$TMP/panelilp.$rhs.csv"
+  grep "panel skipped" "$TMP/err" && fail "$what: a point was skipped"
+  [ "$(csv_select "$TMP/panelilp.$rhs.csv" variant ilp | grep -c '^panel,2$')" -eq 72 ] ||
+    fail "$what: not 72 rows at ilp 2"
+  agree_r2c "$TMP/panelilp.$rhs.csv" "$what"
+  agree_ilp "$TMP/panelilp.$rhs.csv" "$what" precision size panel radix block
+done
 # The size the schemes are for, once (one reference solve): 8192^2 float,
 # radix 32 (16 x 16 x 32) at panels 1 and 2, every register bound, both
-# twiddle tables, both layouts and blocks 256 and 512, verified, with r2c's
-# error columns.
+# twiddle tables, both layouts, ilp 1 and 2 and blocks 256 and 512,
+# verified, with r2c's error columns, ilp 2's the same bits as ilp 1's.
 "$TB" $RUN --backend gpu --precision float --size 8192 -P rhs=mode --variant r2c,panel \
   -P panel=1,2 -P radix=32 -P minblocks=1,2,3 -P twiddle=flat,staged \
-  -P layout=natural,transposed --block 256,512 --output "$TMP/panel8k.csv" 2>"$TMP/err" ||
-  fail "panel 8192 radix 32: $(cat "$TMP/err")"
+  -P layout=natural,transposed -P ilp=1,2 --block 256,512 --output "$TMP/panel8k.csv" \
+  2>"$TMP/err" || fail "panel 8192 radix 32: $(cat "$TMP/err")"
 expect_all_pass "$TMP/panel8k.csv"
-[ "$(csv_select "$TMP/panel8k.csv" variant | grep -c '^panel$')" -eq 48 ] ||
-  fail "panel 8192 radix 32: not 48 rows: $(cat "$TMP/err")"
+[ "$(csv_select "$TMP/panel8k.csv" variant | grep -c '^panel$')" -eq 96 ] ||
+  fail "panel 8192 radix 32: not 96 rows: $(cat "$TMP/err")"
 agree_r2c "$TMP/panel8k.csv" "panel 8192 radix 32"
+agree_ilp "$TMP/panel8k.csv" "panel 8192 radix 32" panel minblocks twiddle layout block
 # The defaults (radix and twiddle auto) resolve as documented: radix 32
 # where it saves radix 16 a stage (N = 32 x 16^k) and the block is within
 # its bound (float 512, double 256), else 16; the staged table with both.
@@ -224,8 +257,8 @@ panel,float,256,16,staged panel,float,32,32,staged panel,float,512,32,staged "
 # The refusals, each a one-line note and no error: N no power of two, 3-D,
 # a panel wider than shared memory holds (in both schemes), a width no power
 # of two, radix 16 (and radix 32 in double) with more threads a block than
-# its kernel takes, radix 4 bounded for more than one block an SM or with
-# the staged twiddle table (r2c runs
+# its kernel takes, radix 4 bounded for more than one block an SM, with
+# the staged twiddle table or at ilp 2 (r2c runs
 # beside it: a run where no configuration ran at all is an error).
 for args in "-n 100:N = 100 is no power of two" "-n 16 -P dim=3:2-D only" \
   "-n 1024 -P panel=2048:bytes of shared memory a block" "-n 64 -P panel=3:power of two" \
@@ -233,7 +266,8 @@ for args in "-n 100:N = 100 is no power of two" "-n 16 -P dim=3:2-D only" \
   "-n 64 -P radix=16 --block 1024:block 1024 is outside 1..512" \
   "-n 64 -p double -P radix=32 --block 512:block 512 is outside 1..256" \
   "-n 64 -P radix=4 -P minblocks=2:bounded for one block an SM" \
-  "-n 64 -P radix=4 -P twiddle=staged:reads the flat table only"; do
+  "-n 64 -P radix=4 -P twiddle=staged:reads the flat table only" \
+  "-n 64 -P radix=4 -P ilp=2:one butterfly at a time only"; do
   "$TB" $RUN --backend gpu --variant r2c,panel ${args%%:*} --output "$TMP/refuse.csv" 2>"$TMP/err" ||
     fail "panel ${args%%:*}: an error: $(cat "$TMP/err")"
   [ "$(grep -c "panel skipped.*${args#*:}" "$TMP/err")" -ge 1 ] ||
@@ -241,6 +275,8 @@ for args in "-n 100:N = 100 is no power of two" "-n 16 -P dim=3:2-D only" \
   [ "$(csv_select "$TMP/refuse.csv" variant | grep -c '^panel$')" -eq 0 ] ||
     fail "panel ${args%%:*}: a row ran"
 done
+# ilp outside 1..2: the parser's one-line error.
+expect_error 2 "must be at most 2" run poisson --backend gpu --variant panel -n 64 -P ilp=3
 
 # The breakdown (collect's stage times): every GPU row has its forward and
 # inverse transforms; the solve kernels where the pipeline has one, the

@@ -12,8 +12,11 @@
  *      multiplier and inverse, within (eps R + 12 u)(1 + eps) + eps with
  *      R from the reference's spectrum (doc/poisson_panel.md); the columns
  *      outside the panel unchanged; the transposed layout of the half
- *      spectrum, and radix 16 and 32 with the staged twiddle table, bit
- *      for bit as the natural layout and the flat table;
+ *      spectrum, radix 16 and 32 with the staged twiddle table, and
+ *      radix 16 and 32 taking two butterflies a thread at a time (ilp = 2,
+ *      with and without a thread's odd last one: both are made sure to
+ *      occur), bit for bit as the natural layout, the flat table and one
+ *      butterfly at a time;
  *   3. the whole pipeline (the rows' R2C and C2R in long double in place
  *      of cuFFT's, every panel of the half spectrum in between) passed by
  *      the family's verifier on the single mode and the textbook Gaussian,
@@ -75,19 +78,43 @@ static const int nschemes = (int)(sizeof schemes / sizeof *schemes);
 
 /* A block's run of phases first..last of the panel at c0 in the scheme of
  * g.lr: every thread of the block through each phase, then the next (the
- * barrier). */
+ * barrier); radix 16 and 32 with ilp butterflies a thread at a time (1 or
+ * 2, the `ilp` parameter). */
 template <typename T, typename C>
 static void run_block(C *sm, C *w, const C *tw, const tb_panel_geom &g, int c0,
-                      const tb_poisson_cb_info *in, int first, int last, int skip)
+                      const tb_poisson_cb_info *in, int first, int last, int skip, int ilp = 1)
 {
   for (int ph = first; ph <= last; ph++)
     if (ph != skip)
       for (int tid = 0; tid < g.threads; tid++) {
         if (g.lr == 2)
           tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, in, tid);
+        else if (ilp == 2)
+          tb_panel_phase16<T, C, 5, 2>(ph, sm, w, tw, g, c0, in, tid);
         else
           tb_panel_phase16<T, C, 5>(ph, sm, w, tw, g, c0, in, tid);
       }
+}
+
+/* Whether some pass of radix up to 16 of g gives a thread two butterflies
+ * or more (ilp = 2 takes a pair: paired) and whether one gives a thread an
+ * odd number of them, three or more (a pair, then the last alone:
+ * remainder), counted as tb_panel_pass16 loops; radix 32's pass takes one
+ * at a time at any ilp and does not count. */
+static int ilp_paired, ilp_remainder;
+static void count_ilp(const tb_panel_geom &g)
+{
+  for (int stage = 0; stage < tb_panel_stages(g); stage++) {
+    const int lr = tb_panel_stage_lr(g.logn - g.lr * stage, g);
+    const int count = (g.n >> lr) << g.logp;
+    if (lr == 5)
+      continue;
+    for (int tid = 0; tid < g.threads && tid < count; tid++) {
+      const int mine = (count - tid + g.threads - 1) / g.threads;
+      ilp_paired |= mine >= 2;
+      ilp_remainder |= mine >= 3 && mine % 2;
+    }
+  }
 }
 
 /* The radix-16 scheme's passes of the panel at c0 as the test needs them
@@ -217,6 +244,13 @@ template <typename T, typename C> static double one_panel(int n, int logp, int s
       CHECK(!memcmp(w, ws, count * sizeof(C)),
             "%s N %d P %d radix %d: the staged twiddle table gives other bits than the flat one",
             sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix);
+      memcpy(ws, w0, count * sizeof(C));
+      run_block<T, C>(pc.sm, ws, pc.tw, g, c0, &pc.in, 0, phases - 1, -1, 2);
+      CHECK(!memcmp(w, ws, count * sizeof(C)),
+            "%s N %d P %d radix %d: two butterflies a thread at a time (ilp = 2) give other "
+            "bits than one",
+            sizeof(T) == 4 ? "float" : "double", n, g.p, schemes[sc].radix);
+      count_ilp(g);
     }
     for (int c = 0; c < half; c++) {
       if (c < c0 || c >= c0 + width) {
@@ -362,6 +396,9 @@ int main(void)
         printf("radix %2d N %4d P %d: largest error / bound: float %.3f, double %.3f\n",
                schemes[sc].radix, sizes[k], 1 << logp, wf, wd);
       }
+  CHECK(ilp_paired && ilp_remainder,
+        "ilp = 2 was not run both ways: pairs %d, a pair and an odd last one %d", ilp_paired,
+        ilp_remainder);
   /* The pipeline: N 4..256 with every P and both right-hand sides, 1024
    * with P = 2 and the mode, and radix 32's last stage of 32 at 32 and 512
    * with both. */

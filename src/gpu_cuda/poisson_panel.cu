@@ -16,7 +16,8 @@
  * stages: 4 through shared memory, 16 in registers, or 32: radix 16 with a
  * last stage of up to 32 values), `minblocks` (the blocks an SM the
  * kernel's registers are bounded for), `twiddle` (the twiddle table's
- * layout), `layout` (the half spectrum's, cols's natural or transposed)
+ * layout), `ilp` (the butterflies a thread of radix 16 and 32 takes at
+ * a time), `layout` (the half spectrum's, cols's natural or transposed)
  * and `block` (threads a block).
  * The breakdown: fwd_ms the rows' R2C, solve_ms the panel kernel, inv_ms
  * the rows' C2R. Derivations: doc/poisson_panel.md. */
@@ -61,8 +62,10 @@ template <typename T, int S> struct tb_panel_bound {
  * thread, so that MINB blocks, one's loads overlapping another's
  * arithmetic, fit where their shared memory does. STAGED (g.staged made a
  * constant of the kernel's copy) folds the twiddle table's choice away, so
- * that neither layout's index arithmetic costs the other registers. */
-template <typename T, typename C, int S, int BT, int MINB, int STAGED>
+ * that neither layout's index arithmetic costs the other registers. ILP
+ * is tb_panel_phase16's (radix 16 and 32: 1 or 2 butterflies a thread at a
+ * time), so that ILP = 1's kernel is the one-at-a-time code alone. */
+template <typename T, typename C, int S, int BT, int MINB, int STAGED, int ILP>
 __global__ void __launch_bounds__(BT, MINB)
     tb_k_panel(C *w, const C *__restrict__ tw, tb_panel_geom gp, tb_poisson_cb_info in)
 {
@@ -75,7 +78,7 @@ __global__ void __launch_bounds__(BT, MINB)
     if (S == 0)
       tb_panel_phase<T, C>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
     else
-      tb_panel_phase16<T, C, S == 2 ? 5 : 4>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
+      tb_panel_phase16<T, C, S == 2 ? 5 : 4, ILP>(ph, sm, w, tw, g, c0, &in, (int)threadIdx.x);
     if (ph + 1 < phases)
       __syncthreads();
   }
@@ -87,34 +90,49 @@ using tb_panel_fn = void (*)(C *, const C *, tb_panel_geom, tb_poisson_cb_info);
 /* Scheme S's kernel (radix 16 or 32) bounded for minb blocks an SM: at
  * minb = 1 the scheme's own bound (its most threads, one block), at 2 and 3
  * minb blocks of 256 threads (wide = 0) or of the scheme's most (wide = 1;
- * the same kernel where that is 256); reading the table of ST (staged). */
-template <typename T, typename C, int S, int ST>
+ * the same kernel where that is 256); reading the table of ST (staged),
+ * IL butterflies a thread at a time. */
+template <typename T, typename C, int S, int ST, int IL>
 static tb_panel_fn<C> tb_panel_pick(int wide, int minb)
 {
   constexpr int bt = tb_panel_bound<T, S>::threads;
-  const tb_panel_fn<C> k[2][3] = {{tb_k_panel<T, C, S, bt, 1, ST>, tb_k_panel<T, C, S, 256, 2, ST>,
-                                   tb_k_panel<T, C, S, 256, 3, ST>},
-                                  {tb_k_panel<T, C, S, bt, 1, ST>, tb_k_panel<T, C, S, bt, 2, ST>,
-                                   tb_k_panel<T, C, S, bt, 3, ST>}};
+  const tb_panel_fn<C> k[2][3] = {
+      {tb_k_panel<T, C, S, bt, 1, ST, IL>, tb_k_panel<T, C, S, 256, 2, ST, IL>,
+       tb_k_panel<T, C, S, 256, 3, ST, IL>},
+      {tb_k_panel<T, C, S, bt, 1, ST, IL>, tb_k_panel<T, C, S, bt, 2, ST, IL>,
+       tb_k_panel<T, C, S, bt, 3, ST, IL>}};
   return k[wide][minb - 1];
+}
+
+/* tb_panel_pick at ilp butterflies a thread at a time (1 or 2). */
+template <typename T, typename C, int S, int ST>
+static tb_panel_fn<C> tb_panel_pick_ilp(int wide, int minb, int ilp)
+{
+  return ilp == 2 ? tb_panel_pick<T, C, S, ST, 2>(wide, minb)
+                  : tb_panel_pick<T, C, S, ST, 1>(wide, minb);
 }
 
 /* The panel kernel of scheme `scheme` (the `radix` parameter's index) for
  * blocks of `block` threads, bounded for minb blocks an SM (the
  * `minblocks` parameter: 1 the scheme's own bound, 2 and 3 that many
  * blocks of 256 threads where block <= 256, else of the scheme's most),
- * reading the staged twiddle table where staged, else the flat one; NULL
- * where there is none: radix 4 has only minb = 1 (its 1024-thread bound at
- * two blocks would leave 32 registers a thread) and the flat table. */
+ * reading the staged twiddle table where staged, else the flat one, ilp
+ * butterflies a thread at a time (the `ilp` parameter); NULL where there is
+ * none: radix 4 has only minb = 1 (its 1024-thread bound at two blocks
+ * would leave 32 registers a thread), the flat table and ilp = 1. */
 template <typename T, typename C>
-static tb_panel_fn<C> tb_panel_kernel(int scheme, int block, int minb, int staged)
+static tb_panel_fn<C> tb_panel_kernel(int scheme, int block, int minb, int staged, int ilp)
 {
   const int wide = block > 256;
   if (scheme == 0)
-    return minb == 1 && !staged ? tb_k_panel<T, C, 0, tb_panel_bound<T, 0>::threads, 1, 0> : NULL;
+    return minb == 1 && !staged && ilp == 1
+               ? tb_k_panel<T, C, 0, tb_panel_bound<T, 0>::threads, 1, 0, 1>
+               : NULL;
   if (scheme == 1)
-    return staged ? tb_panel_pick<T, C, 1, 1>(wide, minb) : tb_panel_pick<T, C, 1, 0>(wide, minb);
-  return staged ? tb_panel_pick<T, C, 2, 1>(wide, minb) : tb_panel_pick<T, C, 2, 0>(wide, minb);
+    return staged ? tb_panel_pick_ilp<T, C, 1, 1>(wide, minb, ilp)
+                  : tb_panel_pick_ilp<T, C, 1, 0>(wide, minb, ilp);
+  return staged ? tb_panel_pick_ilp<T, C, 2, 1>(wide, minb, ilp)
+                : tb_panel_pick_ilp<T, C, 2, 0>(wide, minb, ilp);
 }
 
 struct tb_poisson_panel {
@@ -124,7 +142,7 @@ struct tb_poisson_panel {
   void *tw;   /* the twiddles W_N^k, k < N */
   tb_panel_geom g;
   tb_poisson_cb_info in;
-  int scheme, minb; /* tb_panel_kernel's arguments */
+  int scheme, minb, ilp; /* tb_panel_kernel's arguments */
   int grid;    /* panels: ceil((N/2 + 1) / P) */
   size_t smem; /* N P complex values */
 };
@@ -181,8 +199,17 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
                    minb);
   if (!scheme && staged)
     return tb_fail(TB_EUNSUP, "twiddle=staged: radix 4 reads the flat table only");
+  /* auto: one butterfly at a time, the measured code, until the device
+   * decides (doc/poisson_panel.md, "ilp"). */
+  int ilp = (int)tb_tune(ctx, "ilp")->i;
+  if (!ilp)
+    ilp = 1;
+  tb_tune_resolved(ctx, "ilp", ilp);
+  if (!scheme && ilp > 1)
+    return tb_fail(TB_EUNSUP, "ilp=%d: radix 4's stages take one butterfly at a time only", ilp);
   st->scheme = scheme;
   st->minb = minb;
+  st->ilp = ilp;
   tb_panel_geom g =
       tb_panel_geom_make(logn, logp, (int)s->half, tb_gpu_block(ctx), (int)sizeof(C),
                          tb_panel_radix_log[scheme], tb_panel_radix_last[scheme]);
@@ -195,7 +222,7 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
   st->g = g;
   st->in = tb_poisson_cb_make(s, s->half);
   st->grid = (int)((s->half + p - 1) / p);
-  if ((rc = tb_gpu_fit_smem(ctx, tb_panel_kernel<T, C>(scheme, g.threads, minb, g.staged),
+  if ((rc = tb_gpu_fit_smem(ctx, tb_panel_kernel<T, C>(scheme, g.threads, minb, g.staged, ilp),
                             st->smem, "panel", NULL)))
     return rc;
 
@@ -242,7 +269,7 @@ template <typename T> int tb_poisson_panel_stage_t(tb_ctx_t *ctx, int stage)
     /* cuFFT's out-of-place R2C leaves its input alone; the cast only drops const. */
     TB_CUFFT(tb_fft<T>::exec_r2c(st->plan[0], const_cast<T *>((const T *)ctx->buf[s->f]), w));
   } else if (stage == TB_PS_SOLVE) {
-    tb_panel_kernel<T, C>(st->scheme, st->g.threads, st->minb, st->g.staged)<<<
+    tb_panel_kernel<T, C>(st->scheme, st->g.threads, st->minb, st->g.staged, st->ilp)<<<
         st->grid, st->g.threads, st->smem, tb_gpu_stream(ctx)>>>(w, (const C *)st->tw, st->g,
                                                                  st->in);
     TB_CUDA_LAUNCH("panel");
@@ -298,8 +325,9 @@ int tb_poisson_panel_collect(tb_ctx_t *ctx)
 
 /* panel's parameters: the columns of a panel, the radix of the column
  * FFT's stages, the blocks an SM its registers are bounded for, the
- * twiddle table's layout, the half spectrum's and the threads of a block,
- * all swept by the study. */
+ * twiddle table's layout, the butterflies a thread takes at a time, the
+ * half spectrum's layout and the threads of a block, all swept by the
+ * study. */
 const tb_param_def_t tb_poisson_panel_tuning[] = {
     {"panel", "panel: complex columns a block transforms and solves in shared memory (GPU: a "
               "power of two; auto: 32 bytes of a row, halved until N of them fit)",
@@ -320,6 +348,11 @@ const tb_param_def_t tb_poisson_panel_tuning[] = {
                 "fastest: a warp's consecutive); the same values; auto: staged where the radix "
                 "reads it (16 and 32), else flat",
      TB_PARAM_CHOICE, "auto", 0, 0, tb_panel_twiddle_tables, 0, "flat,staged"},
+    {"ilp", "panel: butterflies a thread of radix 16 and 32 takes at a time in the passes of "
+            "radix up to 16 (2: both butterflies' loads in flight before either's DFT, the "
+            "last alone where a thread has an odd number; radix 32's last pass one at a time); "
+            "the same bits; auto: 1",
+     TB_PARAM_INT, "auto", 1, 2, NULL, TB_PARAM_AUTO, "1,2"},
     {"layout", "panel: the half spectrum row-major, the panel's loads a row apart (natural), or "
                "column-major, the rows' transforms strided and the panel's loads contiguous "
                "(transposed; cols's plans)",

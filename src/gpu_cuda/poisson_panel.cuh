@@ -436,16 +436,106 @@ __host__ __device__ __forceinline__ C tb_panel_tw16(const C *tw, const tb_panel_
                                   : (j * d) << (g.logn - logl));
 }
 
-/* One pass of radix R = 2^(stage's lr) over stage `stage`'s blocks (L = N /
- * 2^(g.lr stage) values, m = L / R): thread tid's butterflies, numbered
- * column fastest as in tb_panel_stage, each holding the R values
- * x[j + q m] of one column in registers. Forward: the radix-R DFT, output
- * d times W_L^(j d), back to x[j + d m]; solve: each value times its
- * multiplier (the last stage, m = 1: the place is the frequency's of
- * tb_panel_freq); inverse: input d times conj(W_L^(j d)), the inverse
- * radix-R DFT. Loaded values of the columns from the half spectrum's end on
- * are zeros, and those are never stored. */
-template <typename T, typename C, int R>
+/* K butterflies of one pass of radix R = 2^(stage's lr) over stage
+ * `stage`'s blocks (L = 2^logl values, m = 2^logm = L / R; step the
+ * distance of a butterfly's values, width the panel's columns within the
+ * half spectrum): butterflies b + k g.threads, k < K, numbered column
+ * fastest as in tb_panel_stage, each holding the R values x[j + q m] of
+ * one column in registers. Forward: the radix-R DFT, output d times
+ * W_L^(j d), back to x[j + d m]; solve: each value times its multiplier
+ * (the last stage, m = 1: the place is the frequency's of tb_panel_freq);
+ * inverse: input d times conj(W_L^(j d)), the inverse radix-R DFT. Loaded
+ * values of the columns from the half spectrum's end on are zeros, and
+ * those are never stored. Each step is done for all K butterflies before
+ * the next, so that at K = 2 both butterflies' loads are in flight
+ * together (the stores of one butterfly may alias the loads of another
+ * as far as the compiler knows, so it cannot hoist them itself); the
+ * butterflies are independent, each value gets the same operations in
+ * the same order, and the results are the same bits at any K. */
+template <typename T, typename C, int R, int K>
+__host__ __device__ __forceinline__ void tb_panel_bfly16(C *sm, C *w, const C *tw,
+                                                         const tb_panel_geom &g, int c0,
+                                                         const tb_poisson_cb_info *in, int logl,
+                                                         int logm, int step, int width,
+                                                         unsigned what, int b)
+{
+  int col[K], j[K], x[K];
+  C a[K][R];
+TB_PANEL_UNROLL
+  for (int k = 0; k < K; k++) {
+    const int bk = b + k * g.threads, bb = bk >> g.logp;
+    col[k] = bk & (g.p - 1);
+    j[k] = bb & ((1 << logm) - 1);
+    x[k] = ((((bb >> logm) << logl) + j[k]) << g.logp) + col[k];
+  }
+TB_PANEL_UNROLL
+  for (int k = 0; k < K; k++) {
+TB_PANEL_UNROLL
+    for (int q = 0; q < R; q++) {
+      if (!(what & TB_PANEL_LOAD)) {
+        a[k][q] = sm[tb_panel_at(x[k] + q * step, g)];
+      } else {
+        a[k][q].x = a[k][q].y = T(0);
+        if (col[k] < width)
+          a[k][q] = w[tb_panel_gat((x[k] + q * step) >> g.logp, c0 + col[k], g)];
+      }
+    }
+  }
+  if (what & TB_PANEL_FWD) {
+TB_PANEL_UNROLL
+    for (int k = 0; k < K; k++) {
+      tb_panel_dft<T, C, R>(a[k], true);
+      if (j[k]) {
+TB_PANEL_UNROLL
+        for (int d = 1; d < R; d++)
+          a[k][d] = tb_cmul(a[k][d], tb_panel_tw16(tw, g, logl, logm, j[k], d), false);
+      }
+    }
+  }
+  if (what & TB_PANEL_SOLVE) {
+TB_PANEL_UNROLL
+    for (int k = 0; k < K; k++) {
+      if (col[k] < width) {
+TB_PANEL_UNROLL
+        for (int d = 0; d < R; d++) {
+          const T s = tb_poisson_multiplier<T>(
+              c0 + col[k], tb_panel_freq((x[k] + d * step) >> g.logp, g), 0, in);
+          a[k][d].x *= s;
+          a[k][d].y *= s;
+        }
+      }
+    }
+  }
+  if (what & TB_PANEL_INV) {
+TB_PANEL_UNROLL
+    for (int k = 0; k < K; k++) {
+      if (j[k]) {
+TB_PANEL_UNROLL
+        for (int d = 1; d < R; d++)
+          a[k][d] = tb_cmul(a[k][d], tb_panel_tw16(tw, g, logl, logm, j[k], d), true);
+      }
+      tb_panel_dft<T, C, R>(a[k], false);
+    }
+  }
+TB_PANEL_UNROLL
+  for (int k = 0; k < K; k++) {
+TB_PANEL_UNROLL
+    for (int q = 0; q < R; q++) {
+      if (!(what & TB_PANEL_STORE))
+        sm[tb_panel_at(x[k] + q * step, g)] = a[k][q];
+      else if (col[k] < width)
+        w[tb_panel_gat((x[k] + q * step) >> g.logp, c0 + col[k], g)] = a[k][q];
+    }
+  }
+}
+
+/* One pass of radix R over stage `stage`'s blocks: thread tid's
+ * butterflies tid + i g.threads (tb_panel_bfly16), one at a time at
+ * ILP = 1; at ILP = 2 two at a time (i and i + 1) while the thread has two
+ * left, then the last one alone where it has an odd number, so that a
+ * thread's second butterfly's loads need not wait for its first's stores
+ * (doc/poisson_panel.md, "ilp"). */
+template <typename T, typename C, int R, int ILP>
 __host__ __device__ __forceinline__ void tb_panel_pass16(C *sm, C *w, const C *tw,
                                                          const tb_panel_geom &g, int c0,
                                                          const tb_poisson_cb_info *in, int stage,
@@ -455,75 +545,36 @@ __host__ __device__ __forceinline__ void tb_panel_pass16(C *sm, C *w, const C *t
   const int logl = g.logn - g.lr * stage, logm = logl - lr;
   const int count = (g.n >> lr) << g.logp, step = (1 << logm) << g.logp;
   const int width = g.half - c0 < g.p ? g.half - c0 : g.p;
-  for (int b = tid; b < count; b += g.threads) {
-    const int col = b & (g.p - 1), bb = b >> g.logp;
-    const int j = bb & ((1 << logm) - 1), blk = bb >> logm;
-    const int x = (((blk << logl) + j) << g.logp) + col;
-    C a[R];
-TB_PANEL_UNROLL
-    for (int q = 0; q < R; q++) {
-      if (!(what & TB_PANEL_LOAD)) {
-        a[q] = sm[tb_panel_at(x + q * step, g)];
-      } else {
-        a[q].x = a[q].y = T(0);
-        if (col < width)
-          a[q] = w[tb_panel_gat((x + q * step) >> g.logp, c0 + col, g)];
-      }
-    }
-    if (what & TB_PANEL_FWD) {
-      tb_panel_dft<T, C, R>(a, true);
-      if (j) {
-TB_PANEL_UNROLL
-        for (int d = 1; d < R; d++)
-          a[d] = tb_cmul(a[d], tb_panel_tw16(tw, g, logl, logm, j, d), false);
-      }
-    }
-    if ((what & TB_PANEL_SOLVE) && col < width) {
-TB_PANEL_UNROLL
-      for (int d = 0; d < R; d++) {
-        const T s = tb_poisson_multiplier<T>(c0 + col, tb_panel_freq((x + d * step) >> g.logp, g),
-                                             0, in);
-        a[d].x *= s;
-        a[d].y *= s;
-      }
-    }
-    if (what & TB_PANEL_INV) {
-      if (j) {
-TB_PANEL_UNROLL
-        for (int d = 1; d < R; d++)
-          a[d] = tb_cmul(a[d], tb_panel_tw16(tw, g, logl, logm, j, d), true);
-      }
-      tb_panel_dft<T, C, R>(a, false);
-    }
-TB_PANEL_UNROLL
-    for (int q = 0; q < R; q++) {
-      if (!(what & TB_PANEL_STORE))
-        sm[tb_panel_at(x + q * step, g)] = a[q];
-      else if (col < width)
-        w[tb_panel_gat((x + q * step) >> g.logp, c0 + col, g)] = a[q];
-    }
-  }
+  int b = tid;
+  if (ILP == 2)
+    for (; b + g.threads < count; b += 2 * g.threads)
+      tb_panel_bfly16<T, C, R, 2>(sm, w, tw, g, c0, in, logl, logm, step, width, what, b);
+  for (; b < count; b += g.threads)
+    tb_panel_bfly16<T, C, R, 1>(sm, w, tw, g, c0, in, logl, logm, step, width, what, b);
 }
 
 /* tb_panel_pass16 at the radix of stage `stage` (16, or what is left of
  * log2 N in the last stage: up to 32 where g.lastlr = 5). LASTLR, the
  * largest g.lastlr the caller passes, leaves the radix-32 pass out of the
- * radix-16 kernel, whose registers stay its own. */
-template <typename T, typename C, int LASTLR>
+ * radix-16 kernel, whose registers stay its own. ILP is the butterflies a
+ * thread takes at a time (tb_panel_pass16) in the passes of radix up to
+ * 16; the radix-32 pass takes one at a time at any ILP, its 32 values
+ * already filling the registers. */
+template <typename T, typename C, int LASTLR, int ILP = 1>
 __host__ __device__ __forceinline__ void tb_panel_pass16_any(C *sm, C *w, const C *tw,
                                                              const tb_panel_geom &g, int c0,
                                                              const tb_poisson_cb_info *in,
                                                              int stage, unsigned what, int tid)
 {
   switch (tb_panel_stage_lr(g.logn - g.lr * stage, g)) {
-  case 1: tb_panel_pass16<T, C, 2>(sm, w, tw, g, c0, in, stage, what, tid); break;
-  case 2: tb_panel_pass16<T, C, 4>(sm, w, tw, g, c0, in, stage, what, tid); break;
-  case 3: tb_panel_pass16<T, C, 8>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  case 1: tb_panel_pass16<T, C, 2, ILP>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  case 2: tb_panel_pass16<T, C, 4, ILP>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  case 3: tb_panel_pass16<T, C, 8, ILP>(sm, w, tw, g, c0, in, stage, what, tid); break;
   case 5:
     if (LASTLR >= 5)
-      tb_panel_pass16<T, C, 32>(sm, w, tw, g, c0, in, stage, what, tid);
+      tb_panel_pass16<T, C, 32, 1>(sm, w, tw, g, c0, in, stage, what, tid);
     break;
-  default: tb_panel_pass16<T, C, 16>(sm, w, tw, g, c0, in, stage, what, tid); break;
+  default: tb_panel_pass16<T, C, 16, ILP>(sm, w, tw, g, c0, in, stage, what, tid); break;
   }
 }
 
@@ -532,8 +583,9 @@ __host__ __device__ __forceinline__ void tb_panel_pass16_any(C *sm, C *w, const 
  * last forward stage, the solve and the last stage's inverse, phase
  * S - 1 + k the inverse of stage S - 1 - k; the first stage loads from and
  * the last inverse stores to global memory (at S = 1 one phase does all).
- * The arguments are tb_panel_phase's; LASTLR is tb_panel_pass16_any's. */
-template <typename T, typename C, int LASTLR>
+ * The arguments are tb_panel_phase's; LASTLR and ILP are
+ * tb_panel_pass16_any's. */
+template <typename T, typename C, int LASTLR, int ILP = 1>
 __host__ __device__ __forceinline__ void tb_panel_phase16(int phase, C *sm, C *w, const C *tw,
                                                           const tb_panel_geom &g, int c0,
                                                           const tb_poisson_cb_info *in, int tid)
@@ -547,7 +599,7 @@ __host__ __device__ __forceinline__ void tb_panel_phase16(int phase, C *sm, C *w
   if (stage == 0)
     what |= (phase == 0 ? (unsigned)TB_PANEL_LOAD : 0u) |
             (phase == 2 * last ? (unsigned)TB_PANEL_STORE : 0u);
-  tb_panel_pass16_any<T, C, LASTLR>(sm, w, tw, g, c0, in, stage, what, tid);
+  tb_panel_pass16_any<T, C, LASTLR, ILP>(sm, w, tw, g, c0, in, stage, what, tid);
 }
 
 /* The twiddle table: tw[k] = W_N^k = exp(-2 pi i k / N) for k < N, in long
