@@ -20,7 +20,9 @@
  *   3. the whole pipeline (the rows' R2C and C2R in long double in place
  *      of cuFFT's, every panel of the half spectrum in between) passed by
  *      the family's verifier on the single mode and the textbook Gaussian,
- *      and failed without the solve phase (the control). */
+ *      and failed without the solve phase (the control);
+ *   4. radix 16's and 32's solve frequencies, one digit reversal a
+ *      butterfly: the identity they rest on, at every N. */
 #include <config.h>
 
 #include <math.h>
@@ -388,6 +390,22 @@ int main(void)
           "N = 2^%d: %d stages of radix 16 and %d of radix 32, not %d and %d", counts[k].logn,
           tb_panel_stages(g16), tb_panel_stages(g32), counts[k].stages16, counts[k].stages32);
   }
+  /* The solve's frequencies in radix 16 and 32 (tb_panel_bfly16): the
+   * last stage's butterfly at place pos (a multiple of its radix R) holds
+   * frequency f(pos) | d 2^(log2 N - log2 R) in place pos + d, d < R. */
+  for (int sc = 1; sc < nschemes; sc++)
+    for (int k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++) {
+      const int logn = tb_log2_ceil(sizes[k]);
+      const tb_panel_geom g =
+          tb_panel_geom_make(logn, 0, sizes[k] / 2 + 1, 32, 8, schemes[sc].lr, schemes[sc].lastlr);
+      const int lrl = logn - g.lr * (tb_panel_stages(g) - 1);
+      int bad = 0;
+      for (int pos = 0; pos < g.n; pos += 1 << lrl)
+        for (int d = 0; d < 1 << lrl; d++)
+          bad += tb_panel_freq(pos + d, g) != (tb_panel_freq(pos, g) | d << (logn - lrl));
+      CHECK(!bad, "radix %d N %d: %d places whose frequency is not the butterfly's and its digit",
+            schemes[sc].radix, sizes[k], bad);
+    }
   for (int sc = 0; sc < nschemes; sc++)
     for (int k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++)
       for (int logp = 0; logp <= (sizes[k] <= 1024 ? 3 : 2); logp++) {

@@ -459,6 +459,7 @@ __host__ __device__ __forceinline__ void tb_panel_bfly16(C *sm, C *w, const C *t
                                                          int logm, int step, int width,
                                                          unsigned what, int b)
 {
+  constexpr int lr = tb_panel_log2r(R);
   int col[K], j[K], x[K];
   C a[K][R];
 TB_PANEL_UNROLL
@@ -493,13 +494,21 @@ TB_PANEL_UNROLL
     }
   }
   if (what & TB_PANEL_SOLVE) {
+    /* The solve comes in the last stage (m = 1, step = P, j = 0): value d
+     * is at place pos + d, pos = x >> log2 P a multiple of R, and the
+     * frequency map (tb_panel_freq) takes the last stage's digit, the low
+     * lr bits of the place, to the highest, log2 N - lr on, and the other
+     * digits from the bits above: f(pos + d) = f(pos) | d 2^(log2 N - lr).
+     * So one digit reversal a butterfly instead of one a value, the same
+     * frequencies (the host test checks the identity at every N). */
+    const int fshift = g.logn - lr;
 TB_PANEL_UNROLL
     for (int k = 0; k < K; k++) {
       if (col[k] < width) {
+        const int f0 = tb_panel_freq(x[k] >> g.logp, g);
 TB_PANEL_UNROLL
         for (int d = 0; d < R; d++) {
-          const T s = tb_poisson_multiplier<T>(
-              c0 + col[k], tb_panel_freq((x[k] + d * step) >> g.logp, g), 0, in);
+          const T s = tb_poisson_multiplier<T>(c0 + col[k], f0 | (d << fshift), 0, in);
           a[k][d].x *= s;
           a[k][d].y *= s;
         }
