@@ -199,8 +199,8 @@ template <typename T> int tb_poisson_panel_prepare_t(tb_ctx_t *ctx, tb_poisson_p
                    minb);
   if (!scheme && staged)
     return tb_fail(TB_EUNSUP, "twiddle=staged: radix 4 reads the flat table only");
-  /* auto: one butterfly at a time, the measured code, until the device
-   * decides (doc/poisson_panel.md, "ilp"). */
+  /* auto: one butterfly at a time, ahead of two on the H100 and the H200
+   * at every size and precision measured (doc/poisson_panel.md, "ilp"). */
   int ilp = (int)tb_tune(ctx, "ilp")->i;
   if (!ilp)
     ilp = 1;
