@@ -1,0 +1,75 @@
+#!/bin/bash
+# The developers' script for the GPU machine (the device tool; not installed): one call
+# builds, tests and benchmarks in parts, within the call's time limit, and later calls
+# while the machine is warm reuse the build. Here:
+#   ../shared/tools/gpu-check; cp tools/gpu-integ.sh .gpu/integ.sh
+#   rm -rf .old/integ && mkdir -p .old/integ && git archive HEAD | tar x -C .old/integ
+# (.old/ git-ignored through .git/info/exclude), then the device tool's run with carry
+# [".gpu", ".old"] and the command
+#   cd .old/integ && DEADLINE=585 REBUILD=1 bash ../../.gpu/integ.sh build check
+# and in a chained call `... integ.sh build rest 'cmd:./twinbench run ...' exp:sor`.
+# PARTs: build | check | rest (the tests a cut check left unfinished) | tests:T1+T2 |
+#   exp:STUDY[@line+line] (resumable; seeded once from .old/integ/results-seed, a copy of a
+#   results folder, e.g. reports/h100-2026-11-24-experiments/results) | cmd:COMMAND (in the
+#   build folder). Each part gets what is left of DEADLINE; logs and results come back in
+#   $OUT/all.tgz. Before a CPU benchmark that follows a cut check, kill its tests
+#   (`pkill -x twinbench`; never `pkill -f`, which matches this script's own arguments).
+# Env: DEADLINE (s since start, default 590), REBUILD=1, MACHINE (h100), OUT.
+set -u
+# The source is copied to /tmp/src at build (a chained call re-sends the tree, whose
+# fresh mtimes would make make re-run the autotools); results live in /tmp/results.
+export T=$PWD S=/tmp/src B=/tmp/tb R=/tmp/results
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT" "$OUT/results"
+DEADLINE=${DEADLINE:-590}; T0=$(date +%s)
+MACHINE=${MACHINE:-h100}
+left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
+nvidia-smi -L 2>&1 | head -2
+summary=()
+n=0
+for part in "$@"; do
+  n=$((n+1)); L=$(left)
+  if [ "$L" -le 15 ]; then summary+=("$part: not run (deadline)"); continue; fi
+  log="$OUT/p$n.log"; t=$(date +%s)
+  case "$part" in
+    build)
+      if [ -x "$B/twinbench" ] && [ "${REBUILD:-0}" != 1 ]; then summary+=("build: kept $B"); continue; fi
+      ( rm -rf "$S" && cp -a "$T" "$S" && cd "$S" && autoreconf -fi && rm -rf "$B" && mkdir -p "$B" && cd "$B" && "$S/configure" ${CONFIGURE_FLAGS:-} \
+        && make -j16 ) > "$log" 2>&1
+      rc=$?; grep -c 'warning:' "$log" | sed 's/^/build warnings: /'
+      [ $rc -ne 0 ] && tail -30 "$log" ;;
+    check)
+      ( cd "$B" && timeout $((L-10)) make -j16 check ) > "$log" 2>&1; rc=$?
+      find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
+      grep -E '^(# |FAIL|ERROR|XPASS)' "$log" | tail -20
+      grep -E '^(PASS|FAIL|SKIP|ERROR)' "$log" | awk '{print $1}' | sort | uniq -c ;;
+    rest)
+      # the tests a cut check left without a result: their logs removed, then
+      # make check with RECHECK_LOGS empty remakes only the missing logs
+      ( cd "$B" && for l in $(find . -name '*.log' ! -name test-suite.log ! -name config.log); do
+          [ -f "${l%.log}.trs" ] || { echo "rerun ${l%.log}"; rm -f "$l"; }; done
+        timeout $((L-10)) make -j16 check RECHECK_LOGS= ) > "$log" 2>&1; rc=$?
+      find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
+      grep -E '^(rerun|PASS|FAIL|SKIP|ERROR|# )' "$log" | tail -25 ;;
+    tests:*)
+      tl=$(echo "${part#tests:}" | tr '+' ' ')
+      ( cd "$B" && timeout $((L-10)) make -j16 check TESTS="$tl" ) > "$log" 2>&1; rc=$?
+      grep -E '^(PASS|FAIL|SKIP|ERROR|# )' "$log" | tail -20 ;;
+    exp:*)
+      spec=${part#exp:}; st=${spec%%@*}; only=""
+      [ "$spec" != "$st" ] && only="--only $(echo "${spec#*@}" | tr '+' ',')"
+      [ -d "$R" ] || { mkdir -p "$R"; [ -d "$T/results-seed" ] && cp -r "$T/results-seed/." "$R/"; }
+      ( cd "$S" && timeout $((L-10)) "$B/twinbench" experiment "experiments/$st.tb" --machine "$MACHINE" \
+        --results "$R" $only ) > "$log" 2>&1; rc=$?
+      cp -r "$R/$st" "$OUT/results/" 2>/dev/null
+      tail -4 "$log" ;;
+    cmd:*)
+      ( cd "$B" && timeout $((L-10)) bash -c "${part#cmd:}" ) > "$log" 2>&1; rc=$?
+      tail -40 "$log" ;;
+    *) echo "unknown part $part"; rc=2 ;;
+  esac
+  summary+=("p$n $part: rc=$rc $(( $(date +%s) - t ))s")
+done
+printf '%s\n' "${summary[@]}" > "$OUT/summary.txt"
+( cd "$OUT" && tar czf /tmp/integ-out.tgz --exclude=all.tgz . && find . -mindepth 1 -delete \
+  && mv /tmp/integ-out.tgz all.tgz && printf '%s\n' "${summary[@]}" > summary.txt )
+echo "== summary"; printf '%s\n' "${summary[@]}"
