@@ -7,8 +7,8 @@
 # bound or honestly unverifiable where that bound reaches an input; the
 # depth column follows each order; the blocked scan with small tiles (many
 # rounds) too, pass 2 prefetching or summing the next block, pass 1 in
-# independent vector sums, pass 2 in steps of several vectors, the share of
-# time spent waiting. Compaction: exact and
+# independent vector sums, pass 2 in steps of several vectors, blocks taken
+# from a shared counter, the share of time spent waiting. Compaction: exact and
 # stable at every keep fraction, counts that agree. List ranking: exact for the walk, Wyllie and Helman-JaJa, with
 # one splitter to half the nodes as splitters; a random tree's depths exact
 # for the walk and Wyllie (Helman-JaJa skips trees), every row held against
@@ -103,6 +103,40 @@ all_pass "$TMP/lagskip.csv" 5
 grep -q "lag=1: only the look-back waits" "$TMP/err" &&
   grep -q "lag=1: --prefetch pass1 sums the next block" "$TMP/err" ||
   fail "a lag with barriers or the pass-1 prefetch was not skipped with a note: $(cat "$TMP/err")"
+# Blocks taken from a shared counter (--assign counter: a thread's next
+# block is the counter's next, so that a faster thread takes more), beside
+# the round-robin deal, then with the blocks taken ahead for the prefetches
+# (the next block) and the lag (the next 2), with tiles whose next blocks lie
+# partly or wholly past n, on three threads: exact int32, double within its
+# bound, the setting in the rows, wait a fraction, imbalance (the most
+# blocks a thread scanned over the mean) from 1 to the threads, and the
+# round-robin's the fixed split (245 blocks of 4096 at 1000003: 82 x 3 / 245,
+# one block on one thread at size 1: 3). Double is checked within its bound,
+# not bit for bit against static: a block's offset adds the totals back to
+# the nearest published prefix, which depends on timing with either deal.
+# Barrier rounds skip the counter with a note.
+run_csv "$TMP/assign.csv" scan --variant twopass --precision int32,double \
+  --kind inclusive,exclusive --size 1,65,1000003 --tile 64,4096 --threads 3 \
+  --assign static,counter --seed 71
+all_pass "$TMP/assign.csv" 48
+[ "$(csv_select "$TMP/assign.csv" assign | sort -u | tr '\n' ' ')" = "counter static " ] ||
+  fail "the rows do not name the assignments static and counter"
+csv_select "$TMP/assign.csv" assign size tile wait imbalance |
+  awk -F, '!($4 >= 0 && $4 <= 1) || !($5 >= 1 && $5 <= 3) { bad++ }
+    $1 == "static" && $2 == 1000003 && $3 == 4096 && ($5 - 246 / 245) ^ 2 > 1e-18 { bad++ }
+    $1 == "static" && $2 == 1 && $5 != 3 { bad++ }
+    END { exit bad > 0 }' ||
+  fail "a row's wait or imbalance is off: $(csv_select "$TMP/assign.csv" assign size tile wait imbalance)"
+run_csv "$TMP/assignpf.csv" scan --variant twopass --precision int32,double \
+  --kind inclusive,exclusive --size 1,65,1000003 --tile 64,4096 --threads 3 --assign counter \
+  --prefetch off,next,pass1 --lag 0,2 --seed 73
+# 2 precisions x 2 kinds x 3 sizes x 2 tiles x 5 settings (lag 2 with pass1 skipped)
+all_pass "$TMP/assignpf.csv" 120
+run_csv "$TMP/assignskip.csv" scan --variant twopass --precision int32 --size 1000 --threads 2 \
+  --assign static,counter --sync barrier,lookback
+all_pass "$TMP/assignskip.csv" 3
+grep -q "assign=counter: the barrier rounds deal the blocks round-robin" "$TMP/err" ||
+  fail "the counter with barrier rounds was not skipped with a note: $(cat "$TMP/err")"
 # Pass 1 in 1, 2 or 4 independent vector sums and pass 2 in steps of 1, 2
 # or 4 vectors, of 16 or 64 bytes, with and without the pass-1 prefetch
 # (distance 0 and 3 chunks): int32 exact at sizes that leave tails to the
@@ -181,6 +215,7 @@ expect_error 2 "unknown value '48'" run scan --backend cpu --variant twopass --s
 expect_error 2 "unknown value 'far'" run scan --backend cpu --variant twopass --prefetch far
 expect_error 2 "unknown value '3'" run scan --backend cpu --variant twopass --chains 3
 expect_error 2 "unknown value '8'" run scan --backend cpu --variant twopass --carry 8
+expect_error 2 "unknown value 'guided'" run scan --backend cpu --variant twopass --assign guided
 expect_error 2 "\-\-pfdist '65' must be at most 64" run scan --backend cpu --variant twopass \
   --pfdist 65
 expect_error 2 "\-\-pfdist '-1' must be at least 0" run scan --backend cpu --variant twopass \

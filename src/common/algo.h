@@ -30,7 +30,7 @@ extern "C" {
 #define TB_MAX_ARRAYS 12
 #define TB_MAX_PARAMS 16
 #define TB_MAX_COLUMNS 16
-#define TB_MAX_TUNING 8         /* tuning parameters of one variant */
+#define TB_MAX_TUNING 12        /* tuning parameters of one variant */
 #define TB_MAX_CONFIG_COLUMNS 8 /* columns of one backend's configurations */
 
 /* ---- Parameters -------------------------------------------------------- */

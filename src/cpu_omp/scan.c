@@ -22,7 +22,11 @@
  *          chunk, so that its reads overlap this block's writes; with
  *          --prefetch pass1 pass 2 runs the next block's pass 1 chunk by
  *          chunk, so that a thread reads and writes at once, as a copy
- *          does. Pass 1 keeps --chains independent vector sums (float's
+ *          does. With --sync lookback and --assign counter a thread takes
+ *          each next block from a shared counter instead of t + k T, so
+ *          that a faster thread takes more blocks and a slower one fewer
+ *          (column imbalance: the most blocks a thread scanned over the
+ *          mean). Pass 1 keeps --chains independent vector sums (float's
  *          additions take 4 cycles), and the team's waits for each other
  *          are timed (column wait);
  * jump     pointer jumping (Hillis and Steele) on the CPU: ceil(log2 n)
@@ -46,6 +50,9 @@
 enum { TB_SCAN_CHUNK = 1024 };
 /* The most blocks a thread sums ahead of its look-back (--lag), plus one. */
 enum { TB_SCAN_LAGS = 4 };
+/* The blocks a thread holds taken in the look-back: the one it scans, its
+ * next (--prefetch) and those it sums ahead (--lag): at most TB_SCAN_LAGS + 1. */
+enum { TB_SCAN_RING = 8 };
 
 /* A value of any of the problem's element types. */
 typedef union tb_scan_val {
@@ -72,9 +79,17 @@ typedef struct tb_scan_link {
   char pad[64 - 2 * sizeof(tb_scan_val_t) - sizeof(atomic_int)];
 } tb_scan_link_t;
 
+/* The next block to take (--assign counter), alone on its cache line, so
+ * that the threads' fetch-adds do not share a line with a block's state. */
+typedef struct tb_scan_counter {
+  atomic_llong next;
+  char pad[64 - sizeof(atomic_llong)];
+} tb_scan_counter_t;
+
 typedef struct tb_scan_cpu {
   tb_scan_slot_t *slot; /* twopass, sync barrier: 2 x threads */
   tb_scan_link_t *link; /* twopass, sync lookback: one a block */
+  tb_scan_counter_t *counter; /* twopass, assign counter: the next block to take */
   void *tmp;            /* jump: the second buffer */
   int vw;               /* twopass: pass 2's vector width, 0, 1, 2: 16, 32, 64 bytes */
   int prefetch;         /* twopass: what pass 2 does about the thread's next block (TB_PREFETCH_*) */
@@ -83,6 +98,7 @@ typedef struct tb_scan_cpu {
   int carry;            /* twopass: pass 2's vectors a carry step, 0, 1, 2: 1, 2, 4 */
   int lag;              /* twopass, sync lookback: the thread's blocks summed ahead of its look-back */
   double waited;        /* twopass: seconds the team spent waiting for other threads, summed */
+  int64_t most;         /* twopass: the most blocks one thread scanned in the last run */
 } tb_scan_cpu_t;
 
 /* The flag of a block once it has left TB_LINK_NONE (acquired), polled
@@ -289,6 +305,26 @@ static inline void tb_scan_span(int64_t b, int64_t tile, int64_t n, int64_t *lo,
   *hi = *lo + tile < n ? *lo + tile : n;
 }
 
+/* The block a thread takes k-th (k = 0, 1, ...) in the look-back: with
+ * --assign static block t + k nt (round-robin), with counter the shared
+ * counter's next (a relaxed fetch-add: the index orders no data, the
+ * blocks' flags do, by release and acquire). Either way a thread's blocks
+ * come in increasing order. */
+static inline int64_t tb_scan_take(tb_scan_counter_t *counter, int t, int nt, int64_t k)
+{
+  if (counter)
+    return (int64_t)atomic_fetch_add_explicit(&counter->next, 1, memory_order_relaxed);
+  return t + k * nt;
+}
+
+/* Keep in st the most blocks one thread scanned (mine: this thread's). */
+static void tb_scan_most(tb_scan_cpu_t *st, int64_t mine)
+{
+#pragma omp critical(tb_scan_most)
+  if (mine > st->most)
+    st->most = mine;
+}
+
 /* Prefetch the elements [p, p + len) of x (elements of e bytes) that lie
  * below end, into every cache level (l1 nonzero) or into L2. */
 static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t len, int64_t end,
@@ -379,6 +415,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
       T carry = 0, part = 0;                                                                     \
       double waited = 0;                                                                         \
+      int64_t mine = 0;                                                                          \
       int64_t lo, hi, nlo, nhi;                                                                  \
       if (pipe) {                                                                                \
         tb_scan_span(t, tile, n, &lo, &hi);                                                      \
@@ -402,63 +439,85 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
           all += tot[j].v.M;                                                                     \
         carry = all;                                                                             \
         part = tb_block_scan_##M(x, y, lo, hi, off, excl, n, ahead, nlo, nhi, st, buf);          \
+        mine += lo < hi;                                                                         \
       }                                                                                          \
       tb_scan_fence();                                                                           \
       _Pragma("omp atomic")                                                                      \
       st->waited += waited;                                                                      \
+      tb_scan_most(st, mine);                                                                    \
     }                                                                                            \
   }                                                                                              \
                                                                                                  \
-  /* The blocks of `tile` elements dealt round-robin to the threads, chained */                  \
-  /* by look-back: the flags reset (one barrier), then each block's total */                     \
-  /* published, its offset found from the blocks before it (the nearest */                       \
-  /* inclusive prefix plus the totals after it), its prefix published, and */                    \
-  /* the block scanned from its offset while it is still in cache. With */                       \
-  /* --prefetch pass1 a block's total comes from the pass 2 of the thread's */                   \
-  /* block before it (the first block's from a pass of its own). */                              \
-  static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,           \
+  /* The blocks of `tile` elements chained by look-back: the flags (and the */                   \
+  /* counter) reset (one barrier), then each thread takes its blocks in */                       \
+  /* increasing order (tb_scan_take: round-robin, or from the counter) and */                    \
+  /* for each publishes its total, finds its offset from the blocks before */                    \
+  /* it (the nearest inclusive prefix plus the totals after it), publishes */                    \
+  /* its prefix and scans the block from its offset while it is still in */                      \
+  /* cache. With --prefetch pass1 a block's total comes from the pass 2 of */                    \
+  /* the thread's block before it (the first block's from a pass of its */                       \
+  /* own). A thread takes its next block (with --prefetch) and the blocks */                     \
+  /* it sums ahead (--lag) before it scans this one: the same blocks as */                       \
+  /* before with static, the counter's next ones with counter. */                                \
+  /* No deadlock either way: the counter hands out 0, 1, 2, ... in order, */                     \
+  /* so all the blocks before a taken one are taken too. The lowest block */                     \
+  /* whose prefix is not yet published belongs to a thread whose earlier */                      \
+  /* blocks all are (they are lower); until it scans that block the thread */                    \
+  /* only sums, takes and scans, none of which waits, and the block's */                         \
+  /* look-back waits only for lower blocks, all published: it finishes, */                       \
+  /* and so, block after block, do all. */                                                       \
+  static void tb_chained_##M(const T *restrict x, T *restrict y, int64_t n, int excl,            \
                              int threads, int64_t tile, tb_scan_cpu_t *st)                       \
   {                                                                                              \
     const int64_t blocks = (n + tile - 1) / tile;                                                \
     tb_scan_link_t *link = st->link;                                                             \
     _Pragma("omp parallel num_threads(threads)")                                                 \
     {                                                                                            \
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                           \
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();                            \
       const int pipe = st->prefetch == TB_PREFETCH_PASS1;                                        \
-      /* The thread's next block starts nt blocks on. */                                         \
-      const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (int64_t)nt * tile : 0;           \
+      /* The blocks the thread takes beyond the one it scans. */                                 \
+      const int64_t reach = st->lag + (st->prefetch != TB_PREFETCH_OFF);                         \
       T buf[TB_SCAN_CHUNK] __attribute__((aligned(64)));                                         \
-      /* The totals of the thread's blocks summed and not yet scanned, by */                     \
-      /* round (block t + r nt at r % TB_SCAN_LAGS); bs, the next to sum. */                     \
-      T part = 0, ring[TB_SCAN_LAGS];                                                            \
-      int64_t bs = t;                                                                            \
+      /* The thread's blocks in the order it took them (its k-th at */                           \
+      /* k % TB_SCAN_RING) and the totals of those summed ahead: k, the */                       \
+      /* next to scan; ks, the next to sum; kt, the next to take. */                             \
+      int64_t qb[TB_SCAN_RING], k = 0, ks = 0, kt = 0, mine = 0;                                 \
+      T qs[TB_SCAN_RING], part = 0;                                                              \
       double waited = 0;                                                                         \
       int64_t lo, hi, nlo, nhi;                                                                  \
       for (int64_t b = t; b < blocks; b += nt)                                                   \
         atomic_store_explicit(&link[b].flag, TB_LINK_NONE, memory_order_relaxed);                \
+      if (st->counter && t == 0)                                                                 \
+        atomic_store_explicit(&st->counter->next, 0, memory_order_relaxed);                      \
       _Pragma("omp barrier")                                                                     \
-      if (pipe) {                                                                                \
-        tb_scan_span(t, tile, n, &lo, &hi);                                                      \
-        part = tb_block_sum_##M(x, lo, hi, st);                                                  \
-      }                                                                                          \
-      for (int64_t b = t; b < blocks; b += nt) {                                                 \
+      for (;; k++, mine++) {                                                                     \
+        for (; kt <= k + reach; kt++)                                                            \
+          qb[kt % TB_SCAN_RING] = tb_scan_take(st->counter, t, nt, kt);                          \
+        const int64_t b = qb[k % TB_SCAN_RING];                                                  \
+        if (b >= blocks)                                                                         \
+          break;                                                                                 \
+        /* The thread's next block (past the last: none to prefetch or sum). */                  \
+        const int64_t nb = reach > st->lag ? qb[(k + 1) % TB_SCAN_RING] : blocks;                \
+        const int64_t ahead = st->prefetch == TB_PREFETCH_NEXT ? (nb - b) * tile : 0;            \
         tb_scan_span(b, tile, n, &lo, &hi);                                                      \
-        tb_scan_span(pipe ? b + nt : blocks, tile, n, &nlo, &nhi);                               \
+        tb_scan_span(pipe ? nb : blocks, tile, n, &nlo, &nhi);                                   \
         if (pipe) {                                                                              \
+          if (k == 0)                                                                            \
+            part = tb_block_sum_##M(x, lo, hi, st);                                              \
           link[b].agg.M = part;                                                                  \
           atomic_store_explicit(&link[b].flag, TB_LINK_AGG, memory_order_release);               \
         } else {                                                                                 \
           /* This block's total, and with --lag L those of the thread's */                       \
           /* next L blocks, summed and published before its look-back. */                        \
-          for (; bs < blocks && bs <= b + st->lag * (int64_t)nt; bs += nt) {                     \
+          for (; ks <= k + st->lag && qb[ks % TB_SCAN_RING] < blocks; ks++) {                    \
+            const int64_t bs = qb[ks % TB_SCAN_RING];                                            \
             int64_t slo, shi;                                                                    \
             tb_scan_span(bs, tile, n, &slo, &shi);                                               \
-            const T sum = tb_block_sum_##M(x, slo, shi, st);                                     \
-            ring[(bs / nt) % TB_SCAN_LAGS] = sum;                                                \
-            link[bs].agg.M = sum;                                                                \
+            qs[ks % TB_SCAN_RING] = tb_block_sum_##M(x, slo, shi, st);                           \
+            link[bs].agg.M = qs[ks % TB_SCAN_RING];                                              \
             atomic_store_explicit(&link[bs].flag, TB_LINK_AGG, memory_order_release);            \
           }                                                                                      \
-          part = ring[(b / nt) % TB_SCAN_LAGS];                                                  \
+          part = qs[k % TB_SCAN_RING];                                                           \
         }                                                                                        \
         T off = 0;                                                                               \
         for (int64_t j = b - 1; j >= 0; j--) {                                                   \
@@ -475,6 +534,7 @@ static inline void tb_scan_prefetch(const void *x, size_t e, int64_t p, int64_t 
       tb_scan_fence();                                                                           \
       _Pragma("omp atomic")                                                                      \
       st->waited += waited;                                                                      \
+      tb_scan_most(st, mine);                                                                    \
     }                                                                                            \
   }                                                                                              \
                                                                                                  \
@@ -530,9 +590,11 @@ static int tb_scan_jump_steps(int64_t n)
 static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
 static const char *const tb_scan_chains[] = {"1", "2", "4", NULL};
 static const char *const tb_scan_prefetches[] = {"off", "next", "pass1", NULL};
+static const char *const tb_scan_assigns[] = {"static", "counter", NULL};
 /* The choices of simd: auto, then the width indexes 0, 1, 2 in order. */
 static const char *const tb_scan_simds[] = {"auto", "16", "32", "64", NULL};
 enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
+enum { TB_ASSIGN_STATIC, TB_ASSIGN_COUNTER };
 
 static const tb_param_def_t tb_scan_cpu_tuning[] = {
     {"tile", "elements a thread scans per round (twopass): its block stays in its core's "
@@ -562,6 +624,10 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
             "publishes before it looks back for this block's offset: 0, none; L, its look-back "
             "waits L blocks later, L + 1 blocks held in its cache", TB_PARAM_INT, "0", 0,
      TB_SCAN_LAGS - 1, NULL, 0, "0,1,2"},
+    {"assign", "with --sync lookback (twopass), which blocks a thread scans: static, block t + "
+               "k T, round-robin; counter, the next block of a shared counter, so that a faster "
+               "thread takes more of them", TB_PARAM_CHOICE, "static", 0, 0, tb_scan_assigns, 0,
+     "static,counter"},
 };
 
 static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
@@ -591,6 +657,15 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     if (st->lag && st->prefetch == TB_PREFETCH_PASS1)
       return tb_fail(TB_EUNSUP, "lag=%d: --prefetch pass1 sums the next block in pass 2 instead",
                      st->lag);
+    const int counter = tb_tune(ctx, "assign")->i == TB_ASSIGN_COUNTER;
+    if (counter && tb_tune(ctx, "sync")->i != TB_SYNC_LOOKBACK)
+      return tb_fail(TB_EUNSUP, "assign=counter: the barrier rounds deal the blocks round-robin "
+                                "(--sync lookback)");
+    if (counter) {
+      st->counter = aligned_alloc(sizeof(tb_scan_counter_t), sizeof(tb_scan_counter_t));
+      if (!st->counter)
+        return tb_fail(TB_ENOMEM, "out of memory");
+    }
     if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
@@ -648,6 +723,7 @@ static int tb_scan_cpu_run(tb_ctx_t *ctx, int kind)
     const int64_t tile = tb_tune(ctx, "tile")->i;
     const double t0 = omp_get_wtime();
     st->waited = 0;
+    st->most = 0;
     if (prec == TB_INT32)
       tb_twopass_i(x, y, n, excl, threads, tile, st);
     else if (prec == TB_FLOAT)
@@ -658,6 +734,8 @@ static int tb_scan_cpu_run(tb_ctx_t *ctx, int kind)
      * share is the row's). */
     const double span = omp_get_wtime() - t0;
     ctx->extra[TB_SCAN_WAIT] = span > 0 ? st->waited / (threads * span) : 0;
+    /* The most blocks a thread scanned over the mean, blocks / threads. */
+    ctx->extra[TB_SCAN_IMBALANCE] = (double)st->most * threads / (double)((n + tile - 1) / tile);
     break;
   }
   default: {
@@ -679,6 +757,7 @@ static void tb_scan_cpu_release(tb_ctx_t *ctx)
   if (st) {
     free(st->slot);
     free(st->link);
+    free(st->counter);
     free(st->tmp);
   }
   free(st);

@@ -25,6 +25,9 @@ static const tb_column_def_t tb_scan_columns[] = {
     [TB_SCAN_WAIT] = {"wait", "%.3f",
                       "CPU twopass: the share of its threads' time the last run spent waiting for "
                       "other threads' blocks (the look-back's polls, the rounds' barriers)", 0},
+    [TB_SCAN_IMBALANCE] = {"imbalance", "%.3f",
+                           "CPU twopass: the most blocks one thread scanned in the last run over "
+                           "the mean (blocks / threads); 1: an even split", 0},
 };
 
 static const tb_preset_t tb_scan_presets[] = {

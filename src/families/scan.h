@@ -36,7 +36,8 @@ enum { TB_SCAN_INCLUSIVE, TB_SCAN_EXCLUSIVE };
 enum {
   TB_SCAN_DEPTH,    /* the most additions between an input and an output (h of the bound) */
   TB_SCAN_LAUNCHES, /* kernel launches (GPU) or parallel passes over the data (CPU) */
-  TB_SCAN_WAIT      /* CPU twopass: the share of its threads' time spent waiting for others */
+  TB_SCAN_WAIT,     /* CPU twopass: the share of its threads' time spent waiting for others */
+  TB_SCAN_IMBALANCE /* CPU twopass: the most blocks a thread scanned over the mean */
 };
 
 typedef struct tb_scan {
