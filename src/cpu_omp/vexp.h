@@ -134,42 +134,27 @@ TB_VINLINE double tb__horner_f64(double x, const double *c, unsigned n)
  * order by magnitude above every positive one, so min(bits, bits(LO)) raises
  * x < LO (and -inf) to LO; signed, the positive ones order by value above
  * every negative one, so min(bits, bits(HI)) lowers x > HI to HI. XK, x up
- * to HIK, gives k; XR, x up to HIR, the reduced argument. */
-#define TB_VEXP_CLAMP_F32(X, LO, HIK, HIR, XK, XR)                                                \
+ * to HIK, gives k; XR, x up to HIR, the reduced argument; W, the float's
+ * bits (32 or 64). */
+#define TB_VEXP_CLAMP(W, X, LO, HIK, HIR, XK, XR)                                                 \
   do {                                                                                            \
-    const uint32_t lo_ = tb__bits_f32(LO), b_ = tb__bits_f32(X);                                  \
-    const int32_t hk_ = (int32_t)tb__bits_f32(HIK), hr_ = (int32_t)tb__bits_f32(HIR);             \
-    const int32_t c_ = (int32_t)(b_ > lo_ ? lo_ : b_);                                            \
-    XK = tb__from_bits_f32((uint32_t)(c_ > hk_ ? hk_ : c_));                                      \
-    XR = tb__from_bits_f32((uint32_t)(c_ > hr_ ? hr_ : c_));                                      \
-  } while (0)
-#define TB_VEXP_CLAMP_F64(X, LO, HIK, HIR, XK, XR)                                                \
-  do {                                                                                            \
-    const uint64_t lo_ = tb__bits_f64(LO), b_ = tb__bits_f64(X);                                  \
-    const int64_t hk_ = (int64_t)tb__bits_f64(HIK), hr_ = (int64_t)tb__bits_f64(HIR);             \
-    const int64_t c_ = (int64_t)(b_ > lo_ ? lo_ : b_);                                            \
-    XK = tb__from_bits_f64((uint64_t)(c_ > hk_ ? hk_ : c_));                                      \
-    XR = tb__from_bits_f64((uint64_t)(c_ > hr_ ? hr_ : c_));                                      \
+    const uint##W##_t lo_ = tb__bits_f##W(LO), b_ = tb__bits_f##W(X);                             \
+    const int##W##_t hk_ = (int##W##_t)tb__bits_f##W(HIK), hr_ = (int##W##_t)tb__bits_f##W(HIR); \
+    const int##W##_t c_ = (int##W##_t)(b_ > lo_ ? lo_ : b_);                                      \
+    XK = tb__from_bits_f##W((uint##W##_t)(c_ > hk_ ? hk_ : c_));                                  \
+    XR = tb__from_bits_f##W((uint##W##_t)(c_ > hr_ ? hr_ : c_));                                  \
   } while (0)
 
-/* The clamps of an exponential that may skip its upper ones (NEG: x stays
- * below them, where they do not act: the same bits), so that only the
- * lower one is left; else TB_VEXP_CLAMP_F32 and _F64. */
-#define TB_VEXP_CLAMPS_F32(NEG, X, LO, HIK, HIR, XK, XR)                                          \
+/* The clamps of an exponential of W-bit floats (32 or 64) that may skip
+ * its upper ones (NEG: x stays below them, where they do not act: the same
+ * bits), so that only the lower one is left; else TB_VEXP_CLAMP. */
+#define TB_VEXP_CLAMPS(W, NEG, X, LO, HIK, HIR, XK, XR)                                           \
   do {                                                                                            \
     if (NEG) {                                                                                    \
-      const uint32_t b_ = tb__bits_f32(X), lo_ = tb__bits_f32(LO);                                \
-      XK = XR = tb__from_bits_f32(b_ > lo_ ? lo_ : b_);                                           \
+      const uint##W##_t b_ = tb__bits_f##W(X), lo_ = tb__bits_f##W(LO);                          \
+      XK = XR = tb__from_bits_f##W(b_ > lo_ ? lo_ : b_);                                          \
     } else                                                                                        \
-      TB_VEXP_CLAMP_F32(X, LO, HIK, HIR, XK, XR);                                                 \
-  } while (0)
-#define TB_VEXP_CLAMPS_F64(NEG, X, LO, HIK, HIR, XK, XR)                                          \
-  do {                                                                                            \
-    if (NEG) {                                                                                    \
-      const uint64_t b_ = tb__bits_f64(X), lo_ = tb__bits_f64(LO);                                \
-      XK = XR = tb__from_bits_f64(b_ > lo_ ? lo_ : b_);                                           \
-    } else                                                                                        \
-      TB_VEXP_CLAMP_F64(X, LO, HIK, HIR, XK, XR);                                                 \
+      TB_VEXP_CLAMP(W, X, LO, HIK, HIR, XK, XR);                                                  \
   } while (0)
 
 /* e^x in float. Error: the reduction r = x - k ln2_hi is exact where
@@ -184,7 +169,7 @@ TB_VINLINE double tb__horner_f64(double x, const double *c, unsigned n)
 TB_VINLINE float tb__vexp_f32(float x, int neg)
 {
   float xk, xr;
-  TB_VEXP_CLAMPS_F32(neg, x, -88.0f, 88.1f, 88.8f, xk, xr);
+  TB_VEXP_CLAMPS(32, neg, x, -88.0f, 88.1f, 88.8f, xk, xr);
   const float t = fmaf(xk, 0x1.715476p+0f, TB_VEXP_SLACK - 0.5f) + TB_VEXP_SHIFT_F32;
   const float k = t - TB_VEXP_SHIFT_F32;
   float r = fmaf(k, -0x1.62e430p-1f, xr);
@@ -214,7 +199,7 @@ TB_VINLINE float tb_vexp_neg_f32(float x)
 TB_VINLINE float tb__vexp2_f32(float x, int neg)
 {
   float xk, xf;
-  TB_VEXP_CLAMPS_F32(neg, x, -127.0f, 127.4f, 128.1f, xk, xf);
+  TB_VEXP_CLAMPS(32, neg, x, -127.0f, 127.4f, 128.1f, xk, xf);
   /* x + c as a fused multiply-add by 1 (the same sum): written as two adds,
    * GCC evaluates them in double, converting each half vector there and back */
   const float t = fmaf(xk, 1.0f, TB_VEXP_SLACK - 0.5f) + TB_VEXP_SHIFT_F32;
@@ -269,7 +254,7 @@ TB_VINLINE float tb_vlog_f32(float x)
 TB_VINLINE double tb__vexp_f64(double x, int neg)
 {
   double xk, xr;
-  TB_VEXP_CLAMPS_F64(neg, x, -709.0, 709.1, 709.79, xk, xr);
+  TB_VEXP_CLAMPS(64, neg, x, -709.0, 709.1, 709.79, xk, xr);
   const double t = fma(xk, 0x1.71547652b82fep+0, TB_VEXP_SLACK - 0.5) + TB_VEXP_SHIFT_F64;
   const double k = t - TB_VEXP_SHIFT_F64;
   double r = fma(k, -0x1.62e42fefa39efp-1, xr);
@@ -296,7 +281,7 @@ TB_VINLINE double tb_vexp_neg_f64(double x)
 TB_VINLINE double tb__vexp2_f64(double x, int neg)
 {
   double xk, xf;
-  TB_VEXP_CLAMPS_F64(neg, x, -1023.0, 1023.4, 1024.1, xk, xf);
+  TB_VEXP_CLAMPS(64, neg, x, -1023.0, 1023.4, 1024.1, xk, xf);
   const double t = fma(xk, 1.0, TB_VEXP_SLACK - 0.5) + TB_VEXP_SHIFT_F64;
   const double f = xf - (t - TB_VEXP_SHIFT_F64);
   double p = 0x1.488cd99da55dap-35;
@@ -337,8 +322,9 @@ TB_VINLINE double tb_vexp2_neg_f64(double x)
  * the constant minimizes that, found by a scan); each cubic step
  * e = 1 - a y, y' = y + y (e + e^2) gives a y' = 1 - e^3, so the error
  * goes 0.0506 -> 1.3e-4 -> 2.1e-12 (float: two steps) -> 9.8e-36
- * (double: three). e is formed by a fused multiply-add (a y exact inside it, then one rounding of a number below
- * 0.06: a relative u of e, which changes y by u e y), so every step but
+ * (double: three). e is formed by a fused multiply-add (a y exact inside
+ * it, then one rounding of a number below 0.06: a relative u of e, which
+ * changes y by u e y), so every step but
  * the last is exact up to terms below 2^-40 relative, and the last rounds
  * once: |y - 1 / a| <= 0.5 ulp(1 / a) + 2.1e-12 (float) or + 9.8e-36
  * (double) relative, below u (1 + 2^-14) relative (u = 2^-24, 2^-53). The
@@ -347,7 +333,7 @@ TB_VINLINE double tb_vexp2_neg_f64(double x)
 #define TB_VRCP(T, SFX, UT, FMA, MAGIC, CLAMP, STEPS)                                             \
   TB_VINLINE T tb_vrcp_##SFX(T a)                                                                 \
   {                                                                                               \
-    /* the clamp on the bits, an integer min (see TB_VEXP_CLAMP_F32) */                           \
+    /* the clamp on the bits, an integer min (see TB_VEXP_CLAMP) */                               \
     const UT b = tb__bits_##SFX(a), bc = b < (UT)(CLAMP) ? b : (UT)(CLAMP);                       \
     const T c = tb__from_bits_##SFX(bc);                                                          \
     T y = tb__from_bits_##SFX((UT)(MAGIC)-bc);                                                    \
