@@ -652,13 +652,14 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     st->chains = (int)tb_tune(ctx, "chains")->i;
     st->carry = (int)tb_tune(ctx, "carry")->i;
     st->lag = (int)tb_tune(ctx, "lag")->i;
-    if (st->lag && tb_tune(ctx, "sync")->i != TB_SYNC_LOOKBACK)
+    const int lookback = tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK;
+    if (st->lag && !lookback)
       return tb_fail(TB_EUNSUP, "lag=%d: only the look-back waits (--sync lookback)", st->lag);
     if (st->lag && st->prefetch == TB_PREFETCH_PASS1)
       return tb_fail(TB_EUNSUP, "lag=%d: --prefetch pass1 sums the next block in pass 2 instead",
                      st->lag);
     const int counter = tb_tune(ctx, "assign")->i == TB_ASSIGN_COUNTER;
-    if (counter && tb_tune(ctx, "sync")->i != TB_SYNC_LOOKBACK)
+    if (counter && !lookback)
       return tb_fail(TB_EUNSUP, "assign=counter: the barrier rounds deal the blocks round-robin "
                                 "(--sync lookback)");
     if (counter) {
@@ -666,7 +667,7 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
       if (!st->counter)
         return tb_fail(TB_ENOMEM, "out of memory");
     }
-    if (tb_tune(ctx, "sync")->i == TB_SYNC_LOOKBACK) {
+    if (lookback) {
       st->link = aligned_alloc(sizeof(tb_scan_link_t), (size_t)blocks * sizeof(tb_scan_link_t));
       if (!st->link)
         return tb_fail(TB_ENOMEM, "out of memory");
