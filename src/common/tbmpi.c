@@ -160,6 +160,22 @@ double tb_mpi_comm_ms(void)
   return 1e3 * tb_mpi.comm_s;
 }
 
+void tb_mpi_comm_add(double seconds)
+{
+  tb_mpi.comm_s += seconds;
+}
+
+int tb_mpi_bcast(void *buf, int64_t bytes, int root)
+{
+  if (!tb_mpi.active)
+    return TB_OK;
+  if (bytes > INT_MAX)
+    return tb_fail(TB_EUNSUP, "a broadcast of %lld bytes is more than MPI counts",
+                   (long long)bytes);
+  MPI_Bcast(buf, (int)bytes, MPI_BYTE, root, MPI_COMM_WORLD);
+  return TB_OK;
+}
+
 int tb_mpi_allreduce_sum(void *buf, int64_t count, tb_kind_t kind)
 {
   MPI_Datatype t = kind == TB_KIND_I32 ? MPI_INT32_T : kind == TB_KIND_F32 ? MPI_FLOAT : MPI_DOUBLE;

@@ -77,6 +77,14 @@ void tb_mpi_part(int64_t n, int parts, int index, int64_t *lo, int64_t *hi);
 void tb_mpi_comm_reset(void);
 double tb_mpi_comm_ms(void);
 
+/* Add seconds spent communicating outside this layer (NCCL's exchanges,
+ * which the GPU twins time themselves) to the communication clock. */
+void tb_mpi_comm_add(double seconds);
+
+/* Rank root's `bytes` bytes at buf into every rank's buf (NCCL's unique id
+ * travels so); nothing without MPI. */
+int tb_mpi_bcast(void *buf, int64_t bytes, int root);
+
 /* Sum count elements of kind (I32, F32, F64) over the ranks, in place. */
 int tb_mpi_allreduce_sum(void *buf, int64_t count, tb_kind_t kind);
 
