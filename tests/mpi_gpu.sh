@@ -15,13 +15,19 @@
 # as there); spectral Poisson's gives r2c's solution (2-D 256^2, whose
 # 129 spectrum columns are padded to 130, and 3-D 64^3) within the bound of
 # tests/lib.sh's poisson_close; STREAM runs on each rank's own device arrays
-# and moves twice the bytes. Skips without MPI or a GPU.
+# and moves twice the bytes. transport=nccl (src/gpu_cuda/comm.h): where
+# the build has NCCL and each rank a GPU of its own, reduce's int32 sum,
+# SOR's iterations and err_max and the Poisson solution are the one
+# process's as above; elsewhere it is refused in one note (no row). Skips
+# without MPI or a GPU.
 . "${srcdir:-.}/tests/lib.sh"
 
 grep -q '^#define TB_HAVE_MPI 1' config.h 2>/dev/null || { echo "built without MPI: skipped"; exit 77; }
 command -v mpirun >/dev/null 2>&1 || { echo "no mpirun: skipped"; exit 77; }
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# NVLink multicast stays off on the shared GPU machines, NCCL's included.
+export NCCL_NVLS_ENABLE=0
 # Oversubscribed ranks yield the cores while they wait (Open MPI's and
 # OpenMP's), so the tests that make check runs beside these keep their timings.
 export OMPI_MCA_mpi_yield_when_idle=1 OMP_WAIT_POLICY=passive
@@ -92,6 +98,50 @@ for prec in float double; do
     done
   done
 done
+
+# NCCL: two ranks (four where there are four GPUs), each on its own GPU.
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if grep -q '^#define TB_HAVE_NCCL 1' config.h && [ "${gpus:-0}" -ge 2 ]; then
+  timeout 300 mpirun --oversubscribe -np 2 "$TB" run reduce --backend gpu --variant mpi \
+    --transport nccl --precision int32,float,double --size 2^22+5 $OPTS --format csv \
+    --output "$TMP/gn.csv" >/dev/null 2>"$TMP/err" || fail "reduce over NCCL: $(cat "$TMP/err")"
+  expect_rows "$TMP/gn.csv" 3
+  expect_sum_verdicts "$TMP/gn.csv"
+  got=$(csv_select "$TMP/gn.csv" precision result | awk -F, '$1 == "int32" { print $2 }')
+  [ "$got" = "$want" ] || fail "GPU reduce int32 over NCCL: $got, want $want"
+  cases="2:M:1x1x2 2:C:1x2x1 2:M:2x1x1"
+  [ "$gpus" -ge 4 ] && cases="$cases 4:C:2x1x2"
+  for case in $cases; do
+    np=${case%%:*} grid=${case##*:} pb=${case#*:}
+    pb=${pb%%:*}
+    eval "args=\$SOR_$pb"
+    timeout 300 mpirun --oversubscribe -np $np "$TB" run sor --backend gpu \
+      --variant mpi,mpi-overlap --transport nccl --precision float,double $args -P pgrid=$grid \
+      $OPTS --format csv --output "$TMP/sorn.csv" >/dev/null 2>"$TMP/err" ||
+      fail "sor $grid over NCCL: $(cat "$TMP/err")"
+    expect_verified "$TMP/sorn.csv"
+    sor_same_rows "$TMP/sor1-$pb.csv" "$TMP/sorn.csv" 1e-11 ||
+      fail "sor $pb $grid over NCCL: $(cat "$TMP/got"), one process: $(cat "$TMP/want")"
+    [ "$(csv_select "$TMP/sorn.csv" transport | sort -u)" = nccl ] ||
+      fail "sor over NCCL: the rows say transport $(csv_select "$TMP/sorn.csv" transport)"
+  done
+  for prec in float double; do
+    PP="--backend gpu --precision $prec --size 64 --dim 3 --rhs mode"
+    "$TB" run poisson --variant r2c $PP $OPTS --format csv --output "$TMP/p1.csv" \
+      --dump "$TMP/pd1.csv" >/dev/null 2>"$TMP/err" || fail "poisson r2c: $(cat "$TMP/err")"
+    timeout 300 mpirun --oversubscribe -np 2 "$TB" run poisson --variant mpi --transport nccl \
+      $PP $OPTS --format csv --output "$TMP/p2.csv" --dump "$TMP/pd2.csv" >/dev/null \
+      2>"$TMP/err" || fail "poisson 3-D $prec over NCCL: $(cat "$TMP/err")"
+    all_pass "$TMP/p2.csv" 1
+    poisson_close "$TMP/p1.csv" "$TMP/pd1.csv" "$TMP/p2.csv" "$TMP/pd2.csv"
+  done
+else
+  # Refused: the only row asked for is skipped with a note, so nothing ran.
+  timeout 300 mpirun --oversubscribe -np 2 "$TB" run reduce --backend gpu --variant mpi \
+    --transport nccl --precision int32 --size 2^22+5 $OPTS --format csv \
+    --output "$TMP/gn.csv" >/dev/null 2>"$TMP/err" && fail "reduce over NCCL ran where it cannot"
+  grep -q 'transport=nccl: ' "$TMP/err" || fail "reduce over NCCL, refused: $(cat "$TMP/err")"
+fi
 
 "$TB" run stream --backend gpu --variant vec16 -P op=triad --size 16M $OPTS --format csv \
   --output "$TMP/s1.csv" 2>"$TMP/err" || fail "stream: $(cat "$TMP/err")"

@@ -34,11 +34,11 @@ for part in "$@"; do
     build)
       if [ -x "$B/twinbench" ] && [ "${REBUILD:-0}" != 1 ]; then summary+=("build: kept $B"); continue; fi
       ( rm -rf "$S" && cp -a "$T" "$S" && cd "$S" && autoreconf -fi && rm -rf "$B" && mkdir -p "$B" && cd "$B" && "$S/configure" ${CONFIGURE_FLAGS:-} \
-        && make -j16 ) > "$log" 2>&1
+        && make -j"$(nproc)" ) > "$log" 2>&1
       rc=$?; grep -c 'warning:' "$log" | sed 's/^/build warnings: /'
       [ $rc -ne 0 ] && tail -30 "$log" ;;
     check)
-      ( cd "$B" && timeout $((L-10)) make -j16 check ) > "$log" 2>&1; rc=$?
+      ( cd "$B" && timeout $((L-10)) make -j"$(nproc)" check ) > "$log" 2>&1; rc=$?
       find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
       grep -E '^(# |FAIL|ERROR|XPASS)' "$log" | tail -20
       grep -E '^(PASS|FAIL|SKIP|ERROR)' "$log" | awk '{print $1}' | sort | uniq -c ;;
@@ -47,12 +47,12 @@ for part in "$@"; do
       # make check with RECHECK_LOGS empty remakes only the missing logs
       ( cd "$B" && for l in $(find . -name '*.log' ! -name test-suite.log ! -name config.log); do
           [ -f "${l%.log}.trs" ] || { echo "rerun ${l%.log}"; rm -f "$l"; }; done
-        timeout $((L-10)) make -j16 check RECHECK_LOGS= ) > "$log" 2>&1; rc=$?
+        timeout $((L-10)) make -j"$(nproc)" check RECHECK_LOGS= ) > "$log" 2>&1; rc=$?
       find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
       grep -E '^(rerun|PASS|FAIL|SKIP|ERROR|# )' "$log" | tail -25 ;;
     tests:*)
       tl=$(echo "${part#tests:}" | tr '+' ' ')
-      ( cd "$B" && timeout $((L-10)) make -j16 check TESTS="$tl" ) > "$log" 2>&1; rc=$?
+      ( cd "$B" && timeout $((L-10)) make -j"$(nproc)" check TESTS="$tl" ) > "$log" 2>&1; rc=$?
       grep -E '^(PASS|FAIL|SKIP|ERROR|# )' "$log" | tail -20 ;;
     exp:*)
       spec=${part#exp:}; st=${spec%%@*}; only=""

@@ -5,9 +5,10 @@
  * mpi  the rank's slab of f (P = N / R rows, or z planes) through a batched
  *      cuFFT R2C (rows, or 2-D planes); the pack, one 2-D copy a block
  *      (cudaMemcpy2DAsync: block d is the P pieces of the spectrum rows that
- *      rank d will own, zeros in the 2-D padding columns); MPI_Alltoall (on
- *      the device buffers when the library is CUDA-aware at run time, else
- *      through pinned host buffers, the copies inside the timed run), which
+ *      rank d will own, zeros in the 2-D padding columns); the all-to-all by
+ *      the transport (comm.h: MPI_Alltoall on the device buffers, or through
+ *      pinned host buffers, the copies inside the timed run, or NCCL's sends
+ *      and receives with every rank), which
  *      leaves the rank an N x (its lines) matrix; a batched C2C along the
  *      slab axis (stride: the lines, each line a column), the solve kernel
  *      (coalesced along the lines), the inverse; MPI_Alltoall back, the
@@ -25,6 +26,7 @@
 #include "../common/tbmpi.h"
 #include "../common/timer.h"
 #include "../families/poisson.h"
+#include "comm.h"
 #include "cuda_util.h"
 #include "poisson.cuh"
 
@@ -71,23 +73,26 @@ struct tb_pmpi_gpu {
   int have[3];
   void *work;          /* the spectrum slab */
   void *send, *recv;   /* ranks blocks each; recv is the N x lines matrix */
-  void *hsend, *hrecv; /* not CUDA-aware: their pinned host copies */
+  void *hsend, *hrecv; /* staged: their pinned host copies */
   void *kline, *k2;    /* T: each line's |k|^2 without the slab axis's, k^2 of an axis */
-  int aware;
+  int xport;           /* the transport (comm.h) */
+  tb_nccl_t *nccl;     /* nccl: the communicator */
   dim3 grid; /* the solve's */
 };
 
-const tb_param_def_t tb_pmpi_gpu_tuning[] = {TB_GPU_BLOCK("256")};
+const tb_param_def_t tb_pmpi_gpu_tuning[] = {TB_GPU_BLOCK("256"), TB_GPU_TRANSPORT};
 
-/* The all-to-all of `from` into `to` (device buffers): the stream drained
- * first, since the library knows nothing of it; through the pinned host
- * buffers where the library is not CUDA-aware. */
+/* The all-to-all of `from` into `to` (device buffers) by the transport:
+ * for MPI the stream drained first, since the library knows nothing of it,
+ * and staged through the pinned host buffers. */
 template <typename C> int tb_pmpi_exchange(tb_ctx_t *ctx, tb_pmpi_gpu *st, void *from, void *to)
 {
   cudaStream_t stream = tb_gpu_stream(ctx);
   const size_t bytes = (size_t)(st->g.block * st->g.ranks) * sizeof(C);
+  if (st->xport == TB_XPORT_NCCL)
+    return tb_nccl_alltoall(st->nccl, from, to, st->g.block, (int64_t)sizeof(C), stream);
   TB_CUDA(cudaStreamSynchronize(stream));
-  if (st->aware)
+  if (st->xport == TB_XPORT_AWARE)
     return tb_mpi_alltoall(from, to, st->g.block, (int64_t)sizeof(C));
   TB_CUDA(cudaMemcpyAsync(st->hsend, from, bytes, cudaMemcpyDeviceToHost, stream));
   TB_CUDA(cudaStreamSynchronize(stream));
@@ -196,8 +201,10 @@ template <typename T> int tb_pmpi_gpu_prepare_t(tb_ctx_t *ctx, tb_pmpi_gpu *st)
   TB_CUDA(cudaMalloc(&st->work, (size_t)(g.p * g.zs) * sizeof(C)));
   TB_CUDA(cudaMalloc(&st->send, all));
   TB_CUDA(cudaMalloc(&st->recv, all));
-  st->aware = tb_mpi_cuda_aware();
-  if (!st->aware) {
+  int rc = tb_gpu_transport(ctx, &st->xport, &st->nccl);
+  if (rc)
+    return rc;
+  if (st->xport == TB_XPORT_STAGED) {
     TB_CUDA(cudaMallocHost(&st->hsend, all));
     TB_CUDA(cudaMallocHost(&st->hrecv, all));
   }
@@ -235,7 +242,7 @@ template <typename T> int tb_pmpi_gpu_prepare_t(tb_ctx_t *ctx, tb_pmpi_gpu *st)
    * H (N x H) complex values, N^(dim-2) H apart; the lines: the columns of
    * the N x lines matrix, N values `lines` apart, adjacent lines 1 apart. */
   const int r = s->dim - 1, n = (int)g.n, h = (int)g.h;
-  int nn[2] = {n, n}, re[2] = {n, n}, ce[2] = {r == 1 ? h : n, h}, rc;
+  int nn[2] = {n, n}, re[2] = {n, n}, ce[2] = {r == 1 ? h : n, h};
   const int rdist = (int)(s->total / s->n), cdist = (int)g.zs;
   const double t0 = tb_wtime();
   if ((rc = tb_pmpi_plan(ctx, &st->fwd, &st->have[0], r, nn, re, 1, rdist, ce, cdist,
@@ -304,6 +311,7 @@ void tb_pmpi_gpu_release(tb_ctx_t *ctx)
   cudaFree(st->kline);
   cudaFreeHost(st->hsend);
   cudaFreeHost(st->hrecv);
+  tb_nccl_free(st->nccl);
   free(st);
   ctx->state = NULL;
 }
@@ -313,7 +321,7 @@ void tb_pmpi_gpu_release(tb_ctx_t *ctx)
 extern "C" const tb_variant_t tb__poisson_gpu_mpi = {
     "mpi",
     "MPI ranks: slabs of the slowest axis, cuFFT R2C of the slab, 2-D copies into the blocks, "
-    "MPI_Alltoall (the transpose; CUDA-aware or pinned host), strided C2C along the slab axis, "
+    "the all-to-all (the transpose; --transport: MPI on device or pinned host buffers, or NCCL), strided C2C along the slab axis, "
     "solve, C2C back, MPI_Alltoall back, C2R",
     &tb_algo_poisson,
     TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),

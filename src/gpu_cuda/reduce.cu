@@ -15,9 +15,9 @@
  *   cub      cub::DeviceReduce::Sum, the vendor baseline
  *   mpi      distributed over MPI ranks (tbmpi.h): each rank's device sums
  *            its share of the inputs with cub::DeviceReduce::Sum, then the
- *            ranks' sums are added with MPI_Allreduce, on the device buffer
- *            where the library is CUDA-aware, else through a pinned host
- *            copy (both inside the timed run)
+ *            ranks' sums are added by the transport (comm.h): MPI_Allreduce
+ *            on the device buffer (aware) or through a pinned host copy
+ *            (staged), or ncclAllReduce (nccl), inside the timed run
  * reduce0..reduce5 reduce each block to one partial and launch again over the
  * partials until one value is left; reduce6, shfl and vec16 launch twice
  * unless their grid is one block (the second launch is one block over the
@@ -35,6 +35,7 @@
 #include "../common/refmath.h"
 #include "../common/tbmpi.h"
 #include "../families/reduce.h"
+#include "comm.h"
 #include "cuda_util.h"
 
 namespace {
@@ -324,8 +325,9 @@ struct tb_reduce_gpu_state {
   size_t cub_bytes;
   bool cub_wide;     /* cub: 64-bit item count */
   int64_t lo, hi;    /* cub and mpi: the inputs this rank sums */
-  void *host;        /* mpi: the pinned copy of the sum when MPI is not CUDA-aware */
-  int aware;         /* mpi: the all-reduce reads and writes device memory */
+  void *host;        /* mpi, staged: the pinned copy of the sum */
+  int xport;         /* mpi: the transport (comm.h) */
+  tb_nccl_t *nccl;   /* mpi, nccl: the communicator */
 };
 
 /* Registers and theoretical occupancy of kernel fn at the block size, as
@@ -441,8 +443,10 @@ template <typename T> int tb_plan_cub(tb_ctx_t *ctx, tb_reduce_gpu_state *st)
   st->hi = ctx->p->n;
   if (st->kind == TB_KMPI) {
     tb_mpi_share(ctx->p->n, tb_mpi_rank(), &st->lo, &st->hi);
-    st->aware = tb_mpi_cuda_aware();
-    if (!st->aware)
+    int rc = tb_gpu_transport(ctx, &st->xport, &st->nccl);
+    if (rc)
+      return rc;
+    if (st->xport == TB_XPORT_STAGED)
       TB_CUDA(cudaMallocHost(&st->host, sizeof(T)));
   }
   const int64_t m = st->hi - st->lo;
@@ -539,7 +543,9 @@ template <typename T> int tb_reduce_run_t(tb_ctx_t *ctx)
     if (st->kind == TB_KCUB)
       return TB_OK;
     const tb_kind_t kind = tb_prec_kind(ctx->p->prec);
-    if (st->aware) {
+    if (st->xport == TB_XPORT_NCCL)
+      return tb_nccl_allreduce_sum(st->nccl, sum, 1, kind, stream);
+    if (st->xport == TB_XPORT_AWARE) {
       TB_CUDA(cudaStreamSynchronize(stream));
       return tb_mpi_allreduce_sum(sum, 1, kind);
     }
@@ -596,6 +602,7 @@ void tb_reduce_release(tb_ctx_t *ctx)
     cudaFree(st->done);
     cudaFree(st->cub_tmp);
     cudaFreeHost(st->host);
+    tb_nccl_free(st->nccl);
   }
   free(st);
   ctx->state = NULL;
@@ -635,10 +642,12 @@ TB_REDUCE_GPU_VARIANT(onepass, TB_KONEPASS, TB_STRIDE,
 TB_VARIANT(tb_reduce_gpu_cub, "cub", &tb_algo_reduce, tb_all, 0, NULL, 0,
            tb_reduce_prepare<TB_KCUB>, tb_reduce_run, NULL, tb_reduce_release,
            "11: cub::DeviceReduce::Sum (vendor baseline)");
-TB_VARIANT(tb_reduce_gpu_mpi, "mpi", &tb_algo_reduce, tb_all, TB_V_MPI, NULL, 0,
-           tb_reduce_prepare<TB_KMPI>, tb_reduce_run, NULL, tb_reduce_release,
-           "MPI ranks: cub::DeviceReduce::Sum of each rank's share, then MPI_Allreduce "
-           "(device buffers where MPI is CUDA-aware, else a pinned host copy)");
+const tb_param_def_t tb_reduce_tuning_mpi[] = {TB_GPU_TRANSPORT};
+TB_VARIANT(tb_reduce_gpu_mpi, "mpi", &tb_algo_reduce, tb_all, TB_V_MPI, tb_reduce_tuning_mpi,
+           TB_COUNT(tb_reduce_tuning_mpi), tb_reduce_prepare<TB_KMPI>, tb_reduce_run, NULL,
+           tb_reduce_release,
+           "MPI ranks: cub::DeviceReduce::Sum of each rank's share, then the ranks' sums added "
+           "by the transport (MPI_Allreduce on device or pinned host buffers, or NCCL)");
 
 } /* namespace */
 

@@ -26,11 +26,12 @@
  * each colour swept over the rank's box with published's kernel (launched
  * on boxes through shifted pointers, so every point is published's
  * arithmetic), the colour's points of the box's faces packed by a kernel
- * and exchanged with the six neighbours after each colour: device buffers
- * where the library is CUDA-aware, else through pinned host buffers (one
- * copy each way). mpi exchanges after the colour's sweep; mpi-overlap
- * sweeps the faces that travel, posts the exchange and launches the rest,
- * which runs on the GPU while the halos travel. The residual is reduced
+ * and exchanged with the six neighbours after each colour by the transport
+ * (comm.h): MPI on device buffers, MPI through pinned host buffers (one
+ * copy each way), or NCCL's sends and receives (overlapped: on a stream of
+ * their own beside the sweep's). mpi exchanges after the colour's sweep;
+ * mpi-overlap sweeps the faces that travel, posts the exchange and launches
+ * the rest, which runs on the GPU while the halos travel. The residual is reduced
  * over the ranks where the solver reads it. */
 #include <config.h>
 
@@ -40,6 +41,7 @@
 
 #include "../common/tbmpi.h"
 #include "../families/sor.h"
+#include "comm.h"
 #include "cuda_util.h"
 
 namespace {
@@ -1745,8 +1747,10 @@ struct tb_sor_mpi {
   tb_sor_gpu base;        /* partial, sum and host as the single-device twins use them */
   tb_sor_plan_t pl;       /* the decomposition (sor.h) */
   void *dsend, *drecv;    /* the packed faces on the device */
-  void *hsend, *hrecv;    /* not aware: their pinned host copies */
-  int aware;              /* MPI reads and writes device memory */
+  void *hsend, *hrecv;    /* staged: their pinned host copies */
+  int xport;              /* the transport (comm.h) */
+  tb_nccl_t *nccl;        /* nccl: the communicator */
+  cudaStream_t cs;        /* nccl, overlapped: the exchange's stream, beside the sweep's */
 };
 
 /* The published launch over box b: 16 x 16 threads over x and y, one
@@ -1825,26 +1829,37 @@ template <typename T> int tb_sor_mpi_faces(tb_ctx_t *ctx, tb_sor_mpi *st, int co
   return TB_OK;
 }
 
+/* The stream NCCL's exchange runs on: the sweep's own where nothing
+ * overlaps it, else its own. */
+cudaStream_t tb_sor_xstream(tb_ctx_t *ctx, const tb_sor_mpi *st)
+{
+  return st->cs ? st->cs : tb_gpu_stream(ctx);
+}
+
 /* Post the exchange of the packed faces. The stream is synchronised
  * first (staged: after the packed faces' copy to the pinned buffer): the
  * faces must be final before they travel. */
 template <typename T> int tb_sor_halo_post(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h)
 {
   cudaStream_t stream = tb_gpu_stream(ctx);
-  char *send = (char *)(st->aware ? st->dsend : st->hsend);
-  char *recv = (char *)(st->aware ? st->drecv : st->hrecv);
+  const int staged = st->xport == TB_XPORT_STAGED;
+  char *send = (char *)(staged ? st->hsend : st->dsend);
+  char *recv = (char *)(staged ? st->hrecv : st->drecv);
   const int64_t *off = st->pl.off;
   void *sp[6], *rp[6];
   int64_t bytes[6];
-  if (!st->aware && off[6])
+  if (staged && off[6])
     TB_CUDA(cudaMemcpyAsync(st->hsend, st->dsend, (size_t)off[6] * sizeof(T),
                             cudaMemcpyDeviceToHost, stream));
-  TB_CUDA(cudaStreamSynchronize(stream));
   for (int d = 0; d < 6; d++) {
     sp[d] = send + off[d] * (int64_t)sizeof(T);
     rp[d] = recv + off[d] * (int64_t)sizeof(T);
     bytes[d] = (off[d + 1] - off[d]) * (int64_t)sizeof(T);
   }
+  if (st->xport == TB_XPORT_NCCL)
+    return tb_nccl_halo_start(st->nccl, &st->pl.cart, sp, rp, bytes, stream,
+                              tb_sor_xstream(ctx, st));
+  TB_CUDA(cudaStreamSynchronize(stream));
   return tb_mpi_halo_start(&st->pl.cart, h, sp, rp, bytes);
 }
 
@@ -1853,10 +1868,11 @@ template <typename T> int tb_sor_halo_post(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi
 template <typename T> int tb_sor_halo_finish(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h,
                                              int col)
 {
-  int rc = tb_mpi_halo_wait(h);
+  int rc = st->xport == TB_XPORT_NCCL ? tb_nccl_wait(tb_sor_xstream(ctx, st))
+                                      : tb_mpi_halo_wait(h);
   if (rc)
     return rc;
-  if (!st->aware && st->pl.off[6])
+  if (st->xport == TB_XPORT_STAGED && st->pl.off[6])
     TB_CUDA(cudaMemcpyAsync(st->drecv, st->hrecv, (size_t)st->pl.off[6] * sizeof(T),
                             cudaMemcpyHostToDevice, tb_gpu_stream(ctx)));
   return tb_sor_mpi_faces<T>(ctx, st, col, 0);
@@ -1879,7 +1895,10 @@ int tb_sor_mpi_colour(tb_ctx_t *ctx, tb_sor_mpi *st, int col, int64_t *np)
   for (int q = pl->nbefore; q < pl->nbefore + pl->nafter && !rc; q++)
     rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, &pl->sweep[q], np);
   if (rc) {
-    tb_mpi_halo_wait(&h);
+    if (st->xport == TB_XPORT_NCCL)
+      tb_nccl_wait(tb_sor_xstream(ctx, st));
+    else
+      tb_mpi_halo_wait(&h);
     return rc;
   }
   return tb_sor_halo_finish<T>(ctx, st, &h, col);
@@ -1943,11 +1962,14 @@ template <int OVERLAP> int tb_sor_mpi_prepare(tb_ctx_t *ctx)
   const size_t bytes = (size_t)st->pl.off[6] * e + e;
   TB_CUDA(cudaMalloc(&st->dsend, bytes));
   TB_CUDA(cudaMalloc(&st->drecv, bytes));
-  st->aware = tb_mpi_cuda_aware();
-  if (!st->aware) {
+  if ((rc = tb_gpu_transport(ctx, &st->xport, &st->nccl)))
+    return rc;
+  if (st->xport == TB_XPORT_STAGED) {
     TB_CUDA(cudaMallocHost(&st->hsend, bytes));
     TB_CUDA(cudaMallocHost(&st->hrecv, bytes));
   }
+  if (st->xport == TB_XPORT_NCCL && OVERLAP)
+    TB_CUDA(cudaStreamCreateWithFlags(&st->cs, cudaStreamNonBlocking));
   return TB_OK;
 }
 
@@ -1983,17 +2005,23 @@ void tb_sor_mpi_release(tb_ctx_t *ctx)
     cudaFree(st->drecv);
     cudaFreeHost(st->hsend);
     cudaFreeHost(st->hrecv);
+    tb_nccl_free(st->nccl);
+    if (st->cs)
+      cudaStreamDestroy(st->cs);
   }
   free(st);
   ctx->state = NULL;
 }
 
-TB_VARIANT(tb_sor_gpu_mpi, "mpi", &tb_algo_sor, tb_sor_precs, TB_V_MPI, NULL, 0,
-           tb_sor_mpi_prepare<0>, tb_sor_mpi_run, tb_sor_mpi_collect, tb_sor_mpi_release,
+const tb_param_def_t tb_sor_tuning_mpi[] = {TB_GPU_TRANSPORT};
+TB_VARIANT(tb_sor_gpu_mpi, "mpi", &tb_algo_sor, tb_sor_precs, TB_V_MPI, tb_sor_tuning_mpi,
+           TB_COUNT(tb_sor_tuning_mpi), tb_sor_mpi_prepare<0>, tb_sor_mpi_run,
+           tb_sor_mpi_collect, tb_sor_mpi_release,
            "MPI ranks: a box each of the 3-D process grid (-P pgrid), published's kernel, the "
            "colour's face points packed on the device and exchanged after each colour "
-           "(CUDA-aware, or through pinned host buffers)");
-TB_VARIANT(tb_sor_gpu_mpi_overlap, "mpi-overlap", &tb_algo_sor, tb_sor_precs, TB_V_MPI, NULL, 0,
+           "(CUDA-aware MPI, MPI through pinned host buffers, or NCCL: --transport)");
+TB_VARIANT(tb_sor_gpu_mpi_overlap, "mpi-overlap", &tb_algo_sor, tb_sor_precs, TB_V_MPI,
+           tb_sor_tuning_mpi, TB_COUNT(tb_sor_tuning_mpi),
            tb_sor_mpi_prepare<1>, tb_sor_mpi_run, tb_sor_mpi_collect, tb_sor_mpi_release,
            "MPI ranks: boxes of the 3-D process grid, the faces first, their exchange while the "
            "interior runs on the GPU");
