@@ -1,0 +1,209 @@
+#!/bin/bash
+# Issue 20's study: the distributed GPU twins on a machine of several GPUs,
+# one MPI rank a GPU (twinbench gives rank r of a node device r modulo the
+# devices), on 1, 2, 4, ... ranks up to the machine's GPUs (doc/mpi.md).
+#  1. STREAM (vec16, copy and triad, float and double, 2^28 elements a
+#     rank): weak scaling, each rank its own arrays; GB/s is the ranks'
+#     together (the aggregate bandwidth), efficiency = R-rank GB/s over R
+#     times one rank's.
+#  2. reduce (mpi, 2^30 int32 and double): strong scaling; each rank's CUB
+#     sum of its share, then the all-reduce of one element by each
+#     transport (aware: CUDA-aware MPI, staged: MPI through pinned host
+#     memory, nccl: NCCL; one the machine cannot do is skipped with a note);
+#     its bus bandwidth in nccl-tests' convention, busbw = algbw 2 (R - 1) /
+#     R with algbw = bytes / comm time (one element: latency-bound). One
+#     GPU's cub beside it.
+#  3. Monte Carlo (mpi, 256 options x 2^20 paths, float and double):
+#     strong scaling; one GPU's fused beside it.
+#  4. SOR, float, 100 iterations a solve (tol 1e-5 out of its reach, so every row
+#     does the same work): weak scaling with a box of 512^3 a GPU (grid
+#     1 x 1 x R), strong scaling of 1024^3 (grids 1x1xR and Rx1x1, the
+#     latter's faces strided), blocking (mpi) and overlapped (mpi-overlap)
+#     halos, each transport; one GPU's published (the kernel every box
+#     runs) and lean (the best one-GPU sweep) beside them. Time per
+#     iteration (ms_sweep); speedup = one rank's / R ranks' time per
+#     iteration (weak: that ratio is the efficiency); comm share = comm_ms
+#     over the mean time of a run.
+#  5. Spectral Poisson 3-D (mpi: slabs of the z planes, two all-to-alls a
+#     solve) at 1024^3 float, unverified (--no-verify: the verifier's
+#     long-double reference FFT of 2^30 points takes longer than the study),
+#     and at 512^3 float and double, verified; one GPU's r2c beside them.
+# Run from the build folder (where ./twinbench is), on a machine with GPUs
+# and MPI; without a GPU it exits 77. Results in $OUT: every step's CSV,
+# table and notes, tables.txt (the summary printed at the end) and
+# summary.csv (a line a row: step, ranks, variant, transport, precision,
+# times, speedup, efficiency, comm share, GB/s, verdict).
+# Env: OUT, GPUS (default: nvidia-smi's count), RESUME=1 (keep the steps
+# whose CSV has rows), QUICK=1 (SOR 256^3 a GPU and 512^3, Poisson 512^3
+# and 256^3, 30 iterations: a few minutes), MEMWARM=GiB (touch that much
+# host memory first: on machines whose memory grows as it is used, the
+# device tool's, twinbench's check of the available memory otherwise
+# refuses the large problems).
+set -uo pipefail
+OUT=${OUT:-.}
+mkdir -p "$OUT" || exit 1
+. "$(dirname "$0")/lib.sh"
+
+G=${GPUS:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')}
+[ "${G:-0}" -ge 1 ] || { echo "mpigpu: no GPU (nvidia-smi -L lists none): skipped" >&2; exit 77; }
+command -v mpirun >/dev/null 2>&1 || { echo "mpigpu: no mpirun: skipped" >&2; exit 77; }
+RANKS=
+for r in 1 2 4 8 16; do [ "$r" -le "$G" ] && RANKS="$RANKS $r"; done
+CORES=$(nproc)
+# NVLink multicast stays off on shared machines (the device tool's rule),
+# for NCCL and whatever else a rank starts.
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-30}
+if [ "${QUICK:-0}" = 1 ]; then
+  BOX=256 STRONG=512 IT=30 PBIG=512 PSMALL=256
+else
+  BOX=512 STRONG=1024 IT=100 PBIG=1024 PSMALL=512
+fi
+XP="--transport aware,staged,nccl"
+export BOX STRONG IT PBIG PSMALL
+
+if [ "${MEMWARM:-0}" -gt 0 ]; then
+  echo "== touching ${MEMWARM} GiB of host memory" >&2
+  python3 -c "
+import sys
+keep = [bytearray(b'\x01') * (1 << 30) for _ in range(int(sys.argv[1]))]
+" "$MEMWARM" || echo "mpigpu: the memory warm-up failed; the large steps may be refused" >&2
+fi
+
+# gbench NAME R ARGS...: a run on R ranks, one a GPU, CORES / R threads each.
+gbench() {
+  name=$1 r=$2
+  shift 2
+  kept "$name" && return 0
+  echo "== $name: mpirun -np $r twinbench $*" >&2
+  timeout 1200 mpirun --oversubscribe --bind-to none -np "$r" -x NCCL_NVLS_ENABLE \
+    -x TORCH_SYMM_MEM_DISABLE_MULTICAST -x NVSHMEM_DISABLE_NVLS "$TB" "$@" \
+    --threads $((CORES / r)) --output "$OUT/$name.csv" >"$OUT/$name.txt" 2>"$OUT/$name.log" ||
+    { echo "twinbench on $r ranks exited $? for $name (see $OUT/$name.log)" >&2; status=1; }
+}
+
+SOR="run sor --backend gpu --precision float -P tol=1e-5 -P maxiter=$IT --repeat 3 --warmup 1"
+for r in $RANKS; do
+  gbench "stream-$r" "$r" run stream --backend gpu --variant vec16 -P op=copy,triad \
+    --precision float,double --size 2^28 --repeat 20
+  gbench "reduce-$r" "$r" run reduce --backend gpu --variant mpi $XP --precision int32,double \
+    --size 2^30 --repeat 20
+  gbench "mc-$r" "$r" run montecarlo --backend gpu --variant mpi --precision float,double \
+    --size 256 -P paths=2^20 --repeat 10
+  gbench "sorweak-$r" "$r" $SOR --variant mpi,mpi-overlap $XP -P nx=$BOX -P ny=$BOX \
+    -P nz=$((BOX * r)) -P pgrid=1x1x$r
+  grids=1x1x$r
+  [ "$r" -gt 1 ] && grids="$grids,${r}x1x1"
+  gbench "sorstrong-$r" "$r" $SOR --variant mpi,mpi-overlap $XP --size $STRONG -P pgrid=$grids
+  gbench "poisson$PSMALL-$r" "$r" run poisson --backend gpu --variant mpi $XP --dim 3 \
+    --size $PSMALL --precision float,double --repeat 5 --warmup 1
+  gbench "poisson$PBIG-$r" "$r" run poisson --backend gpu --variant mpi $XP --dim 3 \
+    --size $PBIG --precision float --repeat 5 --warmup 1 --no-verify
+done
+# One GPU's own twins, the baselines the tables set beside the ranks.
+gbench one-reduce 1 run reduce --backend gpu --variant cub --precision int32,double --size 2^30 \
+  --repeat 20
+gbench one-mc 1 run montecarlo --backend gpu --variant fused --precision float,double --size 256 \
+  -P paths=2^20 --repeat 10
+gbench one-sorweak 1 $SOR --variant published,lean -P nx=$BOX -P ny=$BOX -P nz=$BOX
+gbench one-sorstrong 1 $SOR --variant published,lean --size $STRONG
+gbench "one-poisson$PSMALL" 1 run poisson --backend gpu --variant r2c --dim 3 --size $PSMALL \
+  --precision float,double --repeat 5 --warmup 1
+gbench "one-poisson$PBIG" 1 run poisson --backend gpu --variant r2c --dim 3 --size $PBIG \
+  --precision float --repeat 5 --warmup 1 --no-verify
+
+python3 - "$OUT" "$RANKS" <<'PY' | tee "$OUT/tables.txt"
+import csv, math, os, pathlib, sys
+out, ranks = pathlib.Path(sys.argv[1]), [int(r) for r in sys.argv[2].split()]
+E = os.environ
+
+def rows(name):
+    """The rows of OUT/NAME.csv (none when the step wrote no file)."""
+    p = out / f"{name}.csv"
+    if not p.exists():
+        return []
+    return list(csv.DictReader(x for x in p.open() if x.strip() and x[0] != "#"))
+
+def f(r, k):
+    try:
+        return float(r.get(k) or "nan")
+    except ValueError:
+        return math.nan
+
+summary = []
+
+def study(title, step, metric, weak, extra=None, baseline=None):
+    """Rows of step-R for every R: metric (a time, or GB/s where weak is
+    'gbs') against the one-rank row of the same variant, transport,
+    precision and operation (every grid of R ranks against one rank's); the
+    one-GPU baseline rows after."""
+    print(f"# {title}")
+    print(f"{'R':>2} {'variant':12} {'transport':9} {'prec':6} {'grid':6} {'median ms':>10} "
+          f"{metric:>9} {'speedup':>8} {'eff':>5} {'comm %':>7} {'GB/s':>8} {'verified':>10}"
+          + (f" {extra:>10}" if extra else ""))
+    base = {}
+    for r_ in ranks:
+        for r in rows(f"{step}-{r_}"):
+            grid = "x".join(r[k] for k in ("px", "py", "pz")) if r.get("px") else "-"
+            key = (r["variant"], r.get("transport", ""), r["precision"], r.get("op", ""))
+            m = f(r, metric)
+            if r_ == ranks[0]:
+                base.setdefault(key, (r_, m))
+            b_r, b_m = base.get(key, (math.nan, math.nan))
+            if weak == "gbs":
+                speed = m / b_m
+                eff = speed / (r_ / b_r)
+            else:
+                speed = b_m / m
+                eff = speed if weak else speed / (r_ / b_r)
+            share = 100 * f(r, "comm_ms") / f(r, "mean_ms")
+            v = r["variant"] + ("/" + r["op"] if r.get("op") else "")
+            print(f"{r_:2d} {v:12} {r.get('transport', ''):9} {r['precision']:6} {grid:6} "
+                  f"{f(r, 'median_ms'):10.4g} {m:9.4g} {speed:8.2f} {eff:5.2f} {share:7.1f} "
+                  f"{f(r, 'gbs'):8.1f} {r['verified']:>10}"
+                  + (f" {f(r, extra):10.4g}" if extra else ""))
+            summary.append([step, r_, v, r.get("transport", ""), r["precision"], grid,
+                            r.get("median_ms", ""), f"{m:.6g}", f"{speed:.4f}", f"{eff:.4f}",
+                            f"{share:.2f}", r.get("gbs", ""), r["verified"]])
+    for name in baseline or []:
+        for r in rows(name):
+            print(f" 1 {r['variant']:12} {'(1 GPU)':9} {r['precision']:6} {'-':6} "
+                  f"{f(r, 'median_ms'):10.4g} {f(r, metric if metric in r else 'median_ms'):9.4g} "
+                  f"{'':8} {'':5} {'':7} {f(r, 'gbs'):8.1f} {r['verified']:>10}")
+            summary.append([name, 1, r["variant"], "", r["precision"], "-", r.get("median_ms", ""),
+                            r.get(metric, r.get("median_ms", "")), "", "", "", r.get("gbs", ""),
+                            r["verified"]])
+    print()
+
+study("1. STREAM vec16, 2^28 elements a rank (weak: GB/s of all ranks; eff = GB/s / (R x one rank's))",
+      "stream", "gbs", "gbs")
+study("2. reduce mpi, 2^30 elements (strong)", "reduce", "median_ms", False, "comm_ms",
+      ["one-reduce"])
+print("# 2b. the all-reduce of one element: algbw = bytes / comm time, busbw = algbw 2 (R-1) / R")
+print(f"{'R':>2} {'transport':9} {'prec':6} {'comm ms':>9} {'busbw GB/s':>11}")
+for r_ in ranks[1:]:
+    for r in rows(f"reduce-{r_}"):
+        size = 4 if r["precision"] == "int32" else 8
+        c = f(r, "comm_ms")
+        print(f"{r_:2d} {r.get('transport', ''):9} {r['precision']:6} {c:9.4f} "
+              f"{size / (c * 1e6) * 2 * (r_ - 1) / r_:11.6f}")
+print()
+study("3. Monte Carlo mpi, 256 options x 2^20 paths (strong)", "mc", "median_ms", False, None,
+      ["one-mc"])
+study(f"4a. SOR float, a box of {E['BOX']}^3 a GPU (weak; {E['IT']} iterations; eff = one rank's "
+      "time per iteration / R ranks')", "sorweak", "ms_sweep", True, "halo_bytes",
+      ["one-sorweak"])
+study(f"4b. SOR float, {E['STRONG']}^3 (strong; {E['IT']} iterations)", "sorstrong", "ms_sweep",
+      False, "halo_bytes", ["one-sorstrong"])
+study(f"5a. Poisson 3-D {E['PSMALL']}^3 (strong)", f"poisson{E['PSMALL']}", "median_ms", False,
+      "error", [f"one-poisson{E['PSMALL']}"])
+study(f"5b. Poisson 3-D {E['PBIG']}^3 float (strong, unverified)", f"poisson{E['PBIG']}",
+      "median_ms", False, None, [f"one-poisson{E['PBIG']}"])
+with (out / "summary.csv").open("w", newline="") as fh:
+    w = csv.writer(fh)
+    w.writerow(["step", "ranks", "variant", "transport", "precision", "grid", "median_ms",
+                "metric", "speedup", "efficiency", "comm_pct", "gbs", "verified"])
+    w.writerows(summary)
+PY
+exit $status
