@@ -6,7 +6,8 @@
 #     rank): weak scaling, each rank its own arrays; GB/s is the ranks'
 #     together (the aggregate bandwidth), efficiency = R-rank GB/s over R
 #     times one rank's.
-#  2. reduce (mpi, 2^30 int32 and double): strong scaling; each rank's CUB
+#  2. reduce (mpi, 2^29 int32 and double: int32 sums of 2^30 inputs
+#     overflow): strong scaling; each rank's CUB
 #     sum of its share, then the all-reduce of one element by each
 #     transport (aware: CUDA-aware MPI, staged: MPI through pinned host
 #     memory, nccl: NCCL; one the machine cannot do is skipped with a note);
@@ -88,7 +89,7 @@ for r in $RANKS; do
   gbench "stream-$r" "$r" run stream --backend gpu --variant vec16 -P op=copy,triad \
     --precision float,double --size 2^28 --repeat 20
   gbench "reduce-$r" "$r" run reduce --backend gpu --variant mpi $XP --precision int32,double \
-    --size 2^30 --repeat 20
+    --size 2^29 --repeat 20
   gbench "mc-$r" "$r" run montecarlo --backend gpu --variant mpi --precision float,double \
     --size 256 -P paths=2^20 --repeat 10
   gbench "sorweak-$r" "$r" $SOR --variant mpi,mpi-overlap $XP -P nx=$BOX -P ny=$BOX \
@@ -102,7 +103,7 @@ for r in $RANKS; do
     --size $PBIG --precision float --repeat 5 --warmup 1 --no-verify
 done
 # One GPU's own twins, the baselines the tables set beside the ranks.
-gbench one-reduce 1 run reduce --backend gpu --variant cub --precision int32,double --size 2^30 \
+gbench one-reduce 1 run reduce --backend gpu --variant cub --precision int32,double --size 2^29 \
   --repeat 20
 gbench one-mc 1 run montecarlo --backend gpu --variant fused --precision float,double --size 256 \
   -P paths=2^20 --repeat 10
@@ -178,7 +179,7 @@ def study(title, step, metric, weak, extra=None, baseline=None):
 
 study("1. STREAM vec16, 2^28 elements a rank (weak: GB/s of all ranks; eff = GB/s / (R x one rank's))",
       "stream", "gbs", "gbs")
-study("2. reduce mpi, 2^30 elements (strong)", "reduce", "median_ms", False, "comm_ms",
+study("2. reduce mpi, 2^29 elements (strong)", "reduce", "median_ms", False, "comm_ms",
       ["one-reduce"])
 print("# 2b. the all-reduce of one element: algbw = bytes / comm time, busbw = algbw 2 (R-1) / R")
 print(f"{'R':>2} {'transport':9} {'prec':6} {'comm ms':>9} {'busbw GB/s':>11}")

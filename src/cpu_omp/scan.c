@@ -590,11 +590,11 @@ static int tb_scan_jump_steps(int64_t n)
 static const char *const tb_scan_syncs[] = {"barrier", "lookback", NULL};
 static const char *const tb_scan_chains[] = {"1", "2", "4", NULL};
 static const char *const tb_scan_prefetches[] = {"off", "next", "pass1", NULL};
-static const char *const tb_scan_assigns[] = {"static", "counter", NULL};
+static const char *const tb_scan_assigns[] = {"auto", "static", "counter", NULL};
 /* The choices of simd: auto, then the width indexes 0, 1, 2 in order. */
 static const char *const tb_scan_simds[] = {"auto", "16", "32", "64", NULL};
 enum { TB_SYNC_BARRIER, TB_SYNC_LOOKBACK };
-enum { TB_ASSIGN_STATIC, TB_ASSIGN_COUNTER };
+enum { TB_ASSIGN_AUTO, TB_ASSIGN_STATIC, TB_ASSIGN_COUNTER };
 
 static const tb_param_def_t tb_scan_cpu_tuning[] = {
     {"tile", "elements a thread scans per round (twopass): its block stays in its core's "
@@ -624,9 +624,10 @@ static const tb_param_def_t tb_scan_cpu_tuning[] = {
             "publishes before it looks back for this block's offset: 0, none; L, its look-back "
             "waits L blocks later, L + 1 blocks held in its cache", TB_PARAM_INT, "0", 0,
      TB_SCAN_LAGS - 1, NULL, 0, "0,1,2"},
-    {"assign", "with --sync lookback (twopass), which blocks a thread scans: static, block t + "
-               "k T, round-robin; counter, the next block of a shared counter, so that a faster "
-               "thread takes more of them", TB_PARAM_CHOICE, "static", 0, 0, tb_scan_assigns, 0,
+    {"assign", "twopass: which blocks a thread scans: static, block t + k T, round-robin; "
+               "counter (--sync lookback), the next block of a shared counter, so that a faster "
+               "thread takes more of them; auto: counter with the look-back, static with "
+               "barrier rounds", TB_PARAM_CHOICE, "auto", 0, 0, tb_scan_assigns, 0,
      "static,counter"},
 };
 
@@ -658,7 +659,13 @@ static int tb_scan_cpu_prepare(tb_ctx_t *ctx, int kind)
     if (st->lag && st->prefetch == TB_PREFETCH_PASS1)
       return tb_fail(TB_EUNSUP, "lag=%d: --prefetch pass1 sums the next block in pass 2 instead",
                      st->lag);
-    const int counter = tb_tune(ctx, "assign")->i == TB_ASSIGN_COUNTER;
+    /* auto: the counter wherever the look-back lets it, measured ahead of
+     * the round-robin deal at 16 threads (doc/scan.md, "--assign"). */
+    int assign = (int)tb_tune(ctx, "assign")->i;
+    if (assign == TB_ASSIGN_AUTO)
+      assign = lookback ? TB_ASSIGN_COUNTER : TB_ASSIGN_STATIC;
+    tb_tune_resolved(ctx, "assign", assign);
+    const int counter = assign == TB_ASSIGN_COUNTER;
     if (counter && !lookback)
       return tb_fail(TB_EUNSUP, "assign=counter: the barrier rounds deal the blocks round-robin "
                                 "(--sync lookback)");
