@@ -35,13 +35,20 @@ int tb_nccl_built(void)
 }
 
 /* Every rank on a GPU of its own (NCCL refuses two ranks on one device):
- * on each node, no more ranks than devices; agreed by every rank. */
+ * no two ranks of a node on the same PCI bus id (which, unlike a device
+ * index, CUDA_VISIBLE_DEVICES does not renumber); agreed by every rank. */
 static int tb_nccl_one_gpu_a_rank(void)
 {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess)
-    devices = 0;
-  return tb_mpi_max(tb_mpi_local_size() > devices ? 1.0 : 0.0) == 0.0;
+  char bus[32] = "";
+  uint64_t key = 14695981039346656037ull; /* FNV-1a of the bus id */
+  int dev = 0, index, count;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetPCIBusId(bus, (int)sizeof bus, dev) != cudaSuccess)
+    bus[0] = 0;
+  for (const char *c = bus; *c; c++)
+    key = (key ^ (unsigned char)*c) * 1099511628211ull;
+  tb_mpi_local_peers(key, &index, &count);
+  return tb_mpi_max(count > 1 ? 1.0 : 0.0) == 0.0;
 }
 
 static int tb_nccl_make(tb_nccl_t **out)
@@ -49,8 +56,8 @@ static int tb_nccl_make(tb_nccl_t **out)
   ncclUniqueId id;
   tb_nccl_t *nc;
   if (!tb_nccl_one_gpu_a_rank())
-    return tb_fail(TB_EUNSUP, "transport=nccl: NCCL takes one GPU a rank, and %d ranks of a node "
-                              "share its devices",
+    return tb_fail(TB_EUNSUP, "transport=nccl: NCCL takes one GPU a rank, and ranks of a node "
+                              "share a GPU (%d ranks there)",
                    tb_mpi_local_size());
   if (tb_mpi_rank() == 0)
     TB_NCCL(ncclGetUniqueId(&id));
