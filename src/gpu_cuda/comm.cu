@@ -29,11 +29,6 @@ struct tb_nccl {
                      __FILE__, __LINE__);                                                      \
   } while (0)
 
-int tb_nccl_built(void)
-{
-  return 1;
-}
-
 /* Every rank on a GPU of its own (NCCL refuses two ranks on one device):
  * no two ranks of a node on the same PCI bus id (which, unlike a device
  * index, CUDA_VISIBLE_DEVICES does not renumber); agreed by every rank. */
@@ -88,15 +83,32 @@ static ncclDataType_t tb_nccl_type(tb_kind_t kind)
   return kind == TB_KIND_I32 ? ncclInt32 : kind == TB_KIND_F32 ? ncclFloat32 : ncclFloat64;
 }
 
+/* One send to and one receive from peer, inside a group. */
+static ncclResult_t tb_nccl_pair(tb_nccl_t *nc, int peer, const void *send, void *recv,
+                                 size_t bytes, cudaStream_t s)
+{
+  ncclResult_t e = ncclSend(send, bytes, ncclChar, peer, nc->comm, s);
+  return e == ncclSuccess ? ncclRecv(recv, bytes, ncclChar, peer, nc->comm, s) : e;
+}
+
+/* End a group whose calls returned e (the first failure, or success). */
+static int tb_nccl_group_end(ncclResult_t e)
+{
+  const ncclResult_t g = ncclGroupEnd();
+  if (e != ncclSuccess || g != ncclSuccess)
+    return tb_fail(TB_EDEVICE, "%s: %s", e != ncclSuccess ? "ncclSend/ncclRecv" : "ncclGroupEnd",
+                   ncclGetErrorString(e != ncclSuccess ? e : g));
+  return TB_OK;
+}
+
 int tb_nccl_allreduce_sum(tb_nccl_t *nc, void *buf, int64_t count, tb_kind_t kind,
                           cudaStream_t s)
 {
   TB_CUDA(cudaStreamSynchronize(s));
   const double t0 = tb_wtime();
   TB_NCCL(ncclAllReduce(buf, buf, (size_t)count, tb_nccl_type(kind), ncclSum, nc->comm, s));
-  TB_CUDA(cudaStreamSynchronize(s));
   tb_mpi_comm_add(tb_wtime() - t0);
-  return TB_OK;
+  return tb_nccl_wait(s);
 }
 
 int tb_nccl_halo_start(tb_nccl_t *nc, const tb_mpi_cart_t *c, void *const send[6],
@@ -105,22 +117,16 @@ int tb_nccl_halo_start(tb_nccl_t *nc, const tb_mpi_cart_t *c, void *const send[6
 {
   TB_CUDA(cudaStreamSynchronize(after));
   const double t0 = tb_wtime();
+  ncclResult_t e = ncclSuccess;
   TB_NCCL(ncclGroupStart());
-  for (int d = 0; d < 6; d++) {
+  for (int d = 0; d < 6 && e == ncclSuccess; d++) {
     const int peer = c->nbr[d / 2][d % 2];
-    if (peer < 0 || !bytes[d])
-      continue;
-    ncclResult_t e = ncclSend(send[d], (size_t)bytes[d], ncclChar, peer, nc->comm, s);
-    if (e == ncclSuccess)
-      e = ncclRecv(recv[d], (size_t)bytes[d], ncclChar, peer, nc->comm, s);
-    if (e != ncclSuccess) {
-      ncclGroupEnd();
-      return tb_fail(TB_EDEVICE, "ncclSend/ncclRecv: %s", ncclGetErrorString(e));
-    }
+    if (peer >= 0 && bytes[d])
+      e = tb_nccl_pair(nc, peer, send[d], recv[d], (size_t)bytes[d], s);
   }
-  TB_NCCL(ncclGroupEnd());
+  const int rc = tb_nccl_group_end(e);
   tb_mpi_comm_add(tb_wtime() - t0);
-  return TB_OK;
+  return rc;
 }
 
 int tb_nccl_alltoall(tb_nccl_t *nc, const void *send, void *recv, int64_t count, int64_t bytes,
@@ -129,20 +135,13 @@ int tb_nccl_alltoall(tb_nccl_t *nc, const void *send, void *recv, int64_t count,
   const size_t block = (size_t)(count * bytes);
   TB_CUDA(cudaStreamSynchronize(s));
   const double t0 = tb_wtime();
+  ncclResult_t e = ncclSuccess;
   TB_NCCL(ncclGroupStart());
-  for (int r = 0; r < tb_mpi_size(); r++) {
-    ncclResult_t e = ncclSend((const char *)send + r * block, block, ncclChar, r, nc->comm, s);
-    if (e == ncclSuccess)
-      e = ncclRecv((char *)recv + r * block, block, ncclChar, r, nc->comm, s);
-    if (e != ncclSuccess) {
-      ncclGroupEnd();
-      return tb_fail(TB_EDEVICE, "ncclSend/ncclRecv: %s", ncclGetErrorString(e));
-    }
-  }
-  TB_NCCL(ncclGroupEnd());
-  TB_CUDA(cudaStreamSynchronize(s));
+  for (int r = 0; r < tb_mpi_size() && e == ncclSuccess; r++)
+    e = tb_nccl_pair(nc, r, (const char *)send + r * block, (char *)recv + r * block, block, s);
+  const int rc = tb_nccl_group_end(e);
   tb_mpi_comm_add(tb_wtime() - t0);
-  return TB_OK;
+  return rc ? rc : tb_nccl_wait(s);
 }
 
 #else /* no NCCL: the transport is refused before any of these is called */
@@ -150,11 +149,6 @@ int tb_nccl_alltoall(tb_nccl_t *nc, const void *send, void *recv, int64_t count,
 struct tb_nccl {
   int none;
 };
-
-int tb_nccl_built(void)
-{
-  return 0;
-}
 
 static int tb_nccl_make(tb_nccl_t **out)
 {

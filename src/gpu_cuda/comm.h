@@ -46,9 +46,6 @@ int tb_gpu_transport(tb_ctx_t *ctx, int *xport, tb_nccl_t **nccl);
 /* Destroy a communicator (NULL: nothing). */
 void tb_nccl_free(tb_nccl_t *nc);
 
-/* Whether NCCL is built in. */
-int tb_nccl_built(void);
-
 /* The sum over the ranks of count elements of kind at the device buffer
  * buf, in place, on stream s, waited for. */
 int tb_nccl_allreduce_sum(tb_nccl_t *nc, void *buf, int64_t count, tb_kind_t kind,

@@ -321,8 +321,9 @@ void tb_pmpi_gpu_release(tb_ctx_t *ctx)
 extern "C" const tb_variant_t tb__poisson_gpu_mpi = {
     "mpi",
     "MPI ranks: slabs of the slowest axis, cuFFT R2C of the slab, 2-D copies into the blocks, "
-    "the all-to-all (the transpose; --transport: MPI on device or pinned host buffers, or NCCL), strided C2C along the slab axis, "
-    "solve, C2C back, MPI_Alltoall back, C2R",
+    "the all-to-all (the transpose; --transport: MPI on device or pinned host buffers, or "
+    "NCCL), strided C2C along the slab axis, "
+    "solve, C2C back, the all-to-all back, C2R",
     &tb_algo_poisson,
     TB_PREC_BIT(TB_FLOAT) | TB_PREC_BIT(TB_DOUBLE),
     TB_V_MPI,

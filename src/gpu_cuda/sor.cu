@@ -1863,13 +1863,18 @@ template <typename T> int tb_sor_halo_post(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi
   return tb_mpi_halo_start(&st->pl.cart, h, sp, rp, bytes);
 }
 
+/* Wait for the posted exchange, by its transport. */
+int tb_sor_halo_wait(tb_ctx_t *ctx, const tb_sor_mpi *st, tb_mpi_halo_t *h)
+{
+  return st->xport == TB_XPORT_NCCL ? tb_nccl_wait(tb_sor_xstream(ctx, st)) : tb_mpi_halo_wait(h);
+}
+
 /* Complete the exchange and queue the received layers' unpack (staged:
  * after their copy to the device). */
 template <typename T> int tb_sor_halo_finish(tb_ctx_t *ctx, tb_sor_mpi *st, tb_mpi_halo_t *h,
                                              int col)
 {
-  int rc = st->xport == TB_XPORT_NCCL ? tb_nccl_wait(tb_sor_xstream(ctx, st))
-                                      : tb_mpi_halo_wait(h);
+  int rc = tb_sor_halo_wait(ctx, st, h);
   if (rc)
     return rc;
   if (st->xport == TB_XPORT_STAGED && st->pl.off[6])
@@ -1895,10 +1900,7 @@ int tb_sor_mpi_colour(tb_ctx_t *ctx, tb_sor_mpi *st, int col, int64_t *np)
   for (int q = pl->nbefore; q < pl->nbefore + pl->nafter && !rc; q++)
     rc = tb_sor_mpi_sweep<T, RES>(ctx, st, col, &pl->sweep[q], np);
   if (rc) {
-    if (st->xport == TB_XPORT_NCCL)
-      tb_nccl_wait(tb_sor_xstream(ctx, st));
-    else
-      tb_mpi_halo_wait(&h);
+    tb_sor_halo_wait(ctx, st, &h);
     return rc;
   }
   return tb_sor_halo_finish<T>(ctx, st, &h, col);
