@@ -69,6 +69,13 @@ run --backend gpu --variant smem --size 4099 --steps 5,64,200 --mode paths,incre
   >"$TMP/p.csv" 2>"$TMP/p.err" || fail "smem steps: $(cat "$TMP/p.err")"
 rows_ok "$TMP/p.csv" "$TMP/p.err" 12
 [ "$(csv_rows "$TMP/p.csv" | wc -l)" -eq 12 ] || fail "smem steps: not 12 rows"
+# Rings as long as a path (P 32 and 64, one value a step: P x V x d = 64 at
+# most): every ring-taking variant, plans shorter than the ring (5 steps),
+# one ring a path (64) and chunked (200), 96 configurations, all of them run.
+run --backend gpu --variant prefetch,reuse,wide,smem --precision float,double --size 4099 \
+  --steps 5,64,200 --order bisection,random --prefetch 32,64 --width 1 --block 64 --seed 12 \
+  >"$TMP/r.csv" 2>"$TMP/r.err" || fail "long rings: $(cat "$TMP/r.err")"
+rows_ok "$TMP/r.csv" "$TMP/r.err" 96 96
 
 # Eight dimensions: P x d above 64 registers is refused (prefetch 16), the rest
 # runs; wide and smem at their default width 4 are refused (4 x 8 values a

@@ -63,8 +63,10 @@ const int TB_BRIDGE_MAX_PREFETCH = 64;
  * accesses and to share a step's decoding among paths, which d dimensions
  * already do; the bound also keeps the kernels few enough to compile. */
 const int TB_BRIDGE_MAX_WIDE = 8;
-/* The largest P (the parameter's). */
-const int TB_BRIDGE_MAX_P = 16;
+/* The largest P (the parameter's): 64 requests a whole 64-step path's
+ * normals at its start, so a thread's life is one memory latency and its
+ * steps, which shortens the kernel's tail (doc/bridge.md). */
+const int TB_BRIDGE_MAX_P = 64;
 
 static_assert(sizeof(tb_bridge_step_t) == 12, "a step is three 32-bit words");
 static_assert(TB_BRIDGE_CHUNK % TB_BRIDGE_MAX_P == 0, "wide's ring of P normals spans chunks");
@@ -718,7 +720,9 @@ template <typename T, int K, int V, bool CS> tb_kernel_t<T> tb_kernel_by_p(int d
     case 2: return tb_kernel_by_dim<T, K, 2, V, CS>(d);
     case 4: return tb_kernel_by_dim<T, K, 4, V, CS>(d);
     case 8: return tb_kernel_by_dim<T, K, 8, V, CS>(d);
-    default: return tb_kernel_by_dim<T, K, 16, V, CS>(d);
+    case 16: return tb_kernel_by_dim<T, K, 16, V, CS>(d);
+    case 32: return tb_kernel_by_dim<T, K, 32, V, CS>(d);
+    default: return tb_kernel_by_dim<T, K, 64, V, CS>(d);
     }
 }
 
@@ -950,7 +954,7 @@ const char *const tb_bridge_caches[] = {"stream", "plain", NULL};
 
 #define TB_BRIDGE_PREFETCH                                                                       \
   {"prefetch", "P, the normals a thread holds in registers ahead of the steps that use them",    \
-   TB_PARAM_INT, "8", 1, 16, NULL, TB_PARAM_POW2, NULL}
+   TB_PARAM_INT, "8", 1, 64, NULL, TB_PARAM_POW2, NULL}
 #define TB_BRIDGE_WIDTH                                                                          \
   {"width", "V, adjacent paths per thread, loaded and stored in vector accesses", TB_PARAM_INT,  \
    "4", 1, 8, NULL, TB_PARAM_POW2, NULL}
