@@ -76,18 +76,6 @@ run --backend gpu --variant prefetch,reuse,wide,smem --precision float,double --
   --steps 5,64,200 --order bisection,random --prefetch 32,64 --width 1 --block 64 --seed 12 \
   >"$TMP/r.csv" 2>"$TMP/r.err" || fail "long rings: $(cat "$TMP/r.err")"
 rows_ok "$TMP/r.csv" "$TMP/r.err" 96 96
-# smem with its resident blocks capped (shared memory padded): the same
-# values as uncapped, to the bit, at one, three and all blocks an SM.
-run --backend gpu --variant smem --size 4099 --mode paths,increments --prefetch 16 --width 1 \
-  --resident auto,1,3 --block 64,1024 --seed 13 --dump "$TMP/res0.csv" >"$TMP/c.csv" 2>"$TMP/c.err" ||
-  fail "resident: $(cat "$TMP/c.err")"
-rows_ok "$TMP/c.csv" "$TMP/c.err" 12 12
-for cap in 1 3; do
-  run --backend gpu --variant smem --size 4099 --prefetch 16 --width 1 --resident $cap \
-    --block 64 --seed 13 --dump "$TMP/res$cap.csv" >/dev/null 2>"$TMP/c.err" ||
-    fail "resident $cap: $(cat "$TMP/c.err")"
-  cmp -s "$TMP/res0.csv" "$TMP/res$cap.csv" || fail "resident $cap: other values than uncapped"
-done
 
 # Eight dimensions: P x d above 64 registers is refused (prefetch 16), the rest
 # runs; wide and smem at their default width 4 are refused (4 x 8 values a

@@ -881,12 +881,8 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
                    p, v, b->dim, TB_BRIDGE_MAX_PREFETCH);
   }
   tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p, v, cs);
-  if (K == TB_KSMEM) {
-    const tb_param_value_t *tr = tb_tune(ctx, "resident");
-    if ((rc = tb_bridge_smem<T>(ctx, st, kernel, p, v, &st->smem)) ||
-        (rc = tb_gpu_cap_resident(ctx, kernel, tr ? (int)tr->i : 0, &st->smem)))
-      return rc;
-  }
+  if (K == TB_KSMEM && (rc = tb_bridge_smem<T>(ctx, st, kernel, p, v, &st->smem)))
+    return rc;
   if ((rc = tb_gpu_fit(ctx, kernel, st->smem, NULL, NULL)))
     return rc;
 
@@ -973,11 +969,8 @@ const tb_param_def_t tb_bridge_tuning_wide[] = {
               "once) or plain",
      TB_PARAM_CHOICE, "stream", 0, 0, tb_bridge_caches, 0, NULL},
 };
-const tb_param_def_t tb_bridge_tuning_smem[] = {
-    TB_GPU_BLOCK("256"), TB_BRIDGE_PREFETCH, TB_BRIDGE_WIDTH,
-    {"resident", "blocks a multiprocessor holds at once: auto (as many as fit) or at most N "
-                 "(shared memory padded), so that the grid's last wave is not nearly empty",
-     TB_PARAM_INT, "auto", 1, 32, NULL, TB_PARAM_AUTO, NULL}};
+const tb_param_def_t tb_bridge_tuning_smem[] = {TB_GPU_BLOCK("256"), TB_BRIDGE_PREFETCH,
+                                                TB_BRIDGE_WIDTH};
 
 #define TB_BRIDGE_VARIANT(NAME, K, TUNING, SUMMARY)                                             \
   TB_VARIANT(tb_bridge_gpu_##NAME, #NAME, &tb_algo_bridge,                                      \

@@ -114,42 +114,6 @@ static inline int tb_gpu_smem_optin(const tb_ctx_t *ctx, int *optin)
   return TB_OK;
 }
 
-/* Pads the dynamic shared memory of kernel's blocks (*smem bytes, raised in
- * place) until at most cap blocks of the tuning's size reside on a
- * multiprocessor at once (the shared memory carveout set to its largest, so
- * that padding, not the carveout, sets the count); fewer where registers or
- * threads allow fewer. The kernel does not touch the padding. A grid whose
- * last wave would be nearly empty takes fewer blocks a wave, and so fewer
- * idle ones at its end. TB_EUNSUP where cap blocks would need more shared
- * memory than a block may have. cap 0: no cap, the carveout the driver's
- * choice again (a kernel keeps its attributes from one configuration to the
- * next). */
-template <typename K>
-static int tb_gpu_cap_resident(const tb_ctx_t *ctx, K kernel, int cap, size_t *smem)
-{
-  const int dev = ((const tb_gpu_config_t *)ctx->cfg)->device, block = tb_gpu_block(ctx);
-  int optin = 0, fits = 0;
-  TB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                               cap > 0 ? (int)cudaSharedmemCarveoutMaxShared
-                                       : (int)cudaSharedmemCarveoutDefault));
-  if (cap <= 0)
-    return TB_OK;
-  TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  /* The fewest bytes (in steps of 128) at which no more than cap blocks fit. */
-  for (size_t pad = *smem;; pad = (pad / 128 + 1) * 128) {
-    if (pad > (size_t)optin)
-      return tb_fail(TB_EUNSUP, "at most %d resident blocks of %d threads a multiprocessor: "
-                     "the padding would need more than the %d bytes of shared memory a block "
-                     "may have", cap, block, optin);
-    TB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pad));
-    TB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, block, pad));
-    if (fits <= cap) {
-      *smem = pad;
-      return TB_OK;
-    }
-  }
-}
-
 /* Whether kernel runs blocks of the tuning's size with smem bytes of dynamic
  * shared memory, which `what` needs: TB_EUNSUP with the reason where the
  * device allows a block less, the kernel cannot take the block, or no such
