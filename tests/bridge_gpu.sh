@@ -11,7 +11,7 @@
 gpu_present || { echo "no usable GPU: skipped"; exit 77; }
 run() { "$TB" run bridge $LIMIT --repeat 1 --warmup 0 --format csv "$@"; }
 nvar=$("$TB" list bridge | grep -c '^    gpu ')
-[ "$nvar" -eq 7 ] || fail "$nvar GPU variants, expected 7"
+[ "$nvar" -eq 6 ] || fail "$nvar GPU variants, expected 6"
 
 # rows_ok FILE ERR EXPECTED [LEAST]: every configuration either ran and
 # verified or was skipped with a note (a block size a kernel's registers do
@@ -25,15 +25,14 @@ rows_ok() {
 }
 
 # 2 precisions x 3 sizes x 2 modes x 2 dims x 2 orders = 48 problems, x 3
-# blocks x (const, shared and bulk, which take no prefetch depth: 1 each;
-# prefetch, reuse, wide and smem at 2 prefetch depths: 2 each) = 33
-# configurations a problem (smem's stack at block 1024 may exceed a block's
-# shared memory in double at d = 3, bulk's tiles at block 1024 do, and bulk
-# refuses block 100, not whole warps: skipped with a note).
+# blocks x (const and shared, which take no prefetch depth: 1 each; prefetch,
+# reuse, wide and smem at 2 prefetch depths: 2 each) = 30 configurations a
+# problem (smem's stack at block 1024 may exceed a block's shared memory in
+# double at d = 3: skipped with a note).
 run --backend gpu --precision float,double --size 1,33,4099 --mode paths,increments --dim 1,3 \
   --order bisection,random --prefetch 1,16 --block 32,100,1024 --seed 5 \
   >"$TMP/g.csv" 2>"$TMP/g.err" || fail "sweep: $(cat "$TMP/g.err")"
-rows_ok "$TMP/g.csv" "$TMP/g.err" 1584
+rows_ok "$TMP/g.csv" "$TMP/g.err" 1440
 # The tuning values the variants do not take are not swept for them: const
 # has one configuration per problem and block (144), its rows no prefetch.
 cr=$(csv_select "$TMP/g.csv" variant | grep -c '^const$')
@@ -84,7 +83,7 @@ rows_ok "$TMP/r.csv" "$TMP/r.err" 96 96
 # others at prefetch 8 and 16.
 run --backend gpu --size 77 --dim 8 --steps 9 --prefetch 8,16 --block 64 \
   >"$TMP/d.csv" 2>"$TMP/d.err" || fail "dim 8: $(cat "$TMP/d.err")"
-rows_ok "$TMP/d.csv" "$TMP/d.err" 11 4
+rows_ok "$TMP/d.csv" "$TMP/d.err" 10 4
 [ "$(grep -c "prefetch 16 x dim 8" "$TMP/d.err")" -eq 2 ] ||
   fail "prefetch 16 at dim 8 not refused by prefetch and reuse: $(cat "$TMP/d.err")"
 [ "$(grep -c "width 4 x dim 8 values a step" "$TMP/d.err")" -eq 4 ] ||
@@ -104,23 +103,10 @@ run --backend gpu --size 65 --steps 2000 --order random --block 128 \
 [ "$(grep -c "do not fit in constant memory" "$TMP/l.err")" -eq 2 ] ||
   fail "2000 steps: const and prefetch not skipped: $(cat "$TMP/l.err")"
 [ "$(csv_rows "$TMP/l.csv" | wc -l)" -eq 4 ] || fail "2000 steps: shared, reuse, wide and smem did not run"
-grep -q "bytes of shared memory; a block may have" "$TMP/l.err" ||
-  fail "2000 steps: bulk's tiles over shared memory not refused: $(cat "$TMP/l.err")"
-
-# bulk: tiles in shared memory through plans shorter than a chunk (5 steps)
-# and staged in chunks (200), d 1 and 3, both modes and precisions, 32
-# configurations; the tiles of 200 steps x 3 in double (two of 150 KiB) do
-# not fit a block and are refused (4); a block of partial warps is refused.
-run --backend gpu --variant bulk --precision float,double --size 33,4099 --steps 5,200 \
-  --mode paths,increments --dim 1,3 --order random --block 32 --seed 14 \
-  >"$TMP/b.csv" 2>"$TMP/b.err" || fail "bulk: $(cat "$TMP/b.err")"
-rows_ok "$TMP/b.csv" "$TMP/b.err" 32 28
-run --backend gpu --variant bulk --size 33 --block 100 >/dev/null 2>"$TMP/b.err"
-grep -q "block 100 is not whole warps" "$TMP/b.err" || fail "bulk at block 100: $(cat "$TMP/b.err")"
 
 # Both backends, GPU tuning values: each CPU variant once per thread count
 # (not once per GPU knob), each GPU variant once per (prefetch, width) it
-# takes: const, shared and bulk 1, prefetch and reuse 2, wide and smem 4; and the
+# takes: const and shared 1, prefetch and reuse 2, wide and smem 4; and the
 # speedup summary has one line for the one problem, naming each backend's
 # best configuration with its tuning values.
 "$TB" run bridge --backend cpu,gpu --threads 1,2 --prefetch 8,16 --width 1,2 --size 4099 \
@@ -129,7 +115,7 @@ grep -q "block 100 is not whole warps" "$TMP/b.err" || fail "bulk at block 100: 
 [ "$(grep -c ',cpu,' "$TMP/both.csv")" -eq 4 ] || fail "cpu,gpu: not 4 CPU rows"
 gr=$(grep -c ',gpu,' "$TMP/both.csv")
 gs=$(grep -c "note: .* skipped" "$TMP/both.err")
-[ $((gr + gs)) -eq 15 ] || fail "cpu,gpu: $gr GPU rows and $gs skipped, expected 15"
+[ $((gr + gs)) -eq 14 ] || fail "cpu,gpu: $gr GPU rows and $gs skipped, expected 14"
 # The table (on stdout beside the CSV file) ends with the summary.
 [ "$(grep -c ' threads=.* gpu .* block=.*[0-9]x' "$TMP/both.txt")" -eq 1 ] ||
   fail "cpu,gpu: not one speedup line naming the best configurations: $(cat "$TMP/both.txt")"
@@ -171,7 +157,7 @@ for prec in float double; do
       "$TB" run bridge --backend cpu --variant omp --threads 2 $LIMIT --repeat 1 --warmup 0 \
         $common --dump "$TMP/cpu.dump" >/dev/null 2>"$TMP/err" || fail "cpu dump: $(cat "$TMP/err")"
       for v in const prefetch shared reuse wide "wide --width 1 --cache plain --prefetch 2" \
-        smem "smem --width 1 --prefetch 16" "smem --width 2 --prefetch 4" bulk; do
+        smem "smem --width 1 --prefetch 16" "smem --width 2 --prefetch 4"; do
         "$TB" run bridge --backend gpu --variant $v --block 96 --repeat 1 --warmup 0 $common \
           --dump "$TMP/gpu.dump" >/dev/null 2>"$TMP/err" || fail "$v dump: $(cat "$TMP/err")"
         u=$(ulps "$TMP/cpu.dump" "$TMP/gpu.dump" $prec)
@@ -185,7 +171,7 @@ done
 # A normals file on the GPU: X_T = x0 + Z_0 (uniform times, T - t0 = 1).
 printf '\000\000\200\077\000\000\000\277' >"$TMP/z2"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do cat "$TMP/z2"; done >"$TMP/z.f32" # 4 paths x 7
-for v in const prefetch shared reuse wide smem bulk; do
+for v in const prefetch shared reuse wide smem; do
   "$TB" run bridge --backend gpu --variant $v --size 4 --steps 7 --x0 2 --normals "$TMP/z.f32" \
     --repeat 1 --warmup 0 --dump "$TMP/n.dump" --format csv >"$TMP/n.csv" 2>"$TMP/err" ||
     fail "$v normals: $(cat "$TMP/err")"

@@ -103,8 +103,7 @@ template <typename T> struct tb_kargs {
   T x0;
   const uint3 *step; /* the plan in global memory (shared, reuse, wide) */
   const T *w;        /* its weights, TB_BRIDGE_NW a step (TB_BRIDGE_SW for smem) */
-  const int4 *rec;   /* smem's and bulk's plan: two int4 a step (tb_srec) */
-  int tile_off;      /* bulk: the byte offset of the warps' tiles in shared memory */
+  const int4 *rec;   /* smem's plan: two int4 a step (tb_srec) */
   T chol[TB_BRIDGE_MAX_DIM * TB_BRIDGE_MAX_DIM];
 };
 
@@ -675,102 +674,9 @@ template <typename T, int D, int P, int V> __global__ void tb_k_smem(const tb_ka
   }
 }
 
-/* (7) bulk: smem's branch-free steps (V = 1) with a warp's whole tile of
- * normals (n d 32 values, one contiguous block of global memory) brought
- * into shared memory by one bulk copy of the Tensor Memory Accelerator,
- * completing on an mbarrier, and its tile of outputs built there and sent
- * back by one bulk copy. The copies bypass the L1, whose room for loads in
- * flight bounds smem (doc/bridge.md), and a warp's life is one latency and
- * its steps. The tiles in shared memory keep the global layout, so smem's
- * byte offsets (tb_srec) address them. Shared memory a block: the staged
- * plan, the stack, then for each warp its two tiles, then its mbarrier.
- * sm_90 only (the prepare refuses older devices). */
-template <typename T, int D> __global__ void tb_k_bulk(const tb_kargs<T> a)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  extern __shared__ int4 tb_sh[];
-  const int cap = min(a.n, TB_BRIDGE_CHUNK);
-  const tb_srec *rec = reinterpret_cast<const tb_srec *>(tb_sh); /* cap */
-  T *sw = reinterpret_cast<T *>(tb_sh + 2 * cap);                 /* cap x SW */
-  T *stk0 = sw + cap * TB_BRIDGE_SW;                              /* the stack */
-  const int warp = threadIdx.x / TB_BRIDGE_LANES, lane = threadIdx.x % TB_BRIDGE_LANES;
-  const int warps = blockDim.x / TB_BRIDGE_LANES;
-  const int64_t tile = (int64_t)blockIdx.x * warps + warp;
-  const unsigned tileb = (unsigned)a.n * D * TB_BRIDGE_LANES * sizeof(T);
-  char *tiles = reinterpret_cast<char *>(tb_sh) + a.tile_off;
-  T *zin = reinterpret_cast<T *>(tiles + (size_t)warp * 2 * tileb);
-  T *xout = reinterpret_cast<T *>(tiles + ((size_t)warp * 2 + 1) * tileb);
-  const unsigned bar =
-      (unsigned)__cvta_generic_to_shared(tiles + (size_t)warps * 2 * tileb + warp * 8);
-  const bool live = tile * TB_BRIDGE_LANES < a.npad;
-  const size_t at = (size_t)tile * a.n * D * TB_BRIDGE_LANES;
-  if (live && lane == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(tileb)
-                 : "memory");
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
-                 "%2, [%3];" ::"r"((unsigned)__cvta_generic_to_shared(zin)),
-                 "l"(a.z + at), "r"(tileb), "r"(bar)
-                 : "memory");
-  }
-  const tb_reg_chol<T, D> c = tb_chol_regs<T, D>(a);
-  T *stk[D];
-#pragma unroll
-  for (int j = 0; j < D; j++) {
-    stk[j] = stk0 + j * blockDim.x + threadIdx.x; /* slot 0 (x0) is at offset 0 */
-    *stk[j] = a.x0;
-  }
-  for (int k0 = 0; k0 < a.n; k0 += cap) {
-    const int m = min(cap, a.n - k0);
-    tb_stage<2, TB_BRIDGE_SW>(a.rec, a.w, k0, m, m, tb_sh, sw);
-    if (!live)
-      continue;
-    if (k0 == 0) {
-      unsigned done = 0;
-      while (!done)
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done)
-                     : "r"(bar)
-                     : "memory");
-    }
-    for (int k = 0; k < m; k++) {
-      T zc[D];
-      tb_load_z<T, D>(tb_at(zin + lane, rec[k].a.x), 0, zc);
-      tb_smem_step<T, D>(rec, sw, k, a.inc, zc, xout + lane, stk, c);
-    }
-  }
-  if (!live)
-    return;
-  /* The tile's values, written through the generic proxy, are seen by the
-   * bulk copy's async proxy after the fence; the block's shared memory
-   * lives until lane 0 has seen the copy read it. */
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncwarp();
-  if (lane == 0) {
-    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(a.x + at),
-                 "r"((unsigned)__cvta_generic_to_shared(xout)), "r"(tileb)
-                 : "memory");
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-  }
-#else
-  (void)a;
-#endif
-}
-
 /* ---- Kernel tables: by strategy, dimension, P, V and cache hints ------ */
 
-enum { TB_KCONST, TB_KPREFETCH, TB_KSHARED, TB_KREUSE, TB_KWIDE, TB_KSMEM, TB_KBULK };
-
-/* The strategies that take smem's plan records and stack in shared memory. */
-constexpr bool tb_srec_plan(int k)
-{
-  return k == TB_KSMEM || k == TB_KBULK;
-}
+enum { TB_KCONST, TB_KPREFETCH, TB_KSHARED, TB_KREUSE, TB_KWIDE, TB_KSMEM };
 
 template <typename T> using tb_kernel_t = void (*)(tb_kargs<T>);
 
@@ -789,8 +695,6 @@ template <typename T, int K, int D, int P, int V, bool CS> tb_kernel_t<T> tb_ker
     return tb_k_reuse<T, D, P>;
   else if constexpr (K == TB_KSMEM)
     return tb_k_smem<T, D, P, V>;
-  else if constexpr (K == TB_KBULK)
-    return tb_k_bulk<T, D>;
   else
     return tb_k_wide<T, D, P, V, CS>;
 }
@@ -805,10 +709,10 @@ template <typename T, int K, int P, int V, bool CS> tb_kernel_t<T> tb_kernel_by_
   return table[d - 1];
 }
 
-/* Strategies 3, 5 and 6 take P from the parameter; 1, 4 and 7 prefetch no group. */
+/* Strategies 3 and 5 take P from the parameter; 1 and 4 prefetch no group. */
 template <typename T, int K, int V, bool CS> tb_kernel_t<T> tb_kernel_by_p(int d, int p)
 {
-  if constexpr (K == TB_KCONST || K == TB_KSHARED || K == TB_KBULK)
+  if constexpr (K == TB_KCONST || K == TB_KSHARED)
     return tb_kernel_by_dim<T, K, 1, V, CS>(d);
   else
     switch (p) {
@@ -881,18 +785,18 @@ template <typename T, int K>
 int tb_bridge_upload(const tb_ctx_t *ctx, tb_bridge_gpu *st, const T *chol, int v)
 {
   const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
-  const int n = st->plan.nsteps, nw = tb_srec_plan(K) ? TB_BRIDGE_SW : TB_BRIDGE_NW;
+  const int n = st->plan.nsteps, nw = K == TB_KSMEM ? TB_BRIDGE_SW : TB_BRIDGE_NW;
   const size_t wbytes = (size_t)n * nw * sizeof(T);
-  const size_t sbytes = tb_srec_plan(K) ? (size_t)n * 2 * sizeof(int4) : (size_t)n * sizeof(tb_bridge_step_t);
+  const size_t sbytes = K == TB_KSMEM ? (size_t)n * 2 * sizeof(int4) : (size_t)n * sizeof(tb_bridge_step_t);
   T *w = (T *)malloc(wbytes);
-  int4 *rec = tb_srec_plan(K) ? (int4 *)malloc(sbytes) : NULL;
-  const void *steps = tb_srec_plan(K) ? (const void *)rec : (const void *)st->plan.step;
-  if (!w || (tb_srec_plan(K) && !rec)) {
+  int4 *rec = K == TB_KSMEM ? (int4 *)malloc(sbytes) : NULL;
+  const void *steps = K == TB_KSMEM ? (const void *)rec : (const void *)st->plan.step;
+  if (!w || (K == TB_KSMEM && !rec)) {
     free(w);
     free(rec);
     return tb_fail(TB_ENOMEM, "out of memory");
   }
-  if (tb_srec_plan(K))
+  if (K == TB_KSMEM)
     tb_srec_fill<T>(&st->plan, b->dim, tb_gpu_block(ctx), v, rec, w);
   else
     for (int i = 0; i < n * TB_BRIDGE_NW; i++)
@@ -946,41 +850,6 @@ int tb_bridge_smem(const tb_ctx_t *ctx, const tb_bridge_gpu *st, tb_kernel_t<T> 
   return TB_OK;
 }
 
-/* bulk's dynamic shared memory: smem's plan and stack (V = 1), then a
- * warp's two tiles and its mbarrier, at *tile_off bytes (128-aligned);
- * refused before sm_90 (no bulk copies), for a block that is not whole
- * warps (a warp moves whole tiles) and where a block may not have that
- * much. */
-template <typename T>
-int tb_bridge_bulk_smem(const tb_ctx_t *ctx, const tb_bridge_gpu *st, tb_kernel_t<T> kernel,
-                        size_t *bytes, int *tile_off)
-{
-  const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
-  const int n = st->plan.nsteps, cap = n < TB_BRIDGE_CHUNK ? n : TB_BRIDGE_CHUNK;
-  const int block = tb_gpu_block(ctx), dev = ((const tb_gpu_config_t *)ctx->cfg)->device;
-  int major = 0, optin = 0;
-  TB_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  if (major < 9)
-    return tb_fail(TB_EUNSUP, "bulk copies need compute capability 9.0 or later; the device has "
-                              "%d.x", major);
-  if (block % TB_BRIDGE_LANES)
-    return tb_fail(TB_EUNSUP, "block %d is not whole warps (a warp moves whole tiles)", block);
-  const size_t head = (size_t)cap * 2 * sizeof(int4) + (size_t)cap * TB_BRIDGE_SW * sizeof(T) +
-                      (size_t)st->plan.slots * b->dim * block * sizeof(T);
-  const size_t tileb = (size_t)n * b->dim * TB_BRIDGE_LANES * sizeof(T);
-  const int warps = block / TB_BRIDGE_LANES;
-  *tile_off = (int)((head + 127) / 128 * 128);
-  *bytes = (size_t)*tile_off + (size_t)warps * (2 * tileb + 8);
-  TB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  if (*bytes > (size_t)optin)
-    return tb_fail(TB_EUNSUP, "%d warps' tiles of %d steps x dim %d x 32 paths (in and out), the "
-                              "plan and the stack need %zu bytes of shared memory; a block may "
-                              "have %d",
-                   warps, n, b->dim, *bytes, optin);
-  TB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes));
-  return TB_OK;
-}
-
 template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gpu *st)
 {
   const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
@@ -992,7 +861,7 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
   if (rc)
     return rc;
   const int n = st->plan.nsteps;
-  if (!tb_srec_plan(K) && st->plan.slots > TB_BRIDGE_GPU_SLOTS)
+  if (K != TB_KSMEM && st->plan.slots > TB_BRIDGE_GPU_SLOTS)
     return tb_fail(TB_EUNSUP, "the plan needs %d stack slots; a GPU thread holds %d",
                    st->plan.slots, TB_BRIDGE_GPU_SLOTS);
   if ((K == TB_KCONST || K == TB_KPREFETCH) && n > TB_BRIDGE_CONST_STEPS)
@@ -1012,10 +881,7 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
                    p, v, b->dim, TB_BRIDGE_MAX_PREFETCH);
   }
   tb_kernel_t<T> kernel = tb_kernel<T, K>(b->dim, p, v, cs);
-  int tile_off = 0;
   if (K == TB_KSMEM && (rc = tb_bridge_smem<T>(ctx, st, kernel, p, v, &st->smem)))
-    return rc;
-  if (K == TB_KBULK && (rc = tb_bridge_bulk_smem<T>(ctx, st, kernel, &st->smem, &tile_off)))
     return rc;
   if ((rc = tb_gpu_fit(ctx, kernel, st->smem, NULL, NULL)))
     return rc;
@@ -1035,7 +901,6 @@ template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gp
   a.step = (const uint3 *)st->step;
   a.w = (const T *)st->w;
   a.rec = (const int4 *)st->step;
-  a.tile_off = tile_off;
   memcpy(st->args, &a, sizeof a);
   st->kernel = (void *)kernel;
   const int block = tb_gpu_block(ctx);
@@ -1128,12 +993,8 @@ TB_BRIDGE_VARIANT(wide, TB_KWIDE, tb_bridge_tuning_wide,
 TB_BRIDGE_VARIANT(smem, TB_KSMEM, tb_bridge_tuning_smem,
                   "(6) the stack in shared memory: branch-free steps, V paths a thread (width), "
                   "the normals of the next P steps always in flight (prefetch)")
-TB_BRIDGE_VARIANT(bulk, TB_KBULK, tb_bridge_tuning_block,
-                  "(7) as smem with a path a thread, a warp's tiles of normals and outputs moved "
-                  "whole between global and shared memory by bulk copies (sm_90)")
 
 } /* namespace */
 
 TB_VARIANT_LIST(bridge, gpu, &tb_bridge_gpu_const, &tb_bridge_gpu_prefetch, &tb_bridge_gpu_shared,
-                &tb_bridge_gpu_reuse, &tb_bridge_gpu_wide, &tb_bridge_gpu_smem,
-                &tb_bridge_gpu_bulk);
+                &tb_bridge_gpu_reuse, &tb_bridge_gpu_wide, &tb_bridge_gpu_smem);
