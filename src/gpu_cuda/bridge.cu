@@ -63,9 +63,9 @@ const int TB_BRIDGE_MAX_PREFETCH = 64;
  * accesses and to share a step's decoding among paths, which d dimensions
  * already do; the bound also keeps the kernels few enough to compile. */
 const int TB_BRIDGE_MAX_WIDE = 8;
-/* The largest P (the parameter's): 64 requests a whole 64-step path's
- * normals at its start, so a thread's life is one memory latency and its
- * steps, which shortens the kernel's tail (doc/bridge.md). */
+/* The largest P (the parameter's). On the H200, smem's best float tuning is
+ * P 32 (with V 2); P 64, a whole 64-step path requested at its start, lost
+ * to the registers its ring takes (doc/bridge.md). */
 const int TB_BRIDGE_MAX_P = 64;
 
 static_assert(sizeof(tb_bridge_step_t) == 12, "a step is three 32-bit words");
