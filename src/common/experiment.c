@@ -397,15 +397,10 @@ static int tb_exp_expand(const tb_exp_t *e, int lineno, const char *in, char **o
 
 /* ---- The file ---------------------------------------------------------- */
 
-/* FNV-1a, 64 bits: a run line's fingerprint, not a secret. */
+/* A run line's fingerprint (tb_fnv1a) in hexadecimal. */
 static void tb_exp_hash(const char *s, char out[17])
 {
-  uint64_t h = 14695981039346656037ull;
-  for (; *s; s++) {
-    h ^= (unsigned char)*s;
-    h *= 1099511628211ull;
-  }
-  snprintf(out, 17, "%016llx", (unsigned long long)h);
+  snprintf(out, 17, "%016llx", (unsigned long long)tb_fnv1a(s));
 }
 
 /* The words of an expanded line into r->arg[1..] (r->arg[0] is "run") and

@@ -21,6 +21,15 @@ int tb_parse_size(const char *s, const char *what, int64_t *out);
  * that it underflows to 0; subnormal numbers are accepted. */
 int tb_parse_real(const char *s, double *out);
 
+/* The 64-bit FNV-1a hash of a string: fingerprints and keys, not a secret. */
+static inline uint64_t tb_fnv1a(const char *s)
+{
+  uint64_t h = 14695981039346656037ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
 /* Split a comma-separated list into fresh strings; empty items are an error. */
 int tb_list_split(const char *s, char ***items, int *n);
 void tb_list_free(char **items, int n);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "parse.h"
 #include "status.h"
 #include "tbmpi.h"
 #include "topo.h"
@@ -79,12 +80,10 @@ static int tb_process_mask(hwloc_topology_t h, hwloc_bitmap_t set)
 static void tb_mask_rank_share(hwloc_topology_t h, hwloc_bitmap_t set)
 {
   char *list = NULL;
-  uint64_t key = 1469598103934665603u; /* FNV-1a of the mask's list */
   int index, count;
   if (!tb_mpi_active() || hwloc_bitmap_list_asprintf(&list, set) < 0)
     return;
-  for (const char *c = list; *c; c++)
-    key = (key ^ (unsigned char)*c) * 1099511628211u;
+  const uint64_t key = tb_fnv1a(list); /* the mask's list */
   free(list);
   tb_mpi_local_peers(key, &index, &count);
   if (count == 1)

@@ -9,6 +9,7 @@
 #include <nccl.h>
 #endif
 
+#include "../common/parse.h"
 #include "../common/timer.h"
 #include "comm.h"
 #include "cuda_util.h"
@@ -35,14 +36,11 @@ struct tb_nccl {
 static int tb_nccl_one_gpu_a_rank(void)
 {
   char bus[32] = "";
-  uint64_t key = 14695981039346656037ull; /* FNV-1a of the bus id */
   int dev = 0, index, count;
   if (cudaGetDevice(&dev) != cudaSuccess ||
       cudaDeviceGetPCIBusId(bus, (int)sizeof bus, dev) != cudaSuccess)
     bus[0] = 0;
-  for (const char *c = bus; *c; c++)
-    key = (key ^ (unsigned char)*c) * 1099511628211ull;
-  tb_mpi_local_peers(key, &index, &count);
+  tb_mpi_local_peers(tb_fnv1a(bus), &index, &count);
   return tb_mpi_max(count > 1 ? 1.0 : 0.0) == 0.0;
 }
 
