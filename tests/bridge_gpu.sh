@@ -78,10 +78,10 @@ run --backend gpu --variant prefetch,reuse,wide,smem --precision float,double --
 rows_ok "$TMP/r.csv" "$TMP/r.err" 96 96
 
 # Eight dimensions: P x d above 64 registers is refused (prefetch 16), the rest
-# runs; wide and smem at their default width 4 are refused (4 x 8 values a
-# step), at width 1 wide runs. One problem: const and shared once, the
-# others at prefetch 8 and 16.
-run --backend gpu --size 77 --dim 8 --steps 9 --prefetch 8,16 --block 64 \
+# runs; wide and smem at width 4 are refused (4 x 8 values a step), at width
+# 1 wide runs. One problem: const and shared once, the others at prefetch 8
+# and 16.
+run --backend gpu --size 77 --dim 8 --steps 9 --prefetch 8,16 --width 4 --block 64 \
   >"$TMP/d.csv" 2>"$TMP/d.err" || fail "dim 8: $(cat "$TMP/d.err")"
 rows_ok "$TMP/d.csv" "$TMP/d.err" 10 4
 [ "$(grep -c "prefetch 16 x dim 8" "$TMP/d.err")" -eq 2 ] ||
@@ -91,6 +91,22 @@ rows_ok "$TMP/d.csv" "$TMP/d.err" 10 4
 run --backend gpu --variant wide --size 77 --dim 8 --steps 9 --prefetch 8 --width 1 --block 64 \
   >"$TMP/d1.csv" 2>"$TMP/d.err" || fail "dim 8, width 1: $(cat "$TMP/d.err")"
 rows_ok "$TMP/d1.csv" "$TMP/d.err" 1
+# auto (smem's P and V, wide's V, the defaults): the deepest ring of at most
+# 32, then the widest V (smem 2, wide 4), whose P x V x d normals fit in 64
+# registers and V x d values in 8; the rows name the values taken, and
+# verify. d = 1, 2, 3 and 8 at the defaults; smem with P or V given.
+run --backend gpu --variant wide,smem --precision float,double --size 4099 --dim 1,2,3,8 \
+  --steps 9 --block 64 >"$TMP/a.csv" 2>"$TMP/a.err" || fail "auto: $(cat "$TMP/a.err")"
+rows_ok "$TMP/a.csv" "$TMP/a.err" 16 16
+[ "$(csv_select "$TMP/a.csv" variant dim prefetch width | sort -u | tr '\n' ' ')" = \
+  "smem,1,32,2 smem,2,32,1 smem,3,16,1 smem,8,8,1 wide,1,8,4 wide,2,8,4 wide,3,8,2 wide,8,8,1 " ] ||
+  fail "auto: not the values of the rule: $(csv_select "$TMP/a.csv" variant dim prefetch width | sort -u)"
+for given in "--prefetch 8:8,2" "--width 4:16,4"; do
+  run --backend gpu --variant smem --size 4099 ${given%:*} >"$TMP/a1.csv" 2>"$TMP/a.err" &&
+    [ "$(csv_select "$TMP/a1.csv" prefetch width)" = "${given#*:}" ] ||
+    fail "auto beside ${given%:*}: $(cat "$TMP/a1.csv" "$TMP/a.err")"
+  expect_all_pass "$TMP/a1.csv"
+done
 # smem's stack in shared memory: d = 8 in double at block 1024 needs more
 # than a block may have, and is skipped with a note.
 run --backend gpu --variant smem --precision double --size 77 --dim 8 --steps 9 --prefetch 1 \

@@ -850,13 +850,38 @@ int tb_bridge_smem(const tb_ctx_t *ctx, const tb_bridge_gpu *st, tb_kernel_t<T> 
   return TB_OK;
 }
 
+/* The values of P and V given as auto (0): the deepest ring, then the
+ * widest V, whose P x V x d normals fit in the registers a thread may hold
+ * for them (and V x d values of a step in a wide thread), P at most 32 and V
+ * at most 2 (smem) or 4 (wide). smem's rule is the H200's measurement
+ * (2026-11-29, doc/bridge.md): at the NAG size, at d = 1, 2 and 3, in float
+ * and double, the deepest ring that fits was the fastest (P 32 at d 1 and 2,
+ * P 16 at d 3), and V 2 beside P 32 at d 1 (float 0.877 of the copy against
+ * 0.870 at V 1; double tied). wide's V is its old default 4 where that fits. */
+void tb_bridge_auto(bool smem, int d, int *p, int *v)
+{
+  const int vmax = smem ? 2 : 4;
+  if (!*p)
+    for (*p = 32; *p > 1 && *p * (*v ? *v : 1) * d > TB_BRIDGE_MAX_PREFETCH; *p /= 2)
+      ;
+  if (!*v)
+    for (*v = vmax; *v > 1 && (*p * *v * d > TB_BRIDGE_MAX_PREFETCH || *v * d > TB_BRIDGE_MAX_WIDE);
+         *v /= 2)
+      ;
+}
+
 template <typename T, int K> int tb_bridge_prepare_t(tb_ctx_t *ctx, tb_bridge_gpu *st)
 {
   const tb_bridge_t *b = (const tb_bridge_t *)ctx->p->priv;
   const tb_param_value_t *tp = tb_tune(ctx, "prefetch"), *tw = tb_tune(ctx, "width");
   const tb_param_value_t *tc = tb_tune(ctx, "cache");
-  const int p = tp ? (int)tp->i : 1, v = tw ? (int)tw->i : 1;
+  int p = tp ? (int)tp->i : 1, v = tw ? (int)tw->i : 1;
   const bool cs = tc && tc->i == TB_BRIDGE_CACHE_STREAM;
+  tb_bridge_auto(K == TB_KSMEM, b->dim, &p, &v);
+  if (tp)
+    tb_tune_resolved(ctx, "prefetch", p);
+  if (tw)
+    tb_tune_resolved(ctx, "width", v);
   int rc = tb_bridge_plan_timed(ctx, &st->plan);
   if (rc)
     return rc;
@@ -955,22 +980,26 @@ const char *const tb_bridge_caches[] = {"stream", "plain", NULL};
 #define TB_BRIDGE_PREFETCH                                                                       \
   {"prefetch", "P, the normals a thread holds in registers ahead of the steps that use them",    \
    TB_PARAM_INT, "8", 1, 64, NULL, TB_PARAM_POW2, NULL}
-#define TB_BRIDGE_WIDTH                                                                          \
-  {"width", "V, adjacent paths per thread, loaded and stored in vector accesses", TB_PARAM_INT,  \
-   "4", 1, 8, NULL, TB_PARAM_POW2, NULL}
+#define TB_BRIDGE_WIDTH(AUTO)                                                                    \
+  {"width", "V, adjacent paths per thread, loaded and stored in vector accesses; auto: " AUTO,   \
+   TB_PARAM_INT, "auto", 1, 8, NULL, TB_PARAM_POW2 | TB_PARAM_AUTO, NULL}
 
 const tb_param_def_t tb_bridge_tuning_block[] = {TB_GPU_BLOCK("256")};
 const tb_param_def_t tb_bridge_tuning_prefetch[] = {TB_GPU_BLOCK("256"), TB_BRIDGE_PREFETCH};
 const tb_param_def_t tb_bridge_tuning_wide[] = {
     TB_GPU_BLOCK("256"),
     TB_BRIDGE_PREFETCH,
-    TB_BRIDGE_WIDTH,
+    TB_BRIDGE_WIDTH("4, or the widest that fits beside P"),
     {"cache", "the loads and stores: stream (evict-first, __ldcs and __stcs: the data is touched "
               "once) or plain",
      TB_PARAM_CHOICE, "stream", 0, 0, tb_bridge_caches, 0, NULL},
 };
-const tb_param_def_t tb_bridge_tuning_smem[] = {TB_GPU_BLOCK("256"), TB_BRIDGE_PREFETCH,
-                                                TB_BRIDGE_WIDTH};
+const tb_param_def_t tb_bridge_tuning_smem[] = {
+    TB_GPU_BLOCK("256"),
+    {"prefetch", "P, the normals a thread holds in registers ahead of the steps that use them; "
+                 "auto: the deepest ring of at most 32 whose P x V x d normals fit in 64 registers",
+     TB_PARAM_INT, "auto", 1, 64, NULL, TB_PARAM_POW2 | TB_PARAM_AUTO, NULL},
+    TB_BRIDGE_WIDTH("2 where it fits beside P (d = 1), else 1")};
 
 #define TB_BRIDGE_VARIANT(NAME, K, TUNING, SUMMARY)                                             \
   TB_VARIANT(tb_bridge_gpu_##NAME, #NAME, &tb_algo_bridge,                                      \
