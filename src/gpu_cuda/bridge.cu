@@ -977,9 +977,10 @@ void tb_bridge_release(tb_ctx_t *ctx)
  * wide's and smem's V, and wide's cache hints. */
 const char *const tb_bridge_caches[] = {"stream", "plain", NULL};
 
-#define TB_BRIDGE_PREFETCH                                                                       \
-  {"prefetch", "P, the normals a thread holds in registers ahead of the steps that use them",    \
-   TB_PARAM_INT, "8", 1, 64, NULL, TB_PARAM_POW2, NULL}
+#define TB_BRIDGE_PREFETCH_AS(AUTO, DEFAULT, FLAGS)                                              \
+  {"prefetch", "P, the normals a thread holds in registers ahead of the steps that use them" AUTO, \
+   TB_PARAM_INT, DEFAULT, 1, 64, NULL, TB_PARAM_POW2 | (FLAGS), NULL}
+#define TB_BRIDGE_PREFETCH TB_BRIDGE_PREFETCH_AS("", "8", 0)
 #define TB_BRIDGE_WIDTH(AUTO)                                                                    \
   {"width", "V, adjacent paths per thread, loaded and stored in vector accesses; auto: " AUTO,   \
    TB_PARAM_INT, "auto", 1, 8, NULL, TB_PARAM_POW2 | TB_PARAM_AUTO, NULL}
@@ -996,9 +997,9 @@ const tb_param_def_t tb_bridge_tuning_wide[] = {
 };
 const tb_param_def_t tb_bridge_tuning_smem[] = {
     TB_GPU_BLOCK("256"),
-    {"prefetch", "P, the normals a thread holds in registers ahead of the steps that use them; "
-                 "auto: the deepest ring of at most 32 whose P x V x d normals fit in 64 registers",
-     TB_PARAM_INT, "auto", 1, 64, NULL, TB_PARAM_POW2 | TB_PARAM_AUTO, NULL},
+    TB_BRIDGE_PREFETCH_AS("; auto: the deepest ring of at most 32 whose P x V x d normals fit in "
+                          "64 registers",
+                          "auto", TB_PARAM_AUTO),
     TB_BRIDGE_WIDTH("2 where it fits beside P (d = 1), else 1")};
 
 #define TB_BRIDGE_VARIANT(NAME, K, TUNING, SUMMARY)                                             \
