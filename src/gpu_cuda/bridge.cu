@@ -67,6 +67,13 @@ const int TB_BRIDGE_MAX_WIDE = 8;
  * P 32 (with V 2); P 64, a whole 64-step path requested at its start, lost
  * to the registers its ring takes (doc/bridge.md). */
 const int TB_BRIDGE_MAX_P = 64;
+/* Whether a ring of P normals for V paths of d dimensions fits a thread:
+ * P x V x d registers of normals, V x d values of a step (the kernel tables
+ * build only these; auto picks among them). */
+constexpr bool tb_bridge_fits(int p, int v, int d)
+{
+  return p * v * d <= TB_BRIDGE_MAX_PREFETCH && v * d <= TB_BRIDGE_MAX_WIDE;
+}
 
 static_assert(sizeof(tb_bridge_step_t) == 12, "a step is three 32-bit words");
 static_assert(TB_BRIDGE_CHUNK % TB_BRIDGE_MAX_P == 0, "wide's ring of P normals spans chunks");
@@ -685,7 +692,7 @@ template <typename T> using tb_kernel_t = void (*)(tb_kargs<T>);
  * a step more than a wide thread may. */
 template <typename T, int K, int D, int P, int V, bool CS> tb_kernel_t<T> tb_kernel_of()
 {
-  if constexpr (P * V * D > TB_BRIDGE_MAX_PREFETCH || V * D > TB_BRIDGE_MAX_WIDE)
+  if constexpr (!tb_bridge_fits(P, V, D))
     return nullptr;
   else if constexpr (K == TB_KCONST || K == TB_KPREFETCH)
     return tb_k_const<T, D, P>;
@@ -862,11 +869,10 @@ void tb_bridge_auto(bool smem, int d, int *p, int *v)
 {
   const int vmax = smem ? 2 : 4;
   if (!*p)
-    for (*p = 32; *p > 1 && *p * (*v ? *v : 1) * d > TB_BRIDGE_MAX_PREFETCH; *p /= 2)
+    for (*p = 32; *p > 1 && !tb_bridge_fits(*p, *v ? *v : 1, d); *p /= 2)
       ;
   if (!*v)
-    for (*v = vmax; *v > 1 && (*p * *v * d > TB_BRIDGE_MAX_PREFETCH || *v * d > TB_BRIDGE_MAX_WIDE);
-         *v /= 2)
+    for (*v = vmax; *v > 1 && !tb_bridge_fits(*p, *v, d); *v /= 2)
       ;
 }
 
@@ -979,7 +985,7 @@ const char *const tb_bridge_caches[] = {"stream", "plain", NULL};
 
 #define TB_BRIDGE_PREFETCH_AS(AUTO, DEFAULT, FLAGS)                                              \
   {"prefetch", "P, the normals a thread holds in registers ahead of the steps that use them" AUTO, \
-   TB_PARAM_INT, DEFAULT, 1, 64, NULL, TB_PARAM_POW2 | (FLAGS), NULL}
+   TB_PARAM_INT, DEFAULT, 1, TB_BRIDGE_MAX_P, NULL, TB_PARAM_POW2 | (FLAGS), NULL}
 #define TB_BRIDGE_PREFETCH TB_BRIDGE_PREFETCH_AS("", "8", 0)
 #define TB_BRIDGE_WIDTH(AUTO)                                                                    \
   {"width", "V, adjacent paths per thread, loaded and stored in vector accesses; auto: " AUTO,   \
