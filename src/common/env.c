@@ -84,7 +84,8 @@ static void tb_env_vars(FILE *f)
   fprintf(f, "},\n");
 }
 
-/* The CPU's frequency governor and current clock, and the load average. */
+/* The CPU's frequency governor and current clock, the huge pages' mode, and the load
+ * average. */
 static void tb_env_load(FILE *f)
 {
   char buf[256];
@@ -98,6 +99,16 @@ static void tb_env_load(FILE *f)
     fprintf(f, "    \"cpu_mhz\": %.0f,\n", atof(khz) / 1000.0);
   else
     fprintf(f, "    \"cpu_mhz\": null,\n");
+  /* The transparent huge pages' mode, the bracketed word of "always [madvise] never": with
+   * madvise the buffers here get 4 KiB pages (none asks for huge ones). */
+  const char *thp = tb_read_line("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof buf);
+  const char *lb = thp ? strchr(thp, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
+  if (rb) {
+    buf[rb - buf] = '\0';
+    thp = lb + 1;
+  } else
+    thp = NULL;
+  tb_json_kv(f, "transparent_hugepages", thp, 0);
   if (tb_read_line("/proc/loadavg", buf, sizeof buf) &&
       sscanf(buf, "%lf %lf %lf", &l1, &l5, &l15) == 3)
     fprintf(f, "    \"load_average\": [%g, %g, %g],\n", l1, l5, l15);
