@@ -8,7 +8,9 @@
 # [".gpu", ".old"] and the command
 #   cd .old/integ && DEADLINE=585 REBUILD=1 bash ../../.gpu/integ.sh build check
 # and in a chained call `... integ.sh build rest 'cmd:./twinbench run ...' exp:sor`.
-# PARTs: build | check | rest (the tests a cut check left unfinished) | tests:T1+T2 |
+# PARTs: build | check | check:I/N (every N-th test from the I-th: check:1/2 in one call and
+#   check:2/2 in the next need no warm machine) | rest (the tests a cut check left
+#   unfinished) | tests:T1+T2 |
 #   exp:STUDY[@line+line] (resumable; seeded once from .old/integ/results-seed, a copy of a
 #   results folder, e.g. reports/h100-2026-11-24-experiments/results) | cmd:COMMAND (in the
 #   build folder). Each part gets what is left of DEADLINE; logs and results come back in
@@ -42,6 +44,18 @@ for part in "$@"; do
       find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
       grep -E '^(# |FAIL|ERROR|XPASS)' "$log" | tail -20
       grep -E '^(PASS|FAIL|SKIP|ERROR)' "$log" | awk '{print $1}' | sort | uniq -c ;;
+    check:*)
+      # one share of the suite (check:I/N: every N-th test from the I-th, the GPU tests, the
+      # longest, dealt first), so that a call on a fresh machine (a build of some 200 to 250 s) still ends
+      # its share of the tests within the call's limit
+      sh=${part#check:}; i=${sh%/*}; nn=${sh#*/}
+      tl=$(make -s -C "$B" -f Makefile -f <(printf 'tb-print-tests:\n\t@echo $(TESTS)\n') tb-print-tests \
+        | tr ' ' '\n' | grep . | awk '{ print (/gpu/ ? 0 : 1), $0 }' | sort -s -k1,1 | cut -d' ' -f2 \
+        | awk -v i="$i" -v n="$nn" '(NR - i) % n == 0' | tr '\n' ' ')
+      echo "share $sh: $tl" > "$log"
+      ( cd "$B" && timeout $((L-10)) make -j"$(nproc)" check TESTS="$tl" ) >> "$log" 2>&1; rc=$?
+      find "$B" -name test-suite.log -exec cp {} "$OUT/test-suite-$i-of-$nn.log" \; 2>/dev/null
+      grep -E '^(# |FAIL|ERROR|XPASS)' "$log" | tail -9 ;;
     rest)
       # the tests a cut check left without a result: their logs removed, then
       # make check with RECHECK_LOGS empty remakes only the missing logs
