@@ -451,8 +451,18 @@ class Report:
         if not ceil:
             return
         self.w("Ceilings measured in the same runs as the rows (GB/s, 10^9 bytes, STREAM-style; "
-               "GFLOP/s of FMA, 2 flops each; the best each run saw; doc/roofline.md):\n")
-        body = [[m, b, c] + [fmt(v.get(k)) for k in KINDS] for (m, b, c), v in ceil.items()]
+               "GFLOP/s of FMA, 2 flops each; the best each run saw, and where the runs of one "
+               "machine saw values more than 5% apart, the least to the best: each row is held "
+               "to its own run's; doc/roofline.md):\n")
+
+        def cell(key, v, k):
+            lo = self.ceil_low.get(key, {}).get(k)
+            if v.get(k) and lo is not None and lo < 0.95 * v[k]:
+                return f"{fmt(lo)} to {fmt(v[k])}"
+            return fmt(v.get(k))
+
+        body = [[m, b, c] + [cell((m, b, c), v, k) for k in KINDS]
+                for (m, b, c), v in ceil.items()]
         self.w(md_table(["machine", "backend", "configuration", "read GB/s", "copy GB/s",
                          "triad GB/s", "fp32 GFLOP/s", "fp64 GFLOP/s"], body))
         # Each machine's widest configuration per backend, side by side.
@@ -498,25 +508,34 @@ class Report:
     def ceilings(self):
         """(machine, backend, configuration) -> {kind: value}: the JSON
         reports' ceilings and the rows' ceiling columns (by traffic mix and
-        precision), the best of each."""
-        out = OrderedDict()
+        precision), the best of each; self.ceil_low has the least of each
+        (the runs measure their own, and they can differ)."""
+        out, low = OrderedDict(), {}
+
+        def seen(key, k, v):
+            d = out.setdefault(key, {})
+            d[k] = max(d.get(k) or 0, v)
+            lo = low.setdefault(key, {})
+            lo[k] = min(lo.get(k, v), v)
+
         for x in self.metas:
             m = x["rows"][0]["machine"]
             for c in x["ceilings"]:
-                d = out.setdefault((m, c.get("backend"), c.get("configuration")), {})
-                k, v = c.get("kind"), c.get("value")
-                if isinstance(v, (int, float)):
-                    d[k] = max(d.get(k) or 0, v)
+                key = (m, c.get("backend"), c.get("configuration"))
+                out.setdefault(key, {})
+                if isinstance(c.get("value"), (int, float)):
+                    seen(key, c.get("kind"), c["value"])
         for r in self.rows:
             cfg = " ".join(f"{k}={r[k]}" for k in ("threads", "placement")
                            if r.get(k) is not None) or "device 0"
-            d = out.setdefault((r["machine"], r.get("backend"), cfg), {})
+            key = (r["machine"], r.get("backend"), cfg)
+            out.setdefault(key, {})
             kind = MIX_KIND.get(r.get("mix"))
             if kind and num(r, "ceiling_gbs"):
-                d[kind] = max(d.get(kind) or 0, r["ceiling_gbs"])
+                seen(key, kind, r["ceiling_gbs"])
             if num(r, "ceiling_gflops") and r.get("precision") in ("float", "double"):
-                k = "fp32" if r["precision"] == "float" else "fp64"
-                d[k] = max(d.get(k) or 0, r["ceiling_gflops"])
+                seen(key, "fp32" if r["precision"] == "float" else "fp64", r["ceiling_gflops"])
+        self.ceil_low = low
         return OrderedDict((k, v) for k, v in out.items() if v)
 
     # One family.
