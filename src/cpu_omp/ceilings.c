@@ -356,31 +356,39 @@ static volatile double tb_ceil_x = 0.999999, tb_ceil_y = 1e-6;
 TB_CEIL_FMA_KERNEL(float, f32)
 TB_CEIL_FMA_KERNEL(double, f64)
 
-/* One region of the team running `iters` iterations of the chains: the
- * wall time from before the fork to after the join, the team's size, and the
- * sum of all its lanes. */
+/* One region of the team running `iters` iterations of the chains: the span
+ * of the chains alone, from the first thread's start (after a barrier) to
+ * the last one's end, the team's size, and the sum of all its lanes. The fork
+ * and the join are outside the span: a team slow to wake can take
+ * milliseconds for them (the H100 machine's breakeven study of 2026-11-24
+ * measured 16-thread FP32 ceilings of 12.9 and 24.2 GFLOP/s, where a warm
+ * team measures some 1300: the figure of the calibration's first count, 4096
+ * iterations, 18 us of chains, in a region of 2 ms timed from before the
+ * fork, which ends the calibration at once). */
 static double tb_ceil_fma_region(int fp64, int threads, int64_t iters, int *team, double *sum)
 {
   const double x = tb_ceil_x, y = tb_ceil_y;
-  double s = 0.0;
+  double s = 0.0, first = 1e300, last = -1e300;
   int size = threads;
-  double t0 = tb_wtime();
-#pragma omp parallel num_threads(threads) reduction(+ : s)
+#pragma omp parallel num_threads(threads) reduction(+ : s) reduction(min : first) \
+    reduction(max : last)
   {
     if (omp_get_thread_num() == 0)
       size = omp_get_num_threads();
+#pragma omp barrier
+    first = tb_wtime();
     s += fp64 ? tb_ceil_fma_f64(iters, x, y) : tb_ceil_fma_f32(iters, (float)x, (float)y);
+    last = tb_wtime();
   }
-  double t = tb_wtime() - t0;
   *team = size;
   *sum = s;
-  return t;
+  return last - first;
 }
 
-/* A run long enough that the fork and the join do not count (under 1%),
- * and shorter than a scheduler's time slice, so that on a busy machine some
- * of the TB_CEIL_FMA_RUNS runs go uninterrupted: the calibration and the
- * runs take about 0.05 s. */
+/* A run long enough that the barrier's skew and the clock's reads do not
+ * count (under 1%), and shorter than a scheduler's time slice, so that on a
+ * busy machine some of the TB_CEIL_FMA_RUNS runs go uninterrupted: the
+ * calibration and the runs take about 0.05 s. */
 #define TB_CEIL_FMA_SECONDS 0.002
 #define TB_CEIL_FMA_RUNS 10
 
@@ -400,12 +408,12 @@ static int tb_ceil_compute(int kind, int threads, double *gflops, const char **h
     double f = t > 0.0 ? TB_CEIL_FMA_SECONDS / t : 16.0;
     iters = (int64_t)((double)iters * (f < 2.0 ? 2.0 : f > 16.0 ? 16.0 : f));
   }
-  /* A calibration region that created the team (a thread count first used
-   * here: tens of microseconds a thread in a VM) can reach the target with
-   * little work in it, and then every run is mostly fork and join: a 16-
-   * thread FP32 ceiling of 27.5 GFLOP/s where a warm team measures 1254. So
-   * the runs are redone with more work until the best of them is itself
-   * at least half the target. */
+  /* A calibration region that ran while the team was still starting (a
+   * thread count first used here: tens of microseconds a thread in a VM)
+   * can reach the target with little work in it: a 16-thread FP32 ceiling of
+   * 27.5 GFLOP/s where a warm team measures 1254, when the regions were
+   * timed from before the fork. So the runs are redone with more work until
+   * the best of them is itself at least half the target. */
   double best = 1e300;
   for (int round = 0; round < 4; round++) {
     best = 1e300;
