@@ -46,8 +46,8 @@ for part in "$@"; do
       grep -E '^(PASS|FAIL|SKIP|ERROR)' "$log" | awk '{print $1}' | sort | uniq -c ;;
     check:*)
       # one share of the suite (check:I/N: every N-th test from the I-th, the GPU tests, the
-      # longest, dealt first), so that a call on a fresh machine (a build of some 200 to 250 s) still ends
-      # its share of the tests within the call's limit
+      # longest, dealt first), so that a call on a fresh machine (a build of some 200 to
+      # 250 s) still ends its share of the tests within the call's limit
       sh=${part#check:}; i=${sh%/*}; nn=${sh#*/}
       tl=$(make -s -C "$B" -f Makefile -f <(printf 'tb-print-tests:\n\t@echo $(TESTS)\n') tb-print-tests \
         | tr ' ' '\n' | grep . | awk '{ print (/gpu/ ? 0 : 1), $0 }' | sort -s -k1,1 | cut -d' ' -f2 \
