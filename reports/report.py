@@ -447,7 +447,7 @@ class Report:
                          gpu_name(first) or "", first.get("revision") or ""])
         self.w(md_table(["machine", "files", "date", "host", "CPU", "topology", "GPU",
                          "revision"], body))
-        ceil = self.ceilings()
+        ceil, low = self.ceilings()
         if not ceil:
             return
         self.w("Ceilings measured in the same runs as the rows (GB/s, 10^9 bytes, STREAM-style; "
@@ -456,7 +456,7 @@ class Report:
                "to its own run's; doc/roofline.md):\n")
 
         def cell(key, v, k):
-            lo = self.ceil_low.get(key, {}).get(k)
+            lo = low.get(key, {}).get(k)
             if v.get(k) and lo is not None and lo < 0.95 * v[k]:
                 return f"{fmt(lo)} to {fmt(v[k])}"
             return fmt(v.get(k))
@@ -506,10 +506,10 @@ class Report:
             self.w("Hardware ratios from these ceilings:\n\n" + "\n".join(lines) + "\n")
 
     def ceilings(self):
-        """(machine, backend, configuration) -> {kind: value}: the JSON
-        reports' ceilings and the rows' ceiling columns (by traffic mix and
-        precision), the best of each; self.ceil_low has the least of each
-        (the runs measure their own, and they can differ)."""
+        """Two maps (machine, backend, configuration) -> {kind: value} of the
+        JSON reports' ceilings and the rows' ceiling columns (by traffic mix
+        and precision): the best of each, and the least (the runs measure
+        their own, and they can differ)."""
         out, low = OrderedDict(), {}
 
         def seen(key, k, v):
@@ -521,22 +521,19 @@ class Report:
         for x in self.metas:
             m = x["rows"][0]["machine"]
             for c in x["ceilings"]:
-                key = (m, c.get("backend"), c.get("configuration"))
-                out.setdefault(key, {})
                 if isinstance(c.get("value"), (int, float)):
-                    seen(key, c.get("kind"), c["value"])
+                    seen((m, c.get("backend"), c.get("configuration")), c.get("kind"),
+                         c["value"])
         for r in self.rows:
             cfg = " ".join(f"{k}={r[k]}" for k in ("threads", "placement")
                            if r.get(k) is not None) or "device 0"
             key = (r["machine"], r.get("backend"), cfg)
-            out.setdefault(key, {})
             kind = MIX_KIND.get(r.get("mix"))
             if kind and num(r, "ceiling_gbs"):
                 seen(key, kind, r["ceiling_gbs"])
             if num(r, "ceiling_gflops") and r.get("precision") in ("float", "double"):
                 seen(key, "fp32" if r["precision"] == "float" else "fp64", r["ceiling_gflops"])
-        self.ceil_low = low
-        return OrderedDict((k, v) for k, v in out.items() if v)
+        return out, low
 
     # One family.
     def family(self, algo):

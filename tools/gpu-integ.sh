@@ -26,6 +26,10 @@ DEADLINE=${DEADLINE:-590}; T0=$(date +%s)
 MACHINE=${MACHINE:-h100}
 left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
 nvidia-smi -L 2>&1 | head -2
+# make check over the tests $1, appended to the part's log $2, within the time left $3
+run_tests() {
+  ( cd "$B" && timeout $(($3 - 10)) make -j"$(nproc)" check TESTS="$1" ) >> "$2" 2>&1
+}
 summary=()
 n=0
 for part in "$@"; do
@@ -52,8 +56,7 @@ for part in "$@"; do
       tl=$(make -s -C "$B" -f Makefile -f <(printf 'tb-print-tests:\n\t@echo $(TESTS)\n') tb-print-tests \
         | tr ' ' '\n' | grep . | awk '{ print (/gpu/ ? 0 : 1), $0 }' | sort -s -k1,1 | cut -d' ' -f2 \
         | awk -v i="$i" -v n="$nn" '(NR - i) % n == 0' | tr '\n' ' ')
-      echo "share $sh: $tl" > "$log"
-      ( cd "$B" && timeout $((L-10)) make -j"$(nproc)" check TESTS="$tl" ) >> "$log" 2>&1; rc=$?
+      echo "share $sh: $tl" > "$log"; run_tests "$tl" "$log" "$L"; rc=$?
       find "$B" -name test-suite.log -exec cp {} "$OUT/test-suite-$i-of-$nn.log" \; 2>/dev/null
       grep -E '^(# |FAIL|ERROR|XPASS)' "$log" | tail -9 ;;
     rest)
@@ -65,8 +68,7 @@ for part in "$@"; do
       find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
       grep -E '^(rerun|PASS|FAIL|SKIP|ERROR|# )' "$log" | tail -25 ;;
     tests:*)
-      tl=$(echo "${part#tests:}" | tr '+' ' ')
-      ( cd "$B" && timeout $((L-10)) make -j"$(nproc)" check TESTS="$tl" ) > "$log" 2>&1; rc=$?
+      : > "$log"; run_tests "$(echo "${part#tests:}" | tr '+' ' ')" "$log" "$L"; rc=$?
       grep -E '^(PASS|FAIL|SKIP|ERROR|# )' "$log" | tail -20 ;;
     exp:*)
       spec=${part#exp:}; st=${spec%%@*}; only=""

@@ -408,12 +408,10 @@ static int tb_ceil_compute(int kind, int threads, double *gflops, const char **h
     double f = t > 0.0 ? TB_CEIL_FMA_SECONDS / t : 16.0;
     iters = (int64_t)((double)iters * (f < 2.0 ? 2.0 : f > 16.0 ? 16.0 : f));
   }
-  /* A calibration region that ran while the team was still starting (a
-   * thread count first used here: tens of microseconds a thread in a VM)
-   * can reach the target with little work in it: a 16-thread FP32 ceiling of
-   * 27.5 GFLOP/s where a warm team measures 1254, when the regions were
-   * timed from before the fork. So the runs are redone with more work until
-   * the best of them is itself at least half the target. */
+  /* A calibration region whose chains the scheduler interrupted can reach
+   * the target with little work in it, and the runs at that count are then
+   * too short to time. So the runs are redone with more work until the best
+   * of them is itself at least half the target. */
   double best = 1e300;
   for (int round = 0; round < 4; round++) {
     best = 1e300;
