@@ -423,7 +423,8 @@ static void tb_on_signal(int sig)
   tb_runner_interrupt();
 }
 
-/* SIGINT and SIGTERM stop a sweep after the configuration that runs; a
+/* SIGINT and SIGTERM stop a sweep in the row that runs, between two of its
+ * runs (runner.c; an MPI run's ranks after the row, where they agree); a
  * closed pipe is a write error that the command says, not a silent death. */
 static void tb_catch_signals(void)
 {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # twinbench experiment: a study runs into both results files, a re-run
 # makes nothing again, a study killed mid-way resumes and ends with every
-# row exactly once, --force makes the rows again, a GPU line on a machine
+# row exactly once, a signal stops a long row between its runs, --force makes the rows again, a GPU line on a machine
 # without a GPU is skipped with a note, and a bad file, option or results
 # folder is one line, a non-zero exit and nothing written.
 . "${srcdir:-.}/tests/lib.sh"
@@ -103,6 +103,21 @@ for sig in KILL TERM; do
   grep -q ": $((ltotal - done)) rows made" err.txt || fail "SIG$sig resume: $(cat err.txt)"
   json_ok $lout.json
 done
+
+# A signal stops a row in progress between its runs, not after all of
+# them: a row of a minute of runs (--min-time 60) ends within seconds of
+# SIGTERM, exit 130, the row not recorded.
+cat >slow.tb <<EOF
+study slow
+run slow: stream -b cpu --ceiling-size 256K -n 2^20 -t 1 --op copy --min-time 60 -w 0
+EOF
+"$TB" experiment slow.tb $M 2>slow.err &
+pid=$!
+sleep 3
+stop_within TERM $pid 10
+[ $rc -eq 130 ] || fail "slow row, SIGTERM: exit $rc, expected 130: $(cat slow.err)"
+[ ! -f results/slow/box.csv ] || [ "$(rows results/slow/box.csv)" -eq 0 ] ||
+  fail "slow row: a cut row was recorded"
 
 # Killed between the two renames: a row in the JSON only is made again.
 head -n -1 $lout.csv >cut.csv && cat cut.csv >$lout.csv

@@ -15,6 +15,16 @@ LIMIT="--ceiling-size 256K"
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exit 0; }
 
+# stop_within SIG PID MAX: send SIG to the background job PID and wait for
+# it; its exit status in $rc; fail when it took more than MAX seconds to go.
+stop_within() {
+  kill -"$1" "$2"
+  _t0=$(date +%s)
+  wait "$2"
+  rc=$?
+  [ $(($(date +%s) - _t0)) -le "$3" ] || fail "SIG$1: more than $3 s from the signal to the exit"
+}
+
 # expect_error CODE PATTERN ARGS...: the command exits with CODE and prints
 # exactly one line on stderr, matching PATTERN.
 expect_error() {

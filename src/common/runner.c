@@ -36,6 +36,17 @@ static int tb_stopping(void)
   return tb_mpi_size() > 1 ? tb_mpi_max((double)tb_stop) > 0.0 : tb_stop != 0;
 }
 
+/* Whether a row in progress stops between its runs: a signal ends it there
+ * (the row is not recorded), so that a long row (minutes of repeats, or a
+ * --min-time budget) does not hold the stop until it ends. One process
+ * only: the ranks of an MPI run stop at the points above, where they agree,
+ * not inside a row, whose runs are collective and counted by the
+ * communication clock. */
+static int tb_stopping_in_row(void)
+{
+  return tb_mpi_size() == 1 && tb_stop != 0;
+}
+
 /* The parameter point `idx` of the sweep, as a problem, set up but not filled. */
 static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec,
                            int64_t n, const int *idx)
@@ -646,6 +657,8 @@ static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int 
   int cap = s->repeat, rc = be->reset(ctx, 1);
   *n = 0;
   for (int w = 0; w < s->warmup && !rc; w++) {
+    if (tb_stopping_in_row())
+      return TB_EINTR;
     if (g->has_inout && w && (rc = be->reset(ctx, 0)))
       break;
     rc = ctx->v->run(ctx);
@@ -660,6 +673,8 @@ static int tb_time_runs(const tb_stage_t *g, tb_ctx_t *ctx, double **times, int 
     tb_meter_read(g, m, &m->r0);
   tb_mpi_comm_reset();
   for (int r = 0; !rc && (tb_more_runs(s, r, sum, mean, m2) || tb_meter_more(g, m, r)); r++) {
+    if (tb_stopping_in_row())
+      return TB_EINTR;
     if (r == cap) {
       double *t = realloc(*times, (size_t)(cap *= 2) * sizeof *t);
       if (!t)
