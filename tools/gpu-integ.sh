@@ -13,8 +13,8 @@
 #   unfinished) | tests:T1+T2 |
 #   exp:STUDY[@line+line] (resumable; seeded once from .old/integ/results-seed, a copy of a
 #   results folder, e.g. reports/h100-2026-11-24-experiments/results) | cmd:COMMAND (in the
-#   build folder). Each part gets what is left of DEADLINE; logs and results come back in
-#   $OUT/all.tgz. Before a CPU benchmark that follows a cut check, kill its tests
+#   build folder). Each part gets what is left of DEADLINE (then SIGTERM, and SIGKILL 15 s
+#   later); logs and results come back in $OUT/all.tgz. Before a CPU benchmark that follows a cut check, kill its tests
 #   (`pkill -x twinbench`; never `pkill -f`, which matches this script's own arguments).
 # Env: DEADLINE (s since start, default 590), REBUILD=1, MACHINE (h100), OUT.
 set -u
@@ -28,7 +28,7 @@ left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
 nvidia-smi -L 2>&1 | head -2
 # make check over the tests $1, appended to the part's log $2, within the time left $3
 run_tests() {
-  ( cd "$B" && timeout $(($3 - 10)) make -j"$(nproc)" check TESTS="$1" ) >> "$2" 2>&1
+  ( cd "$B" && timeout -k 15 $(($3 - 10)) make -j"$(nproc)" check TESTS="$1" ) >> "$2" 2>&1
 }
 summary=()
 n=0
@@ -44,7 +44,7 @@ for part in "$@"; do
       rc=$?; grep -c 'warning:' "$log" | sed 's/^/build warnings: /'
       [ $rc -ne 0 ] && tail -30 "$log" ;;
     check)
-      ( cd "$B" && timeout $((L-10)) make -j"$(nproc)" check ) > "$log" 2>&1; rc=$?
+      ( cd "$B" && timeout -k 15 $((L-10)) make -j"$(nproc)" check ) > "$log" 2>&1; rc=$?
       find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
       grep -E '^(# |FAIL|ERROR|XPASS)' "$log" | tail -20
       grep -E '^(PASS|FAIL|SKIP|ERROR)' "$log" | awk '{print $1}' | sort | uniq -c ;;
@@ -64,7 +64,7 @@ for part in "$@"; do
       # make check with RECHECK_LOGS empty remakes only the missing logs
       ( cd "$B" && for l in $(find . -name '*.log' ! -name test-suite.log ! -name config.log); do
           [ -f "${l%.log}.trs" ] || { echo "rerun ${l%.log}"; rm -f "$l"; }; done
-        timeout $((L-10)) make -j"$(nproc)" check RECHECK_LOGS= ) > "$log" 2>&1; rc=$?
+        timeout -k 15 $((L-10)) make -j"$(nproc)" check RECHECK_LOGS= ) > "$log" 2>&1; rc=$?
       find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
       grep -E '^(rerun|PASS|FAIL|SKIP|ERROR|# )' "$log" | tail -25 ;;
     tests:*)
@@ -74,12 +74,16 @@ for part in "$@"; do
       spec=${part#exp:}; st=${spec%%@*}; only=""
       [ "$spec" != "$st" ] && only="--only $(echo "${spec#*@}" | tr '+' ',')"
       [ -d "$R" ] || { mkdir -p "$R"; [ -d "$T/results-seed" ] && cp -r "$T/results-seed/." "$R/"; }
-      ( cd "$S" && timeout $((L-10)) "$B/twinbench" experiment "experiments/$st.tb" --machine "$MACHINE" \
+      # the rows made so far go to $OUT every 20 s too, so that a call the device tool
+      # cuts at its limit (before the packing below) still brings them back
+      ( while sleep 20; do cp -r "$R/$st" "$OUT/results/" 2>/dev/null; done ) & sync=$!
+      ( cd "$S" && timeout -k 15 $((L-10)) "$B/twinbench" experiment "experiments/$st.tb" --machine "$MACHINE" \
         --results "$R" $only ) > "$log" 2>&1; rc=$?
+      kill $sync 2>/dev/null; wait $sync 2>/dev/null
       cp -r "$R/$st" "$OUT/results/" 2>/dev/null
       tail -4 "$log" ;;
     cmd:*)
-      ( cd "$B" && timeout $((L-10)) bash -c "${part#cmd:}" ) > "$log" 2>&1; rc=$?
+      ( cd "$B" && timeout -k 15 $((L-10)) bash -c "${part#cmd:}" ) > "$log" 2>&1; rc=$?
       tail -40 "$log" ;;
     *) echo "unknown part $part"; rc=2 ;;
   esac
