@@ -112,6 +112,19 @@ all_pass "$TMP/dn.csv" 144
 csv_select "$TMP/dn.csv" precision nx check problem iterations err_max true_res | sort -u |
   cut -d, -f1-4 | uniq -d | grep -q . && fail "dense differs from the natural layout"
 
+# split's and wave's rows in whole vector steps (64 points) and a last step over the row's end,
+# its lanes already updated masked out: colour rows of 63 to 101 points (under a step, one step,
+# a step and a tail, a step and a long tail), both precisions and problems whose rows take
+# either path (uniform, per-face), the residual every iteration and every 4th: the natural
+# layout's bits and iterations.
+"$TB" run sor --backend cpu --threads 2 --repeat 1 --warmup 0 $LIMIT --format csv \
+  --output "$TMP/sp.csv" --precision float,double --size 6 -P nx=127,128,129,130,203 -P check=1,4 \
+  -P problem=laplace,capacitor --variant natural,split,wave 2>"$TMP/err" ||
+  fail "split rows: $(cat "$TMP/err")"
+all_pass "$TMP/sp.csv" 120
+csv_select "$TMP/sp.csv" precision nx check problem iterations err_max true_res | sort -u |
+  cut -d, -f1-4 | uniq -d | grep -q . && fail "split or wave differs from the natural layout"
+
 # omega is a parameter: another value still converges (slower) and verifies.
 run_csv "$TMP/om.csv" sor --precision double --size 9 --variant natural -P omega=1,1.5,auto
 all_pass "$TMP/om.csv" 3
