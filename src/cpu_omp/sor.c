@@ -147,11 +147,23 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
       t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mo[ih + p - 1], mo[ih + p], mo[ih - w], mo[ih + w],    \
       mo[ih - wz], mo[ih + wz], rxm[ih], rxp[ih], rym, ryp, rzm, rzp, omega, &out)
 
-/* Points a .. a + cnt - 1 of a split row by POINT, those below `from`
+/* The same for a row of the natural layout from the iterate c (Jacobi's
+ * rows: every point, from the previous iterate). */
+#define TB_SOR_NROW_UNIFORM(T, SFX, ih, m, r, out)                                                \
+  const T r = tb_sor_update_##SFX(c[ih], f[ih], c[ih - 1], c[ih + 1], c[ih - sx], c[ih + sx],     \
+                                  c[ih - sxy], c[ih + sxy], h, h, h, h, h, h, rxm[ih], rxp[ih],   \
+                                  rym, ryp, rzm, rzp, omega, &out)
+#define TB_SOR_NROW_FACES(T, SFX, ih, m, r, out)                                                  \
+  const T r = tb_sor_point_##SFX(                                                                 \
+      c[ih], f[ih], c[ih - 1], c[ih + 1], c[ih - sx], c[ih + sx], c[ih - sxy], c[ih + sxy],       \
+      t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mat[ih - 1], mat[ih + 1], mat[ih - sx], mat[ih + sx],  \
+      mat[ih - sxy], mat[ih + sxy], rxm[ih], rxp[ih], rym, ryp, rzm, rzp, omega, &out)
+
+/* Points a .. a + cnt - 1 of a row by POINT into v, those below `from`
  * left as they are (the tail step's lanes that the whole steps updated);
- * electrodes (TB_SOR_FIXED) are held. The residual's square into r2 where
- * want. */
-#define TB_SOR_SROW_SPAN(T, SFX, POINT, a, cnt, from)                                              \
+ * electrodes (TB_SOR_FIXED) are held at HOLD (SOR's own value, Jacobi's
+ * previous iterate). The residual's square into r2 where want. */
+#define TB_SOR_ROW_SPAN(T, SFX, POINT, HOLD, a, cnt, from)                                        \
   do {                                                                                            \
     const int64_t a_ = (a), c_ = (cnt), f_ = (from);                                              \
     _Pragma("omp simd reduction(+ : r2)")                                                         \
@@ -159,11 +171,33 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
       const int64_t ih = a_ + q_;                                                                 \
       const unsigned m = mat[ih];                                                                 \
       T out;                                                                                      \
-      POINT(T, SFX, ih, m, r, out);                                                                  \
+      POINT(T, SFX, ih, m, r, out);                                                               \
       const T keep = ((m & TB_SOR_FIXED) || ih < f_) ? (T)0 : (T)1;                               \
-      v[ih] = keep == (T)0 ? v[ih] : out;                                                         \
+      v[ih] = ih < f_ ? v[ih] : (m & TB_SOR_FIXED) ? HOLD : out;                                  \
       const T rk = r * keep;                                                                      \
       r2 += want ? (double)rk * (double)rk : 0.0;                                                 \
+    }                                                                                             \
+  } while (0)
+
+/* Points lo .. hi of a row in whole steps and, where the row has a step
+ * or more, a last step over its end (above): the uniform rows by UNIFORM,
+ * the others by FACES. */
+#define TB_SOR_ROW(T, SFX, UNIFORM, FACES, HOLD, lo, hi)                                          \
+  do {                                                                                            \
+    const int64_t n_ = (hi) - (lo) + 1, rest_ = n_ % TB_SOR_STEP, whole_ = (lo) + n_ - rest_;     \
+    if (um >= 0) {                                                                                \
+      const T h = t->hm[um * (TB_SOR_NMAT + 1)];                                                  \
+      TB_SOR_ROW_SPAN(T, SFX, UNIFORM, HOLD, lo, whole_ - (lo), lo);                              \
+      if (rest_ && n_ >= TB_SOR_STEP)                                                             \
+        TB_SOR_ROW_SPAN(T, SFX, UNIFORM, HOLD, (hi) + 1 - TB_SOR_STEP, TB_SOR_STEP, whole_);      \
+      else if (rest_)                                                                             \
+        TB_SOR_ROW_SPAN(T, SFX, UNIFORM, HOLD, whole_, rest_, whole_);                            \
+    } else {                                                                                      \
+      TB_SOR_ROW_SPAN(T, SFX, FACES, HOLD, lo, whole_ - (lo), lo);                                \
+      if (rest_ && n_ >= TB_SOR_STEP)                                                             \
+        TB_SOR_ROW_SPAN(T, SFX, FACES, HOLD, (hi) + 1 - TB_SOR_STEP, TB_SOR_STEP, whole_);        \
+      else if (rest_)                                                                             \
+        TB_SOR_ROW_SPAN(T, SFX, FACES, HOLD, whole_, rest_, whole_);                              \
     }                                                                                             \
   } while (0)
 
@@ -179,19 +213,18 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
                           cf + s->hm};                                                            \
     return t;                                                                                     \
   }                                                                                               \
-  /* Colour col of points ia..ib of row (j, k) in the natural layout (every point with JACOBI,    \
-   * from src to dst); returns the residual's square sum. */                                      \
+  /* Colour col of points ia..ib of row (j, k) in the natural layout, from src to v (the same    \
+   * grid, in place); returns the residual's square sum. */                                       \
   static double tb_sor_line_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,              \
                                   const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,         \
-                                  int jacobi, int col, int64_t j, int64_t k, int64_t ia,          \
-                                  int64_t ib)                                                     \
+                                  int col, int64_t j, int64_t k, int64_t ia, int64_t ib)          \
   {                                                                                               \
     const int64_t sx = s->sx, sxy = s->sxy, row = sx * j + sxy * k;                               \
-    const int64_t i0 = jacobi ? ia : ia + ((ia + j + k + col) & 1), di = jacobi ? 1 : 2;          \
+    const int64_t i0 = ia + ((ia + j + k + col) & 1);                                             \
     const T rzm = t->rzm[k], rzp = t->rzp[k], rym = t->rym[j], ryp = t->ryp[j];                   \
     double r2 = 0.0;                                                                              \
     _Pragma("omp simd reduction(+ : r2)")                                                         \
-    for (int64_t i = i0; i <= ib; i += di) {                                                      \
+    for (int64_t i = i0; i <= ib; i += 2) {                                                       \
       const int64_t c = row + i;                                                                  \
       const unsigned m = mat[c];                                                                  \
       T out;                                                                                      \
@@ -206,27 +239,27 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
-  /* Colour col of plane k (every point with JACOBI, from src to dst). */                         \
+  /* Colour col of plane k. */                                                                    \
   static double tb_sor_plane_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,             \
                                    const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,        \
-                                   int jacobi, int col, int64_t k)                                \
+                                   int col, int64_t k)                                            \
   {                                                                                               \
     double r2 = 0.0;                                                                              \
     for (int64_t j = 1; j <= s->ny; j++)                                                          \
-      r2 += tb_sor_line_##SFX(s, src, v, f, mat, t, omega, jacobi, col, j, k, 1, s->nx);          \
+      r2 += tb_sor_line_##SFX(s, src, v, f, mat, t, omega, col, j, k, 1, s->nx);                  \
     return r2;                                                                                    \
   }                                                                                               \
-  /* One iteration in the natural layout (colours 0 then 1), or Jacobi's from src to dst. */      \
+  /* One iteration in the natural layout (colours 0 then 1). */                                  \
   static double tb_sor_iter_nat_##SFX(const tb_sor_t *s, const T *src, T *v, const T *f,          \
                                       const uint8_t *mat, const tb_sor_tab_##SFX *t, T omega,     \
-                                      int jacobi, int threads)                                    \
+                                      int threads)                                                \
   {                                                                                               \
     double r2 = 0.0;                                                                              \
     _Pragma("omp parallel num_threads(threads) reduction(+ : r2)")                                \
-    for (int col = 0; col < (jacobi ? 1 : 2); col++) {                                            \
+    for (int col = 0; col < 2; col++) {                                                           \
       _Pragma("omp for schedule(static)")                                                         \
       for (int64_t k = 1; k <= s->nz; k++)                                                        \
-        r2 += tb_sor_plane_##SFX(s, src, v, f, mat, t, omega, jacobi, col, k);                    \
+        r2 += tb_sor_plane_##SFX(s, src, v, f, mat, t, omega, col, k);                            \
     }                                                                                             \
     return r2;                                                                                    \
   }                                                                                               \
@@ -249,23 +282,36 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
     const T *rxm = (const T *)st->rx[2 * p], *rxp = (const T *)st->rx[2 * p + 1];                 \
     const T rym = t->rym[j], ryp = t->ryp[j], rzm = t->rzm[k], rzp = t->rzp[k];                   \
     const int um = st->urow[j + (s->ny + 2) * k];                                                 \
-    const int64_t lo = 1 - p, hi = (s->nx - p) >> 1, n = hi - lo + 1;                             \
-    const int64_t rest = n % TB_SOR_STEP, whole = lo + n - rest;                                  \
+    const int64_t lo = 1 - p, hi = (s->nx - p) >> 1;                                              \
     double r2 = 0.0;                                                                              \
-    if (um >= 0) {                                                                                \
-      const T h = t->hm[um * (TB_SOR_NMAT + 1)];                                                  \
-      TB_SOR_SROW_SPAN(T, SFX, TB_SOR_SROW_UNIFORM, lo, whole - lo, lo);                             \
-      if (rest && n >= TB_SOR_STEP)                                                               \
-        TB_SOR_SROW_SPAN(T, SFX, TB_SOR_SROW_UNIFORM, hi + 1 - TB_SOR_STEP, TB_SOR_STEP, whole);     \
-      else if (rest)                                                                              \
-        TB_SOR_SROW_SPAN(T, SFX, TB_SOR_SROW_UNIFORM, whole, rest, whole);                           \
-      return r2;                                                                                  \
-    }                                                                                             \
-    TB_SOR_SROW_SPAN(T, SFX, TB_SOR_SROW_FACES, lo, whole - lo, lo);                                 \
-    if (rest && n >= TB_SOR_STEP)                                                                 \
-      TB_SOR_SROW_SPAN(T, SFX, TB_SOR_SROW_FACES, hi + 1 - TB_SOR_STEP, TB_SOR_STEP, whole);         \
-    else if (rest)                                                                                \
-      TB_SOR_SROW_SPAN(T, SFX, TB_SOR_SROW_FACES, whole, rest, whole);                               \
+    TB_SOR_ROW(T, SFX, TB_SOR_SROW_UNIFORM, TB_SOR_SROW_FACES, v[ih], lo, hi);                    \
+    return r2;                                                                                    \
+  }                                                                                               \
+  /* Row (j, k) of Jacobi's iteration from the iterate src into v (omega 1), its rows as          \
+   * split's: contiguous, the uniform rows without the neighbours' materials, whole steps. */     \
+  static double tb_sor_jrow_##SFX(const tb_sor_t *s, const int8_t *urow, const T *src, T *dst,    \
+                                  const T *fs, const uint8_t *ms, const tb_sor_tab_##SFX *t,      \
+                                  T omega, int64_t j, int64_t k)                                  \
+  {                                                                                               \
+    const int64_t sx = s->sx, sxy = s->sxy, row = sx * j + sxy * k;                               \
+    const T *c = src + row, *f = fs + row, *rxm = t->rxm, *rxp = t->rxp;                          \
+    T *v = dst + row;                                                                             \
+    const uint8_t *mat = ms + row;                                                                \
+    const T rym = t->rym[j], ryp = t->ryp[j], rzm = t->rzm[k], rzp = t->rzp[k];                   \
+    const int um = urow[j + (s->ny + 2) * k], want = 1;                                           \
+    double r2 = 0.0;                                                                              \
+    TB_SOR_ROW(T, SFX, TB_SOR_NROW_UNIFORM, TB_SOR_NROW_FACES, c[ih], 1, s->nx);                  \
+    return r2;                                                                                    \
+  }                                                                                               \
+  static double tb_sor_iter_jacobi_##SFX(const tb_sor_t *s, const int8_t *urow, const T *src,     \
+                                         T *dst, const T *f, const uint8_t *mat,                  \
+                                         const tb_sor_tab_##SFX *t, int threads)                  \
+  {                                                                                               \
+    double r2 = 0.0;                                                                              \
+    _Pragma("omp parallel for schedule(static) num_threads(threads) reduction(+ : r2)")           \
+    for (int64_t k = 1; k <= s->nz; k++)                                                          \
+      for (int64_t j = 1; j <= s->ny; j++)                                                        \
+        r2 += tb_sor_jrow_##SFX(s, urow, src, dst, f, mat, t, (T)1, j, k);                        \
     return r2;                                                                                    \
   }                                                                                               \
   /* Colour col of row (j, k) in the natural layout, dense: every point of the row is             \
@@ -365,7 +411,7 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
                                  const uint8_t *mat, int col, int64_t j, int64_t k, int want)      \
   {                                                                                                \
     if (form == TB_SOR_FUSED)                                                                      \
-      return tb_sor_line_##SFX(s, v, v, f, mat, t, omega, 0, col, j, k, 1, s->nx);                 \
+      return tb_sor_line_##SFX(s, v, v, f, mat, t, omega, col, j, k, 1, s->nx);                    \
     if (form == TB_SOR_DENSE)                                                                      \
       return tb_sor_drow_##SFX(s, st->urow, v, v, f, mat, t, omega, col, j, k, want);              \
     return tb_sor_srow_##SFX(s, st, t, omega, col, j, k, want);                                    \
@@ -535,11 +581,11 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
         r2 = tb_sor_iter_fused_##SFX(s, v, f, mat, &t, omega, threads);                           \
         break;                                                                                    \
       case TB_SOR_NATURAL:                                                                        \
-        r2 = tb_sor_iter_nat_##SFX(s, v, v, f, mat, &t, omega, 0, threads);                       \
+        r2 = tb_sor_iter_nat_##SFX(s, v, v, f, mat, &t, omega, threads);                          \
         break;                                                                                    \
       default:                                                                                    \
-        r2 = tb_sor_iter_nat_##SFX(s, pair[(it - 1) & 1], pair[it & 1], f, mat, &t, (T)1, 1,      \
-                                   threads);                                                      \
+        r2 = tb_sor_iter_jacobi_##SFX(s, st->urow, pair[(it - 1) & 1], pair[it & 1], f, mat, &t,  \
+                                      threads);                                                   \
       }                                                                                           \
       if (tb_sor_stop(s, it, r2, &r0, &rel))                                                      \
         break;                                                                                    \
@@ -576,7 +622,7 @@ typedef struct tb_sor_cpu_mpi {
     double r2 = 0.0;                                                                              \
     _Pragma("omp for schedule(static)")                                                           \
     for (int64_t q = 0; q < rows; q++)                                                            \
-      r2 += tb_sor_line_##SFX(s, v, v, f, mat, t, omega, 0, col, b->lo[1] + q % ny,               \
+      r2 += tb_sor_line_##SFX(s, v, v, f, mat, t, omega, col, b->lo[1] + q % ny,                  \
                               b->lo[2] + q / ny, b->lo[0], b->hi[0]);                             \
     return r2;                                                                                    \
   }                                                                                               \
@@ -760,7 +806,6 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (int64_t k = 0; k < s->nz + 2; k++)
       memset((char *)st->v2 + (size_t)(k * s->sxy) * e, 0, (size_t)s->sxy * e);
-    return TB_OK;
   }
   if (layout == TB_SOR_WAVE || layout == TB_SOR_DENSE)
     st->planes = tb_tune(ctx, "share")->i == TB_SOR_SHARE_PLANES;
@@ -770,11 +815,11 @@ static int tb_sor_cpu_prepare(tb_ctx_t *ctx, int layout)
     return tb_fail(TB_ENOMEM, "out of memory");
   if (layout == TB_SOR_SPLIT || layout == TB_SOR_WAVE)
     return tb_sor_cpu_split_prepare(ctx, st, layout);
-  if (layout == TB_SOR_DENSE) {
-    /* dense indexes a row's points with 32-bit integers (i + 1 must not overflow). */
-    if (s->nx > INT_MAX - 1)
-      return tb_fail(TB_EUNSUP, "rows of %lld points are over the dense sweep's 32-bit indices",
-                     (long long)s->nx);
+  /* dense indexes a row's points with 32-bit integers (i + 1 must not overflow). */
+  if (layout == TB_SOR_DENSE && s->nx > INT_MAX - 1)
+    return tb_fail(TB_EUNSUP, "rows of %lld points are over the dense sweep's 32-bit indices",
+                   (long long)s->nx);
+  if (layout == TB_SOR_DENSE || layout == TB_SOR_JACOBI) {
     if (!(st->urow = malloc((size_t)((s->ny + 2) * (s->nz + 2)))))
       return tb_fail(TB_ENOMEM, "out of memory");
     tb_sor_uniform_rows(s, ctx->buf[s->mat], st->urow);
