@@ -126,22 +126,22 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
   return i / 2 + w * r;
 }
 
-/* The split rows' vector step, in points: GCC vectorises their loops 64
- * points a step (the material bytes fill a 512-bit vector) and leaves the
- * remainder of a row (up to 63 points) to a scalar loop, which at nx = 382
- * (191 points a colour row) took some 70% of wave's time and made a sweep
- * 2.7 times slower than at nx = 384 (one thread of the 2-core build
- * machine). */
+/* The contiguous rows' vector step (split's, wave's and Jacobi's), in
+ * points: GCC vectorises their loops 64 points a step (the material bytes
+ * fill a 512-bit vector) and leaves the remainder of a row (up to 63
+ * points) to a scalar loop, which at nx = 382 (191 points a colour row)
+ * took some 70% of wave's time and made a sweep 2.7 times slower than at
+ * nx = 384 (one thread of the 2-core build machine). */
 #define TB_SOR_STEP 64
 
 /* The point update of a split row's uniform rows (all six faces' harmonic
  * mean h) and of its other rows (each face's from the two materials),
  * giving the residual r and the new value out of point ih. */
-#define TB_SOR_SROW_UNIFORM(T, SFX, ih, m, r, out)                                                   \
+#define TB_SOR_SROW_UNIFORM(T, SFX, ih, m, r, out)                                                \
   const T r = tb_sor_update_##SFX(v[ih], f[ih], o[ih + p - 1], o[ih + p], o[ih - w], o[ih + w],   \
                                   o[ih - wz], o[ih + wz], h, h, h, h, h, h, rxm[ih], rxp[ih],     \
                                   rym, ryp, rzm, rzp, omega, &out)
-#define TB_SOR_SROW_FACES(T, SFX, ih, m, r, out)                                                   \
+#define TB_SOR_SROW_FACES(T, SFX, ih, m, r, out)                                                  \
   const T r = tb_sor_point_##SFX(                                                                 \
       v[ih], f[ih], o[ih + p - 1], o[ih + p], o[ih - w], o[ih + w], o[ih - wz], o[ih + wz],       \
       t->hm + TB_SOR_MAT(m) * TB_SOR_NMAT, mo[ih + p - 1], mo[ih + p], mo[ih - w], mo[ih + w],    \
