@@ -14,8 +14,9 @@
 #   exp:STUDY[@line+line] (resumable; seeded once from .old/integ/results-seed, a copy of a
 #   results folder, e.g. reports/h100-2026-11-24-experiments/results) | cmd:COMMAND (in the
 #   build folder). Each part gets what is left of DEADLINE (then SIGTERM, and SIGKILL 15 s
-#   later); logs and results come back in $OUT/all.tgz. Before a CPU benchmark that follows a cut check, kill its tests
-#   (`pkill -x twinbench`; never `pkill -f`, which matches this script's own arguments).
+#   later); logs and results come back in $OUT/all.tgz. Before a CPU benchmark that follows
+#   a cut check, kill its tests (`pkill -x twinbench`; never `pkill -f`, which matches this
+#   script's own arguments).
 # Env: DEADLINE (s since start, default 590), REBUILD=1, MACHINE (h100), OUT.
 set -u
 # The source is copied to /tmp/src at build (a chained call re-sends the tree, whose
@@ -26,9 +27,11 @@ DEADLINE=${DEADLINE:-590}; T0=$(date +%s)
 MACHINE=${MACHINE:-h100}
 left() { echo $(( DEADLINE - ($(date +%s) - T0) )); }
 nvidia-smi -L 2>&1 | head -2
+# COMMAND... within the time left $1 (less 10 s), then SIGTERM, and SIGKILL 15 s later
+within() { local l=$1; shift; timeout -k 15 $((l - 10)) "$@"; }
 # make check over the tests $1, appended to the part's log $2, within the time left $3
 run_tests() {
-  ( cd "$B" && timeout -k 15 $(($3 - 10)) make -j"$(nproc)" check TESTS="$1" ) >> "$2" 2>&1
+  ( cd "$B" && within "$3" make -j"$(nproc)" check TESTS="$1" ) >> "$2" 2>&1
 }
 summary=()
 n=0
@@ -44,7 +47,7 @@ for part in "$@"; do
       rc=$?; grep -c 'warning:' "$log" | sed 's/^/build warnings: /'
       [ $rc -ne 0 ] && tail -30 "$log" ;;
     check)
-      ( cd "$B" && timeout -k 15 $((L-10)) make -j"$(nproc)" check ) > "$log" 2>&1; rc=$?
+      ( cd "$B" && within "$L" make -j"$(nproc)" check ) > "$log" 2>&1; rc=$?
       find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
       grep -E '^(# |FAIL|ERROR|XPASS)' "$log" | tail -20
       grep -E '^(PASS|FAIL|SKIP|ERROR)' "$log" | awk '{print $1}' | sort | uniq -c ;;
@@ -64,7 +67,7 @@ for part in "$@"; do
       # make check with RECHECK_LOGS empty remakes only the missing logs
       ( cd "$B" && for l in $(find . -name '*.log' ! -name test-suite.log ! -name config.log); do
           [ -f "${l%.log}.trs" ] || { echo "rerun ${l%.log}"; rm -f "$l"; }; done
-        timeout -k 15 $((L-10)) make -j"$(nproc)" check RECHECK_LOGS= ) > "$log" 2>&1; rc=$?
+        within "$L" make -j"$(nproc)" check RECHECK_LOGS= ) > "$log" 2>&1; rc=$?
       find "$B" -name test-suite.log -exec cp {} "$OUT/" \; 2>/dev/null
       grep -E '^(rerun|PASS|FAIL|SKIP|ERROR|# )' "$log" | tail -25 ;;
     tests:*)
@@ -77,13 +80,13 @@ for part in "$@"; do
       # the rows made so far go to $OUT every 20 s too, so that a call the device tool
       # cuts at its limit (before the packing below) still brings them back
       ( while sleep 20; do cp -r "$R/$st" "$OUT/results/" 2>/dev/null; done ) & sync=$!
-      ( cd "$S" && timeout -k 15 $((L-10)) "$B/twinbench" experiment "experiments/$st.tb" --machine "$MACHINE" \
+      ( cd "$S" && within "$L" "$B/twinbench" experiment "experiments/$st.tb" --machine "$MACHINE" \
         --results "$R" $only ) > "$log" 2>&1; rc=$?
       kill $sync 2>/dev/null; wait $sync 2>/dev/null
       cp -r "$R/$st" "$OUT/results/" 2>/dev/null
       tail -4 "$log" ;;
     cmd:*)
-      ( cd "$B" && timeout -k 15 $((L-10)) bash -c "${part#cmd:}" ) > "$log" 2>&1; rc=$?
+      ( cd "$B" && within "$L" bash -c "${part#cmd:}" ) > "$log" 2>&1; rc=$?
       tail -40 "$log" ;;
     *) echo "unknown part $part"; rc=2 ;;
   esac
