@@ -4,8 +4,10 @@
 # while the machine is warm reuse the build. Here:
 #   ../shared/tools/gpu-check; cp tools/gpu-integ.sh .gpu/integ.sh
 #   rm -rf .old/integ && mkdir -p .old/integ && git archive HEAD | tar x -C .old/integ
-# (.old/ git-ignored through .git/info/exclude), then the device tool's run with carry
-# [".gpu", ".old"] and the command
+#   find .old/integ/reports -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+# (.old/ git-ignored through .git/info/exclude; the build needs reports/report.py, not the
+# committed reports, which would take the tree past the device tool's 64 MiB), then the
+# device tool's run with carry [".gpu", ".old"] and the command
 #   cd .old/integ && DEADLINE=585 REBUILD=1 bash ../../.gpu/integ.sh build check
 # and in a chained call `... integ.sh build rest 'cmd:./twinbench run ...' exp:sor`.
 # PARTs: build | check | check:I/N (every N-th test from the I-th: check:1/2 in one call and
