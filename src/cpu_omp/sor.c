@@ -224,21 +224,12 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
   } while (0)
 
 /* The six coefficients cw_ .. ct_ and the diagonal d_ of a point whose faces
- * all have h, from the spacing factors xm, xp, ym, yp, zm, zp: tb_sor_update's
- * operations in its order, so tb_sor_apply on them gives its bits. */
-#define TB_SOR_MUL_f TB_SOR_MULF
-#define TB_SOR_MUL_d TB_SOR_MULD
-#define TB_SOR_FMA_f TB_SOR_FMAF
-#define TB_SOR_FMA_d TB_SOR_FMAD
+ * all have h, from the spacing factors xm, xp, ym, yp, zm, zp (sor.h's
+ * tb_sor_coefs_*: tb_sor_apply on them gives tb_sor_update's bits). */
 #define TB_SOR_COEFS(T, SFX, h, xm, xp, ym, yp, zm, zp)                                           \
-  const T cw_ = TB_SOR_MUL_##SFX(h, xm), ce_ = TB_SOR_MUL_##SFX(h, xp),                           \
-          cs_ = TB_SOR_MUL_##SFX(h, ym), cn_ = TB_SOR_MUL_##SFX(h, yp),                           \
-          cb_ = TB_SOR_MUL_##SFX(h, zm), ct_ = TB_SOR_MUL_##SFX(h, zp);                           \
-  const T d_ = TB_SOR_FMA_##SFX(                                                                  \
-      h, zp,                                                                                      \
-      TB_SOR_FMA_##SFX(                                                                           \
-          h, zm,                                                                                  \
-          TB_SOR_FMA_##SFX(h, yp, TB_SOR_FMA_##SFX(h, ym, TB_SOR_FMA_##SFX(h, xp, cw_)))))
+  T c_[6];                                                                                        \
+  const T d_ = tb_sor_coefs_##SFX(h, xm, xp, ym, yp, zm, zp, c_);                                 \
+  const T cw_ = c_[0], ce_ = c_[1], cs_ = c_[2], cn_ = c_[3], cb_ = c_[4], ct_ = c_[5]
 
 /* A row: the uniform rows (all faces' harmonic mean h) by CONST where the
  * spacing factors of x are constant (t->xc; the coefficients then once a

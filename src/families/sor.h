@@ -240,9 +240,13 @@ void tb_sor_uniform_rows(const tb_sor_t *s, const uint8_t *mat, int8_t *row);
  * the materials, and a variant that knows them equal (a uniform row,
  * tb_sor_uniform_rows) passes one value six times: the same operands, so
  * the same bits. tb_sor_apply_* is the update's second half, from the six
- * coefficients cw..ct (hw rxm .. ht rzp) and the diagonal d: a sweep that
- * computes them once for many points (the GPU's lean sweep, one material)
- * with these operations in this order gets the same bits. */
+ * coefficients cw..ct (hw rxm .. ht rzp) and the diagonal d. The diagonal
+ * is tb_sor_diag4_*'s chain over the x and y faces (from cw) and then
+ * tb_sor_diag_*'s over the z faces; tb_sor_coefs_* gives the coefficients
+ * and the diagonal of a point whose six faces all have h. A sweep that
+ * computes them once for many points (the CPU's uniform rows on a uniform
+ * x mesh, the GPU's lean sweep) through these functions gets the update's
+ * bits. */
 #define TB_SOR_POINT(T, SFX, MUL, FMA, DIV)                                                      \
   static TB_HD TB_INLINE T tb_sor_apply_##SFX(T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt,    \
                                               T cw, T ce, T cs, T cn, T cb, T ct, T d, T omega,  \
@@ -258,18 +262,34 @@ void tb_sor_uniform_rows(const tb_sor_t *s, const uint8_t *mat, int8_t *row);
     *out = FMA(omega, DIV(r, d), vc);                                                            \
     return r;                                                                                    \
   }                                                                                              \
+  static TB_HD TB_INLINE T tb_sor_diag4_##SFX(T cw, T he, T hs, T hn, T rxp, T rym, T ryp)      \
+  {                                                                                              \
+    return FMA(hn, ryp, FMA(hs, rym, FMA(he, rxp, cw)));                                         \
+  }                                                                                              \
+  static TB_HD TB_INLINE T tb_sor_diag_##SFX(T d4, T hb, T ht, T rzm, T rzp)                     \
+  {                                                                                              \
+    return FMA(ht, rzp, FMA(hb, rzm, d4));                                                       \
+  }                                                                                              \
   static TB_HD TB_INLINE T tb_sor_update_##SFX(                                                  \
       T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt, T hw, T he, T hs, T hn, T hb, T ht, T rxm,  \
       T rxp, T rym, T ryp, T rzm, T rzp, T omega, T *out)                                        \
   {                                                                                              \
     const T cw = MUL(hw, rxm);                                                                   \
-    T d = FMA(he, rxp, cw);                                                                      \
-    d = FMA(hs, rym, d);                                                                         \
-    d = FMA(hn, ryp, d);                                                                         \
-    d = FMA(hb, rzm, d);                                                                         \
-    d = FMA(ht, rzp, d);                                                                         \
+    const T d = tb_sor_diag_##SFX(tb_sor_diag4_##SFX(cw, he, hs, hn, rxp, rym, ryp), hb, ht,     \
+                                  rzm, rzp);                                                     \
     return tb_sor_apply_##SFX(vc, fc, vw, ve, vs, vn, vb, vt, cw, MUL(he, rxp), MUL(hs, rym),    \
                               MUL(hn, ryp), MUL(hb, rzm), MUL(ht, rzp), d, omega, out);          \
+  }                                                                                              \
+  static TB_HD TB_INLINE T tb_sor_coefs_##SFX(T h, T rxm, T rxp, T rym, T ryp, T rzm, T rzp,     \
+                                              T *c)                                              \
+  {                                                                                              \
+    c[0] = MUL(h, rxm);                                                                          \
+    c[1] = MUL(h, rxp);                                                                          \
+    c[2] = MUL(h, rym);                                                                          \
+    c[3] = MUL(h, ryp);                                                                          \
+    c[4] = MUL(h, rzm);                                                                          \
+    c[5] = MUL(h, rzp);                                                                          \
+    return tb_sor_diag_##SFX(tb_sor_diag4_##SFX(c[0], h, h, h, rxp, rym, ryp), h, h, rzm, rzp);  \
   }                                                                                              \
   static TB_HD TB_INLINE T tb_sor_point_##SFX(                                                   \
       T vc, T fc, T vw, T ve, T vs, T vn, T vb, T vt, const T *hm, unsigned mw, unsigned me,     \

@@ -651,13 +651,22 @@ __global__ void __maxnreg__(REGS) tb_k_sor_roll(tb_sor_k<T> q, tb_sor_sk<T> a, d
 /* The update's two halves at either precision, for lean (sor.h's operations). */
 __device__ __forceinline__ float tb_sor_mul(float a, float b) { return TB_SOR_MULF(a, b); }
 __device__ __forceinline__ double tb_sor_mul(double a, double b) { return TB_SOR_MULD(a, b); }
-__device__ __forceinline__ float tb_sor_fma(float a, float b, float c)
+__device__ __forceinline__ float tb_sor_diag4(float cw, float h, float rxp, float rym, float ryp)
 {
-  return TB_SOR_FMAF(a, b, c);
+  return tb_sor_diag4_f(cw, h, h, h, rxp, rym, ryp);
 }
-__device__ __forceinline__ double tb_sor_fma(double a, double b, double c)
+__device__ __forceinline__ double tb_sor_diag4(double cw, double h, double rxp, double rym,
+                                               double ryp)
 {
-  return TB_SOR_FMAD(a, b, c);
+  return tb_sor_diag4_d(cw, h, h, h, rxp, rym, ryp);
+}
+__device__ __forceinline__ float tb_sor_diag(float d4, float h, float rzm, float rzp)
+{
+  return tb_sor_diag_f(d4, h, h, rzm, rzp);
+}
+__device__ __forceinline__ double tb_sor_diag(double d4, double h, double rzm, double rzp)
+{
+  return tb_sor_diag_d(d4, h, h, rzm, rzp);
 }
 __device__ __forceinline__ float tb_sor_apply(float vc, float fc, float vw, float ve, float vs,
                                               float vn, float vb, float vt, float cw, float ce,
@@ -813,7 +822,7 @@ __device__ __forceinline__ T tb_sor_lapply(const T *o, int p, int bx, T vc, T fc
                                            T cw, T ce, T cs, T cn, T cb, T ct, T h, T rzm, T rzp,
                                            T d4, T w, T *out)
 {
-  const T d = tb_sor_fma(h, rzp, tb_sor_fma(h, rzm, d4));
+  const T d = tb_sor_diag(d4, h, rzm, rzp);
   return tb_sor_apply(vc, fc, o[p - 1], o[p], o[-bx], o[bx], vb, vt, cw, ce, cs, cn, cb, ct, d, w,
                       out);
 }
@@ -845,7 +854,7 @@ __device__ __forceinline__ void tb_sor_lcoef(const tb_sor_k<T> &q, const tb_sor_
     }
     cw[p] = tb_sor_mul(*h, rxm);
     ce[p] = tb_sor_mul(*h, rxp);
-    d4[p] = tb_sor_fma(*h, ryp, tb_sor_fma(*h, rym, tb_sor_fma(*h, rxp, cw[p])));
+    d4[p] = tb_sor_diag4(cw[p], *h, rxp, rym, ryp);
     const bool iin = i >= 1 && i <= t.nx;
     *rok |= (unsigned)(t.inside && t.jin && iin) << p;
     *bok |= (unsigned)(t.inner && iin) << p;
