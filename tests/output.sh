@@ -177,5 +177,17 @@ csv_header "$TMP/int.csv" | grep -q "^algo," || fail "interrupted run left no co
 n=$(csv_rows "$TMP/int.csv" | wc -l)
 [ "$n" -ge 1 ] && [ "$n" -lt 10 ] || fail "$n rows: the sweep did not stop at the interrupt"
 
+# Within one run too: a solve of many iterations (SOR's Jacobi at 128^3 to
+# 1e-9 runs for minutes) stops at the next iteration; the small size's row,
+# solved before the signal, is written.
+"$TB" run sor --backend cpu -p double --size 8,128 -v jacobi -P tol=1e-9 -P maxiter=1000000 \
+  --threads 1 --repeat 1 --warmup 0 $LIMIT --format csv --output "$TMP/sorint.csv" \
+  2>"$TMP/sorint.err" &
+pid=$!
+sleep 3
+stop_within TERM $pid 3
+[ "$rc" -eq 130 ] || fail "interrupted solve exited $rc: $(cat "$TMP/sorint.err")"
+[ "$(csv_rows "$TMP/sorint.csv" | wc -l)" -eq 1 ] || fail "interrupted solve: not the one row before it"
+
 ls "$TMP" | grep -q '\.tmp\.' && fail "temporary report files left"
 finish

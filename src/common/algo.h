@@ -272,6 +272,13 @@ typedef struct tb_variant {
   void (*release)(tb_ctx_t *ctx);
 } tb_variant_t;
 
+/* Whether a stop was asked for (a signal) that a run in progress should
+ * honour: a run of many steps (an iterative solve) polls it between steps
+ * and returns TB_EINTR, so that the stop does not wait for the run's end
+ * (the row is then not recorded; the rows before it are). Always 0 in an
+ * MPI run of several ranks, whose ranks stop together between rows. */
+int tb_run_stopping(void);
+
 /* C linkage for the descriptors a CUDA file exports. */
 #ifdef __cplusplus
 #define TB_EXTERN_C extern "C"

@@ -47,6 +47,11 @@ static int tb_stopping_in_row(void)
   return tb_mpi_size() == 1 && tb_stop != 0;
 }
 
+int tb_run_stopping(void)
+{
+  return tb_stopping_in_row();
+}
+
 /* The parameter point `idx` of the sweep, as a problem, set up but not filled. */
 static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec,
                            int64_t n, const int *idx)

@@ -635,7 +635,10 @@ static int64_t tb_sor_half_index(const tb_sor_t *s, int64_t w, int64_t c)
         r2 = tb_sor_iter_jacobi_##SFX(s, st->urow, pair[(it - 1) & 1], pair[it & 1], f, mat, &t,  \
                                       threads);                                                   \
       }                                                                                           \
-      if (tb_sor_stop(s, it, r2, &r0, &rel))                                                      \
+      const int stop_ = tb_sor_stop(s, it, r2, &r0, &rel);                                        \
+      if (stop_ < 0)                                                                              \
+        return TB_EINTR;                                                                          \
+      if (stop_)                                                                                  \
         break;                                                                                    \
     }                                                                                             \
     if (split)                                                                                    \
@@ -752,7 +755,10 @@ typedef struct tb_sor_cpu_mpi {
         rc = tb_mpi_allreduce_sum(&r2, 1, TB_KIND_F64);                                           \
       if (rc)                                                                                     \
         return rc;                                                                                \
-      if (tb_sor_stop(s, it, r2, &r0, &rel))                                                      \
+      const int stop_ = tb_sor_stop(s, it, r2, &r0, &rel);                                        \
+      if (stop_ < 0)                                                                              \
+        return TB_EINTR;                                                                          \
+      if (stop_)                                                                                  \
         break;                                                                                    \
     }                                                                                             \
     tb_sor_finish(ctx, it, r0, rel);                                                              \

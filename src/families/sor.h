@@ -93,9 +93,13 @@ static inline int tb_sor_wants(const tb_sor_t *s, int64_t it)
 }
 
 /* After iteration it with the residual's square sum r2 (when wanted): 1 to
- * stop. Keeps r_0 and the relative residual. */
+ * stop, -1 where a stop was asked for (tb_run_stopping; the run returns
+ * TB_EINTR: a solve of minutes must not hold a signal until it ends), else
+ * 0. Keeps r_0 and the relative residual. */
 static inline int tb_sor_stop(const tb_sor_t *s, int64_t it, double r2, double *r0, double *rel)
 {
+  if (tb_run_stopping())
+    return -1;
   if (it == 1) {
     *r0 = sqrt(r2);
     *rel = 1.0;

@@ -1638,7 +1638,10 @@ template <typename T> int tb_sor_run_t(tb_ctx_t *ctx, int layout)
       rc = tb_sor_read(ctx, st, np, &r2);
     if (rc)
       return rc;
-    if (tb_sor_stop(s, it, r2, &r0, &rel))
+    const int stop = tb_sor_stop(s, it, r2, &r0, &rel);
+    if (stop < 0)
+      return TB_EINTR;
+    if (stop)
       break;
   }
   if (layout == TB_SOR_SPLIT || tb_sor_marches(layout)) {
@@ -1933,7 +1936,10 @@ template <typename T> int tb_sor_mpi_run_t(tb_ctx_t *ctx)
       rc = tb_mpi_allreduce_sum(&r2, 1, TB_KIND_F64);
     if (rc)
       return rc;
-    if (tb_sor_stop(s, it, r2, &r0, &rel))
+    const int stop = tb_sor_stop(s, it, r2, &r0, &rel);
+    if (stop < 0)
+      return TB_EINTR;
+    if (stop)
       break;
   }
   tb_sor_finish(ctx, it, r0, rel);
