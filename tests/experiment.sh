@@ -174,4 +174,16 @@ expect_error 2 'machine name' experiment ok.tb --machine ../x
 expect_error 2 "machine name 'm.*': 1 to 64 letters" experiment ok.tb \
   --machine "$(printf 'm%.0s' $(seq 65))"
 expect_error 2 'takes one experiment file' experiment
+
+# A configuration a variant refuses here (the scan's lag without the
+# look-back) is no row to wait for: 3 of 3 recorded, and the refusal counted,
+# on the first run and on the re-run that makes nothing.
+rm -rf results
+printf 'study refu\nrun a: scan -b cpu -n 2^12 -v twopass --sync barrier,lookback --lag 0,1 -t 1 -r 1 -w 0 %s\n' \
+  "$LIMIT" >refu.tb
+for k in 1 2; do
+  "$TB" experiment refu.tb $M >refu.out 2>&1 || fail "refused configuration, run $k: $(cat refu.out)"
+  grep -q "refu: $((k == 1 ? 3 : 0)) rows made, 3 of 3 recorded in .*(1 configuration refused here" \
+    refu.out || fail "refused configuration, run $k: $(tail -1 refu.out)"
+done
 finish

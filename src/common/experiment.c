@@ -94,6 +94,7 @@ typedef struct tb_exp {
   int session_added; /* its object is in sessions */
   char *command;     /* this session's command line */
   long done, total, fresh; /* progress: rows recorded, to be, made in this session */
+  long refused; /* configurations of the lines run that a variant refused here: no row */
   double start;
   int progress_shown;
 } tb_exp_t;
@@ -1187,7 +1188,12 @@ static int tb_exp_run_line(tb_exp_t *e, tb_exp_run_t *r)
   r->o.s.skip = tb_exp_skip;
   r->o.s.row = tb_exp_row;
   r->o.s.hook_arg = &h;
+  const long refused = r->st.refused;
   int rc = tb_sweep_run(&r->o.s, &r->st, &res);
+  /* Configurations this machine cannot run (a block size over the kernel's
+   * limit, shared memory over the device's) are not rows to wait for. */
+  e->refused += r->st.refused - refused;
+  e->total -= r->st.refused - refused;
   if (!rc)
     rc = tb_exp_settle(e, r, &res);
   tb_results_free(&res);
@@ -1369,9 +1375,14 @@ int tb_experiment_run(const tb_exp_opts_t *o, tb_exp_outcome_t *out)
         if (e->progress_shown)
           fprintf(stderr, "\r\033[K");
         tb_note_progress(0);
-        if (!rc || rc == TB_EINTR)
-          fprintf(stderr, "twinbench: %s: %d row%s made, %ld of %ld recorded in %s\n", e->study,
-                  out->rows, out->rows == 1 ? "" : "s", e->done, e->total, e->csv_path);
+        if (!rc || rc == TB_EINTR) {
+          char refused[96] = "";
+          if (e->refused)
+            snprintf(refused, sizeof refused, " (%ld configuration%s refused here: see the notes)",
+                     e->refused, e->refused == 1 ? "" : "s");
+          fprintf(stderr, "twinbench: %s: %d row%s made, %ld of %ld recorded in %s%s\n", e->study,
+                  out->rows, out->rows == 1 ? "" : "s", e->done, e->total, e->csv_path, refused);
+        }
       }
     }
   }

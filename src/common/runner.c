@@ -894,6 +894,7 @@ static int tb_run_point(tb_stage_t *g, tb_ctx_t *ctx)
   tb_error_clear();
   if (v->prepare && (rc = v->prepare(ctx))) {
     if (rc == TB_EUNSUP) {
+      g->st->refused++;
       tb_params_format(v->tuning, v->ntuning, ctx->tune, cfg, sizeof cfg);
       tb_note("%s skipped (%s): %s", v->name, cfg[0] ? cfg : "its only configuration",
               tb_error_detail());

@@ -94,6 +94,7 @@ typedef struct tb_run_state {
   int failures;      /* rows that failed verification */
   int unverifiable;  /* rows whose bound could not tell */
   int interrupted;
+  long refused;      /* configurations a variant refused here (prepare's TB_EUNSUP): a note, no row */
   int energy[TB_MAX_BACKENDS];             /* the backend's energy counters can be read */
   char energy_what[TB_MAX_BACKENDS][256];  /* what they count, or why they are not read */
   int dumped;          /* the dump is written */
