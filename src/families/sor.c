@@ -94,6 +94,11 @@ typedef struct tb_sor_priv {
   long double disc_err;  /* the discrete solution's error (manufactured, uniform), else NaN */
   long double disc_fac;  /* v_h = disc_fac v_exact there */
   long double f_dev;     /* ||f_stored - f_exact||_inf there */
+  /* Each axis's nodes and sin(pi x) at them (nx + 2, ny + 2, nz + 2 values):
+   * the exact solution and the nodes are per-point loops' table reads, not
+   * three sinl (whose argument reduction took three quarters of the setup
+   * and checks of a 256^3 problem) and the stretched mesh's sin a point. */
+  long double *node[3], *sine[3];
 } tb_sor_priv_t;
 
 /* The process grid from -P pgrid (PXxPYxPZ, or auto: MPI_Dims_create's
@@ -129,6 +134,39 @@ static int tb_sor_pgrid(tb_sor_t *s, const char *text)
                      s->pgrid[0], s->pgrid[1], s->pgrid[2], s->pgrid[a], (long long)n3[a],
                      "xyz"[a]);
   return TB_OK;
+}
+
+/* sp's node and sine tables, one block from node[0] (tb_sor_cleanup), made
+ * with the problem's data (the sizes then fit in memory). */
+static int tb_sor_axes(tb_sor_priv_t *sp)
+{
+  const tb_sor_t *s = &sp->pub;
+  const long double pi = 3.141592653589793238462643383279502884L;
+  const int64_t n3[3] = {s->nx, s->ny, s->nz};
+  if (sp->node[0]) /* the problem's, made once */
+    return TB_OK;
+  const size_t total = (size_t)(n3[0] + 2) + (size_t)(n3[1] + 2) + (size_t)(n3[2] + 2);
+  long double *t = malloc(2 * total * sizeof *t);
+  if (!t)
+    return tb_fail(TB_ENOMEM, "sor: out of memory for the axes' tables (%zu values)", 2 * total);
+  for (int a = 0; a < 3; a++) {
+    sp->node[a] = t;
+    sp->sine[a] = t + n3[a] + 2;
+    for (int64_t i = 0; i < n3[a] + 2; i++) {
+      sp->node[a][i] = tb_sor_node(s->mesh, i, n3[a]);
+      sp->sine[a][i] = sinl(pi * sp->node[a][i]);
+    }
+    t += 2 * (n3[a] + 2);
+  }
+  return TB_OK;
+}
+
+static void tb_sor_cleanup(tb_problem_t *p)
+{
+  tb_sor_priv_t *sp = p->priv;
+  if (sp)
+    free(sp->node[0]);
+  tb_problem_free_priv(p);
 }
 
 static int tb_sor_setup(tb_problem_t *p)
@@ -197,14 +235,16 @@ static int tb_sor_setup(tb_problem_t *p)
   return TB_OK;
 }
 
-/* The exact solution where one exists (the capacitor has none: NaN). */
-static long double tb_sor_exact(const tb_sor_t *s, long double x, long double y, long double z)
+/* The exact solution at node (i, j, k) where one exists (the capacitor has
+ * none: NaN): sin(pi x) sin(pi y) sin(pi z), or x^2 + y^2 - 2 z^2. */
+static long double tb_sor_exact(const tb_sor_priv_t *sp, int64_t i, int64_t j, int64_t k)
 {
-  const long double pi = 3.141592653589793238462643383279502884L;
-  if (s->problem == TB_SOR_MANUFACTURED)
-    return sinl(pi * x) * sinl(pi * y) * sinl(pi * z);
-  if (s->problem == TB_SOR_LAPLACE)
+  if (sp->pub.problem == TB_SOR_MANUFACTURED)
+    return sp->sine[0][i] * sp->sine[1][j] * sp->sine[2][k];
+  if (sp->pub.problem == TB_SOR_LAPLACE) {
+    const long double x = sp->node[0][i], y = sp->node[1][j], z = sp->node[2][k];
     return x * x + y * y - 2 * z * z;
+  }
   return NAN;
 }
 
@@ -263,6 +303,9 @@ static int tb_sor_generate(tb_problem_t *p)
   tb_sor_priv_t *sp = p->priv;
   tb_sor_t *s = &sp->pub;
   const int64_t n3[3] = {s->nx, s->ny, s->nz};
+  const int rc = tb_sor_axes(sp);
+  if (rc)
+    return rc;
   for (int a = 0; a < 3; a++)
     tb_sor_axis(p, s, n3[a], s->ax[a]);
   for (int m1 = 0; m1 < TB_SOR_NMAT; m1++)
@@ -283,16 +326,15 @@ static int tb_sor_generate(tb_problem_t *p)
       for (int64_t i = 0; i < s->nx + 2; i++) {
         const int64_t c = i + s->sx * j + s->sxy * k;
         const int interior = i >= 1 && i <= s->nx && j >= 1 && j <= s->ny && k >= 1 && k <= s->nz;
-        const double x = tb_sor_node(s->mesh, i, s->nx), y = tb_sor_node(s->mesh, j, s->ny),
-                     z = tb_sor_node(s->mesh, k, s->nz);
         double held = 0.0, fc = 0.0;
         unsigned m = 0;
         if (s->problem == TB_SOR_CAPACITOR)
           m = tb_sor_capacitor(s, i, j, k, &held);
         else {
-          held = (double)tb_sor_exact(s, x, y, z);
+          const long double ex = tb_sor_exact(sp, i, j, k);
+          held = (double)ex;
           if (s->problem == TB_SOR_MANUFACTURED)
-            fc = (double)(3 * pi * pi * tb_sor_exact(s, x, y, z));
+            fc = (double)(3 * pi * pi * ex);
         }
         mat[c] = (uint8_t)m;
         tb_sor_put(p->prec, f, c, interior ? fc : 0.0);
@@ -312,32 +354,42 @@ typedef struct tb_sor_row {
   int64_t nb[6];
 } tb_sor_row_t;
 
-static void tb_sor_row(const tb_problem_t *p, const tb_sor_t *s, const void *v, int64_t i,
-                       int64_t j, int64_t k, tb_sor_row_t *w)
+/* The row's couplings c and neighbours nb of point (i, j, k), and its
+ * diagonal d (their sum, in order), without v. */
+static void tb_sor_ops(const tb_problem_t *p, const tb_sor_t *s, int64_t i, int64_t j, int64_t k,
+                       tb_sor_row_t *w)
 {
-  const void *f = p->array[s->f].host, *cf = p->array[s->coef].host;
+  const void *cf = p->array[s->coef].host;
   const uint8_t *mat = p->array[s->mat].host;
   const int64_t c = i + s->sx * j + s->sxy * k;
   const int64_t nb[6] = {c - 1, c + 1, c - s->sx, c + s->sx, c - s->sxy, c + s->sxy};
   const int64_t rx[6] = {s->ax[0] + i, s->ax[0] + s->nx + 2 + i, s->ax[1] + j,
                          s->ax[1] + s->ny + 2 + j, s->ax[2] + k, s->ax[2] + s->nz + 2 + k};
   const unsigned mc = TB_SOR_MAT(mat[c]);
-  long double sum = tb_elem_ld(f, p->prec, c), mag = fabsl(sum), d = 0;
+  long double d = 0;
   for (int q = 0; q < 6; q++) {
-    const long double cq =
-        tb_elem_ld(cf, p->prec, s->hm + mc * TB_SOR_NMAT + TB_SOR_MAT(mat[nb[q]])) *
-        tb_elem_ld(cf, p->prec, rx[q]);
-    const long double t = cq * tb_elem_ld(v, p->prec, nb[q]);
-    w->c[q] = cq;
+    w->c[q] = tb_elem_ld(cf, p->prec, s->hm + mc * TB_SOR_NMAT + TB_SOR_MAT(mat[nb[q]])) *
+              tb_elem_ld(cf, p->prec, rx[q]);
     w->nb[q] = nb[q];
+    d += w->c[q];
+  }
+  w->d = d;
+}
+
+static void tb_sor_row(const tb_problem_t *p, const tb_sor_t *s, const void *v, int64_t i,
+                       int64_t j, int64_t k, tb_sor_row_t *w)
+{
+  const int64_t c = i + s->sx * j + s->sxy * k;
+  tb_sor_ops(p, s, i, j, k, w);
+  long double sum = tb_elem_ld(p->array[s->f].host, p->prec, c), mag = fabsl(sum);
+  for (int q = 0; q < 6; q++) {
+    const long double t = w->c[q] * tb_elem_ld(v, p->prec, w->nb[q]);
     sum += t;
     mag += fabsl(t);
-    d += cq;
   }
-  const long double dv = d * tb_elem_ld(v, p->prec, c);
+  const long double dv = w->d * tb_elem_ld(v, p->prec, c);
   w->r = sum - dv;
   w->mag = mag + fabsl(dv);
-  w->d = d;
 }
 
 static int tb_sor_interior(const tb_sor_t *s, int64_t c)
@@ -386,7 +438,7 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
           if (tb_sor_interior(s, w.nb[q]) && !(mat[w.nb[q]] & TB_SOR_FIXED)) {
             const int64_t b = w.nb[q];
             tb_sor_row_t wb;
-            tb_sor_row(p, s, v0, b % s->sx, b / s->sx % (s->ny + 2), b / s->sxy, &wb);
+            tb_sor_ops(p, s, b % s->sx, b / s->sx % (s->ny + 2), b / s->sxy, &wb);
             rs += w.c[q] / wb.d;
             cs += wb.c[q ^ 1] / w.d;
           }
@@ -396,27 +448,22 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
           continue;
         /* phi = x (1 - x) / 2 (zero on the walls, -phi'' = 1, reproduced by the
          * 3-point stencil up to the coefficients' rounding): A phi >= phimin. */
-        long double ap = 0, ex = 0, xs[3];
+        long double ap = 0, ex = 0;
         for (int q = 0; q < 6; q++) {
           const int64_t b = w.nb[q];
           const int64_t ib = b % s->sx;
-          const long double xb = tb_sor_node(s->mesh, ib, s->nx),
-                            x0 = tb_sor_node(s->mesh, i, s->nx);
+          const long double xb = sp->node[0][ib], x0 = sp->node[0][i];
           ap += w.c[q] * (x0 * (1 - x0) / 2 - xb * (1 - xb) / 2);
         }
         phimin = ap < phimin ? ap : phimin;
-        xs[0] = tb_sor_node(s->mesh, i, s->nx);
-        xs[1] = tb_sor_node(s->mesh, j, s->ny);
-        xs[2] = tb_sor_node(s->mesh, k, s->nz);
         /* tau = (A v_exact) - f_stored, with the boundary taken from v_exact. */
         long double av = 0;
         for (int q = 0; q < 6; q++) {
           const int64_t b = w.nb[q], ib = b % s->sx, jb = b / s->sx % (s->ny + 2), kb = b / s->sxy;
-          ex = tb_sor_exact(s, tb_sor_node(s->mesh, ib, s->nx), tb_sor_node(s->mesh, jb, s->ny),
-                            tb_sor_node(s->mesh, kb, s->nz));
+          ex = tb_sor_exact(sp, ib, jb, kb);
           av -= w.c[q] * ex;
         }
-        const long double ec = tb_sor_exact(s, xs[0], xs[1], xs[2]);
+        const long double ec = tb_sor_exact(sp, i, j, k);
         av += w.d * ec;
         const long double fs = tb_elem_ld(f, p->prec, c);
         const long double t = fabsl(av - fs);
@@ -493,9 +540,7 @@ static int tb_sor_verify(tb_problem_t *p, void *const *view, double *extra, tb_c
         vmaxv = x > vmaxv ? x : vmaxv;
         if (s->problem == TB_SOR_CAPACITOR)
           continue;
-        const long double ex = tb_sor_exact(s, tb_sor_node(s->mesh, i, s->nx),
-                                            tb_sor_node(s->mesh, j, s->ny),
-                                            tb_sor_node(s->mesh, k, s->nz));
+        const long double ex = tb_sor_exact(sp, i, j, k);
         const long double d1 = isnan(x) ? INFINITY : fabsl(x - ex),
                           d2 = isnan(x) ? INFINITY : fabsl(x - sp->disc_fac * ex);
         err = d1 > err ? d1 : err;
@@ -802,6 +847,6 @@ const tb_algo_t tb_algo_sor = {
     .verify = tb_sor_verify,
     .cost = tb_sor_cost,
     .dump = NULL,
-    .cleanup = tb_problem_free_priv,
+    .cleanup = tb_sor_cleanup,
     .per_run = tb_sor_per_run,
 };
