@@ -186,4 +186,13 @@ for k in 1 2; do
   grep -q "refu: $((k == 1 ? 3 : 0)) rows made, 3 of 3 recorded in .*(1 configuration refused here" \
     refu.out || fail "refused configuration, run $k: $(tail -1 refu.out)"
 done
+
+# A size given twice (or auto resolving to a size given too) is one problem:
+# measured once and counted once.
+printf 'study dup\nrun a: stream -b cpu -n 2^10,2^12,2^10 -t 1 -r 1 -w 0 %s\n' "$LIMIT" >dup.tb
+"$TB" experiment dup.tb --dry-run $M | grep -q "# 10 rows, 0 recorded" ||
+  fail "a repeated size counted twice: $("$TB" experiment dup.tb --dry-run $M 2>&1 | tail -1)"
+"$TB" experiment dup.tb $M >dup.out 2>&1 && grep -q "dup: 10 rows made, 10 of 10 recorded" dup.out &&
+  grep -q "size 1024 here is a size given before it: measured once" dup.out ||
+  fail "a repeated size: $(cat dup.out)"
 finish

@@ -53,12 +53,32 @@ int tb_run_stopping(void)
 }
 
 /* The parameter point `idx` of the sweep, as a problem, set up but not filled. */
+/* Size si of the sweep at precision prec (auto: STREAM's rule here). */
+static int64_t tb_sweep_size(const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec, int si)
+{
+  const int64_t n = s->sizes[si];
+  return n == TB_SIZE_AUTO ? tb_stream_rule_elems(tb_topo_llc_bytes(topo),
+                                                  (int64_t)tb_kind_size(tb_prec_kind(prec)))
+                           : n;
+}
+
+/* Whether size si at precision prec is an earlier size's (auto resolved to a
+ * size also given, as -n auto,2^28 where the rule's cap is 2^28): measured
+ * once, and counted once in the sweep's total. */
+static int tb_sweep_size_repeated(const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec, int si)
+{
+  const int64_t n = tb_sweep_size(s, topo, prec, si);
+  for (int sj = 0; sj < si; sj++)
+    if (tb_sweep_size(s, topo, prec, sj) == n)
+      return 1;
+  return 0;
+}
+
 static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec,
-                           int64_t n, const int *idx)
+                           int si, const int *idx)
 {
   tb_param_value_t params[TB_MAX_PARAMS];
-  if (n == TB_SIZE_AUTO)
-    n = tb_stream_rule_elems(tb_topo_llc_bytes(topo), (int64_t)tb_kind_size(tb_prec_kind(prec)));
+  const int64_t n = tb_sweep_size(s, topo, prec, si);
   for (int k = 0; k < s->algo->nparams; k++)
     params[k] = s->pv[k][idx[k]];
   return tb_problem_setup(p, s->algo, prec, n, s->seed, s->input_path, params);
@@ -376,7 +396,7 @@ static int tb_check_problems(const tb_sweep_t *s, const tb_run_state_t *st)
       memset(idx, 0, sizeof idx);
       do {
         tb_problem_t p;
-        rc = tb_problem_init(&p, s, st->topo, s->prec[pi], s->sizes[si], idx);
+        rc = tb_problem_init(&p, s, st->topo, s->prec[pi], si, idx);
         if (!rc)
           rc = tb_check_memory(s, st, &p);
         tb_problem_destroy(&p);
@@ -1027,20 +1047,25 @@ static int tb_run_problem(const tb_sweep_t *s, tb_run_state_t *st, tb_problem_t 
 
 long tb_sweep_total(const tb_sweep_t *s, const tb_run_state_t *st)
 {
-  long per_problem = 0, problems = (long)s->nsizes;
+  long total = 0, params = 1;
   for (int k = 0; k < s->algo->nparams; k++)
-    problems *= s->npv[k];
-  for (int i = 0; i < st->ntuning; i++) {
-    const tb_tuning_t *t = &st->tuning[i];
-    long points = 0;
-    for (int c = 0; c < st->configs[t->b].n; c++)
-      points += tb_backend_at(t->b)->runs(st->configs[t->b].cfg[c], t->v);
-    for (int k = 0; k < t->v->ntuning; k++)
-      points *= t->nval[k];
-    for (int pi = 0; pi < s->nprec; pi++)
+    params *= s->npv[k];
+  for (int pi = 0; pi < s->nprec; pi++) {
+    long per_problem = 0, sizes = 0;
+    for (int i = 0; i < st->ntuning; i++) {
+      const tb_tuning_t *t = &st->tuning[i];
+      long points = 0;
+      for (int c = 0; c < st->configs[t->b].n; c++)
+        points += tb_backend_at(t->b)->runs(st->configs[t->b].cfg[c], t->v);
+      for (int k = 0; k < t->v->ntuning; k++)
+        points *= t->nval[k];
       per_problem += tb_sweep_selects(s, t->v, s->prec[pi]) ? points : 0;
+    }
+    for (int si = 0; si < s->nsizes; si++)
+      sizes += !tb_sweep_size_repeated(s, st->topo, s->prec[pi], si);
+    total += per_problem * sizes * params;
   }
-  return per_problem * problems;
+  return total;
 }
 
 int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
@@ -1052,6 +1077,12 @@ int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
 
   for (int pi = 0; pi < s->nprec && !rc; pi++)
     for (int si = 0; si < s->nsizes && !rc; si++) {
+      if (tb_sweep_size_repeated(s, st->topo, s->prec[pi], si)) {
+        tb_note("%s %s: size %s%lld here is a size given before it: measured once",
+                s->algo->name, tb_prec_name(s->prec[pi]), s->sizes[si] == TB_SIZE_AUTO ? "auto = " : "",
+                (long long)tb_sweep_size(s, st->topo, s->prec[pi], si));
+        continue;
+      }
       memset(idx, 0, sizeof idx);
       do {
         tb_problem_t p;
@@ -1059,7 +1090,7 @@ int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
           rc = TB_EINTR;
           break;
         }
-        rc = tb_problem_init(&p, s, st->topo, s->prec[pi], s->sizes[si], idx);
+        rc = tb_problem_init(&p, s, st->topo, s->prec[pi], si, idx);
         if (!rc && !tb_problem_wanted(s, st, &p)) {
           tb_problem_destroy(&p);
           continue;
