@@ -52,7 +52,6 @@ int tb_run_stopping(void)
   return tb_stopping_in_row();
 }
 
-/* The parameter point `idx` of the sweep, as a problem, set up but not filled. */
 /* Size si of the sweep at precision prec (auto: STREAM's rule here). */
 static int64_t tb_sweep_size(const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec, int si)
 {
@@ -74,6 +73,8 @@ static int tb_sweep_size_repeated(const tb_sweep_t *s, tb_topo_t *topo, tb_prec_
   return 0;
 }
 
+/* The parameter point `idx` of the sweep at size si, as a problem, set up
+ * but not filled. */
 static int tb_problem_init(tb_problem_t *p, const tb_sweep_t *s, tb_topo_t *topo, tb_prec_t prec,
                            int si, const int *idx)
 {
@@ -1079,7 +1080,8 @@ int tb_sweep_run(const tb_sweep_t *s, tb_run_state_t *st, tb_results_t *res)
     for (int si = 0; si < s->nsizes && !rc; si++) {
       if (tb_sweep_size_repeated(s, st->topo, s->prec[pi], si)) {
         tb_note("%s %s: size %s%lld here is a size given before it: measured once",
-                s->algo->name, tb_prec_name(s->prec[pi]), s->sizes[si] == TB_SIZE_AUTO ? "auto = " : "",
+                s->algo->name, tb_prec_name(s->prec[pi]),
+                s->sizes[si] == TB_SIZE_AUTO ? "auto = " : "",
                 (long long)tb_sweep_size(s, st->topo, s->prec[pi], si));
         continue;
       }

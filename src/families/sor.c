@@ -449,11 +449,10 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
         /* phi = x (1 - x) / 2 (zero on the walls, -phi'' = 1, reproduced by the
          * 3-point stencil up to the coefficients' rounding): A phi >= phimin. */
         long double ap = 0, ex = 0;
+        const long double x0 = sp->node[0][i], phi0 = x0 * (1 - x0) / 2;
         for (int q = 0; q < 6; q++) {
-          const int64_t b = w.nb[q];
-          const int64_t ib = b % s->sx;
-          const long double xb = sp->node[0][ib], x0 = sp->node[0][i];
-          ap += w.c[q] * (x0 * (1 - x0) / 2 - xb * (1 - xb) / 2);
+          const long double xb = sp->node[0][w.nb[q] % s->sx];
+          ap += w.c[q] * (phi0 - xb * (1 - xb) / 2);
         }
         phimin = ap < phimin ? ap : phimin;
         /* tau = (A v_exact) - f_stored, with the boundary taken from v_exact. */
