@@ -29,16 +29,19 @@
 #     solve) at 1024^3 float, unverified (--no-verify: the verifier's
 #     long-double reference FFT of 2^30 points takes longer than the study),
 #     and at 512^3 float and double, verified; one GPU's r2c beside them.
-# At full size it takes about 25 minutes on 2 H200s (each rank builds and
-# verifies the whole 1024^3 SOR grid for every row): run it in parts of a
-# time limit with RESUME=1, each part going on where the last stopped.
+# At full size it took 21 minutes on 4 H200s (2026-11-29, MEMWARM=160
+# included; each rank builds and verifies the whole 1024^3 SOR grid for
+# every row): run it in parts of a time limit with RESUME=1, each part going
+# on where the last stopped.
 # Run from the build folder (where ./twinbench is), on a machine with GPUs
 # and MPI; without a GPU (or without mpirun) it exits 77 with one line.
 # Results in $OUT: every step's CSV, table and notes (NAME.csv, .txt,
 # .log), tables.txt (the tables printed at the end) and mpigpu-summary.csv
 # (a line a row: step, variant, transport, precision, ranks, median_ms,
 # speedup, efficiency, comm_share = comm_ms / mean_ms, gbs, verified, then
-# the grid and the figure the speedup compares: metric and value).
+# the grid and the figure the speedup compares: metric and value),
+# and mpigpu/report.md, `twinbench report` over the steps' rows (scaling
+# tables and figures, rooflines).
 # Env: OUT, TB (lib.sh), GPUS (default: nvidia-smi's count), RESUME=1 (keep
 # the steps whose CSV has rows), QUICK=1 (SOR 256^3 a GPU and 512^3,
 # Poisson 512^3 and 256^3, 30 iterations: about 10 minutes on 2 GPUs, the
@@ -237,4 +240,11 @@ with (out / "mpigpu-summary.csv").open("w", newline="") as fh:
                 "efficiency", "comm_share", "gbs", "verified", "grid", "metric", "value"])
     w.writerows(summary)
 PY
+
+# The scaling views, rooflines and figures of every step (doc/report.md):
+# $OUT/mpigpu/report.md (python3 with matplotlib, as the GPU machines have).
+shopt -s nullglob
+steps=("$OUT"/{stream,reduce,mc,sorweak,sorstrong,poisson"$PSMALL",poisson"$PBIG"}-[0-9]*.csv)
+shopt -u nullglob
+[ ${#steps[@]} -eq 0 ] || "$TB" report --outdir "$OUT" --name mpigpu "${steps[@]}" || status=1
 exit "$status"

@@ -531,8 +531,12 @@ class Report:
                     seen((m, c.get("backend"), c.get("configuration")), c.get("kind"),
                          c["value"])
         for r in self.rows:
-            cfg = " ".join(f"{k}={r[k]}" for k in ("threads", "placement")
-                           if r.get(k) is not None) or "device 0"
+            # rows of several ranks hold the ranks' ceilings together (each rank measures
+            # its own device or share of the node): their own configuration
+            parts = [f"{k}={r[k]}" for k in ("threads", "placement") if r.get(k) is not None]
+            if (num(r, "ranks") or 1) > 1:
+                parts.append(f"ranks={r['ranks']}")
+            cfg = " ".join(parts) or "device 0"
             key = (r["machine"], r.get("backend"), cfg)
             kind = MIX_KIND.get(r.get("mix"))
             if kind and num(r, "ceiling_gbs"):
@@ -1068,6 +1072,10 @@ class Report:
                               if k not in ("label", "ms", "gbs", "rate", "column")})
         out = defaultdict(list)
         for r in self.rows:
+            # a published figure is one device's or one CPU's: rows of several ranks
+            # (several GPUs, or one node's cores split) are not its twin
+            if (num(r, "ranks") or 1) > 1 and "ranks" not in want:
+                continue
             if all(str(r.get(k)) == str(v) for k, v in want.items()):
                 out[r["machine"]].append(r)
         return out

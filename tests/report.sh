@@ -128,6 +128,28 @@ grep -q "^| CPU, one core | 454.7 |  | [0-9.e+-]* (omp) | [0-9.]*x |" "$md" ||
   fail "the published table has no one-core row beside today's"
 grep -q "^- CPU, one core, .*roofline" "$md" ||
   fail "no measured reason beside the published one-core figure"
+# Rows of several ranks are not a published figure's twin: the same row again
+# as a 2-rank run, ten times faster, leaves the table at the one-rank row's
+# time and has its ceilings apart (ranks=2).
+"$PY" - "$TMP/bs.csv" "$TMP/bs2.csv" <<'PY' || fail "making the 2-rank file"
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+with open(sys.argv[2], "w", newline="") as fh:
+    fh.write("\n".join(l for l in lines if l.startswith("#")) + "\n")
+    w = csv.DictWriter(fh, list(rows[0]) + ["ranks"])
+    w.writeheader()
+    for r in rows:
+        w.writerow(dict(r, ranks=1))
+        w.writerow(dict(r, ranks=2, median_ms=float(r["median_ms"]) / 10))
+PY
+one=$(grep "^| CPU, one core | 454.7 |" "$md" | cut -d'|' -f5)
+(cd "$TMP" && "$tb" report --name bs2 bs2.csv) >"$TMP/out" 2>"$TMP/err" || fail "bs2: $(cat "$TMP/err")"
+md2=$TMP/reports/bs2/report.md
+[ -n "$one" ] && [ "$(grep "^| CPU, one core | 454.7 |" "$md2" | cut -d'|' -f5)" = "$one" ] ||
+  fail "a 2-rank row beside the published one-core figure: $(grep "^| CPU, one core" "$md2")"
+grep -q "^| [^|]* | cpu | threads=1 [^|]*ranks=2 |" "$md2" ||
+  fail "the 2-rank rows' ceilings not apart: $(grep -A4 '^| machine | backend' "$md2")"
 
 # The GPU views, on a machine with no GPU: a second backend made here from
 # the CPU rows (the two-thread rows as 'gpu' rows at two block sizes, faster,
