@@ -77,20 +77,55 @@ expect_error 2 "cannot write '$TMP/dir': Is a directory" run blackscholes --back
 # A second run to a file another run is writing is refused; the first one's
 # rows are kept. (An interrupt stops a run after its current configuration:
 # many short ones.)
+# start_long NAME: a long run to $TMP/NAME in the background (its pid in
+# $first), once it has claimed the file (its temporary file is there).
+start_long() {
+  "$TB" run stream --backend cpu --size 2^20 --threads 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 $LIMIT \
+    --repeat 100 --format csv --output "$TMP/$1" 2>"$TMP/$1.err" &
+  first=$!
+  tries=0
+  while ! ls "$TMP" | grep -q "$1.tmp" && [ $tries -lt 100 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+  done
+}
 echo old >"$TMP/busy.csv"
-"$TB" run stream --backend cpu --size 2^20 --threads 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 $LIMIT \
-  --repeat 100 --format csv --output "$TMP/busy.csv" 2>"$TMP/busy.err" &
-first=$!
-tries=0
-while ! ls "$TMP" | grep -q 'busy.csv.tmp' && [ $tries -lt 100 ]; do
-  sleep 0.1
-  tries=$((tries + 1))
-done
+start_long busy.csv
 expect_error 2 "another run is writing it" $RUN --output "$TMP/busy.csv"
 sleep 1 # a few of its configurations measured (an interrupt before the first keeps the old file)
 kill -INT $first
 wait $first
 [ "$(csv_header "$TMP/busy.csv" | cut -d, -f1)" = algo ] || fail "the first run's report was lost"
+
+# A run killed before its commit (SIGKILL: no chance to clean up) leaves its
+# temporary file; the next run to that target removes it once it is older
+# than a live run's first moments (10 s: made older here), and leaves alone
+# a fresh one and one a process holds locked (a live run's).
+start_long killed.csv
+kill -KILL $first
+wait $first
+left=$(ls "$TMP" | grep 'killed.csv.tmp')
+[ -n "$left" ] || fail "no temporary file after SIGKILL"
+touch -d '1 minute ago' "$TMP/$left"
+: >"$TMP/killed.csv.tmp.fresh1"
+held=
+if command -v flock >/dev/null 2>&1; then
+  : >"$TMP/killed.csv.tmp.held01"
+  touch -d '1 minute ago' "$TMP/killed.csv.tmp.held01"
+  flock "$TMP/killed.csv.tmp.held01" sleep 30 &
+  held=$!
+  sleep 0.3
+fi
+"$TB" $RUN --output "$TMP/killed.csv" 2>"$TMP/err" || fail "the run after the killed one: $(cat "$TMP/err")"
+[ -e "$TMP/$left" ] && fail "the killed run's temporary file $left was left"
+[ -e "$TMP/killed.csv.tmp.fresh1" ] || fail "a temporary file under 10 s old was removed"
+if [ -n "$held" ]; then
+  [ -e "$TMP/killed.csv.tmp.held01" ] || fail "a locked temporary file was removed"
+  kill $held 2>/dev/null
+  wait $held 2>/dev/null
+  rm -f "$TMP/killed.csv.tmp.held01"
+fi
+rm -f "$TMP/killed.csv.tmp.fresh1"
 
 ls "$TMP" | grep -q '\.tmp\.' && fail "temporary files left: $(ls "$TMP")"
 finish

@@ -1,6 +1,7 @@
 /* twinbench: report and dump files. */
 #include <config.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "outfile.h"
@@ -49,7 +51,51 @@ static int tb_outfile_in_place(tb_outfile_t *o, const char *path, const struct s
   return TB_OK;
 }
 
-/* The regular (or new) file target: locked, and a temporary file beside it. */
+/* How old (s) a temporary file must be before a later run may take it for
+ * one a killed run left: a live run locks its own within microseconds of
+ * making it. */
+#define TB_STALE_TMP_S 10
+
+/* Remove the temporary files of target that runs killed before their commit
+ * left (target.tmp.XXXXXX, SIGKILL leaves no chance to clean up): called
+ * with the target's lock held, so no live run of this target is between
+ * claim and commit, and each is removed only where no process holds its
+ * lock (a live run's is locked from its start to its commit, and released
+ * by the kernel when its process dies). */
+static void tb_outfile_sweep(const char *target)
+{
+  const char *slash = strrchr(target, '/');
+  const char *base = slash ? slash + 1 : target;
+  size_t dlen = slash ? (size_t)(slash - target) + 1 : 0, blen = strlen(base);
+  char dir[PATH_MAX], path[PATH_MAX];
+  if (dlen + 1 >= sizeof dir)
+    return;
+  memcpy(dir, target, dlen);
+  strcpy(dir + dlen, dlen ? "" : "./");
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  time_t now = time(NULL);
+  for (struct dirent *e; (e = readdir(d));) {
+    const char *n = e->d_name;
+    if (strncmp(n, base, blen) || strncmp(n + blen, ".tmp.", 5) || strlen(n + blen + 5) != 6)
+      continue;
+    if ((size_t)snprintf(path, sizeof path, "%.*s%s", (int)dlen, target, n) >= sizeof path)
+      continue;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+      continue;
+    if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_mtime < now - TB_STALE_TMP_S &&
+        !flock(fd, LOCK_EX | LOCK_NB))
+      unlink(path);
+    close(fd);
+  }
+  closedir(d);
+}
+
+/* The regular (or new) file target: locked, and a temporary file beside it
+ * (locked too while this run lives; the stale ones of killed runs swept). */
 static int tb_outfile_atomic(tb_outfile_t *o, const char *target, int exists, mode_t mode)
 {
   size_t len = strlen(target);
@@ -62,6 +108,7 @@ static int tb_outfile_atomic(tb_outfile_t *o, const char *target, int exists, mo
   if (flock(o->lock_fd, LOCK_EX | LOCK_NB))
     return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': another run is writing it (%s)",
                            o->path, EWOULDBLOCK);
+  tb_outfile_sweep(target);
   snprintf(o->tmp, len + 16, "%s.tmp.XXXXXX", target);
   int fd = mkstemp(o->tmp);
   if (fd < 0) {
@@ -69,6 +116,7 @@ static int tb_outfile_atomic(tb_outfile_t *o, const char *target, int exists, mo
     o->tmp = NULL;
     return tb_outfile_fail(o, TB_EINVAL, "cannot write '%s': %s", o->path, errno);
   }
+  flock(fd, LOCK_EX | LOCK_NB);
   /* mkstemp makes the file private; give it the target's mode, or the one
    * a plain fopen would. */
   if (!exists) {

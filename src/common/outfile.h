@@ -9,7 +9,9 @@
  * place. Paths are checked when the file is claimed, before any work: a
  * directory, a missing folder, a FIFO nobody reads (within 3 s), a target
  * another run is writing are TB_EINVAL; a failed write (a full disk, a
- * closed pipe) is TB_EIO at commit. */
+ * closed pipe) is TB_EIO at commit. The temporary file of a run killed
+ * before its commit (SIGKILL) is removed by the next run to claim the
+ * target. */
 #ifndef TB_OUTFILE_H
 #define TB_OUTFILE_H
 
