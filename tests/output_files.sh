@@ -74,9 +74,6 @@ expect_error 2 "cannot write '$TMP/dir': Is a directory" run blackscholes --back
   --input "$TMP/in.csv" --dump "$TMP/dir"
 [ "$(cat "$TMP/order")" = "$(printf '2\n1')" ] || fail "the order file was touched"
 
-# A second run to a file another run is writing is refused; the first one's
-# rows are kept. (An interrupt stops a run after its current configuration:
-# many short ones.)
 # start_long NAME: a long run to $TMP/NAME in the background (its pid in
 # $first), once it has claimed the file (its temporary file is there).
 start_long() {
@@ -89,6 +86,9 @@ start_long() {
     tries=$((tries + 1))
   done
 }
+# A second run to a file another run is writing is refused; the first one's
+# rows are kept. (An interrupt stops a run after its current configuration:
+# many short ones.)
 echo old >"$TMP/busy.csv"
 start_long busy.csv
 expect_error 2 "another run is writing it" $RUN --output "$TMP/busy.csv"
@@ -112,7 +112,8 @@ held=
 if command -v flock >/dev/null 2>&1; then
   : >"$TMP/killed.csv.tmp.held01"
   touch -d '1 minute ago' "$TMP/killed.csv.tmp.held01"
-  flock "$TMP/killed.csv.tmp.held01" sleep 30 &
+  # the lock on fd 9, kept by the sleep the subshell becomes ($held)
+  (exec 9<"$TMP/killed.csv.tmp.held01" && flock 9 && exec sleep 30) &
   held=$!
   sleep 0.3
 fi
