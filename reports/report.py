@@ -224,6 +224,11 @@ def num(r, k):
         else None
 
 
+def ranks(r):
+    """The ranks of an MPI row (1 for a run of one process)."""
+    return num(r, "ranks") or 1
+
+
 def fmt(v, digits=4):
     if v is None:
         return ""
@@ -534,7 +539,7 @@ class Report:
             # rows of several ranks hold the ranks' ceilings together (each rank measures
             # its own device or share of the node): their own configuration
             parts = [f"{k}={r[k]}" for k in ("threads", "placement") if r.get(k) is not None]
-            if (num(r, "ranks") or 1) > 1:
+            if ranks(r) > 1:
                 parts.append(f"ranks={r['ranks']}")
             cfg = " ".join(parts) or "device 0"
             key = (r["machine"], r.get("backend"), cfg)
@@ -563,14 +568,14 @@ class Report:
             self.w("No row of this family verified: no views.\n")
             return
         self.best_rows(algo, rows, names)
-        one = [r for r in rows if (r.get("ranks") or 1) == 1]
+        one = [r for r in rows if ranks(r) == 1]
         if any(len(distinct([r for r in one if r.get("backend") == "cpu"
                              and r["machine"] == m], "threads")) >= 2 for m in self.machines):
             self.scaling(algo, one, names, meaning)
         if any(len(distinct([r for r in rows if r["machine"] == m], "ranks")) >= 2
                for m in self.machines):
             self.rank_scaling(algo, rows, names)
-        if algo == "reduce" and any((r.get("ranks") or 1) > 1 for r in rows):
+        if algo == "reduce" and any(ranks(r) > 1 for r in rows):
             self.busbw(algo, rows)
         if len({r["backend"] for r in rows}) >= 2:
             self.speedups(algo, rows, names)
@@ -689,15 +694,15 @@ class Report:
         other = [k for k in names if k not in sized]
         groups = {"strong": defaultdict(list), "weak": defaultdict(list)}
         for r in rows:
-            ranks, w = num(r, "ranks"), unit_work(r)
-            if not ok(r) or not ranks or not w:
+            nr, w = num(r, "ranks"), unit_work(r)
+            if not ok(r) or not nr or not w:
                 continue
             head = (r["machine"], r.get("backend"), r.get("variant"), r.get("precision"))
             n = axes_of(r)
             dims = "x".join(fmt(x) for x in n) if n else f"size {fsize(r.get('size'))}"
             groups["strong"][head + (" ".join(x for x in (pstr(r, other), dims) if x),)].append(r)
             box = rank_box(r)
-            each = f"box {'x'.join(str(x) for x in box)}" if box else f"{fmt(sig(w / ranks))} B a rank"
+            each = f"box {'x'.join(str(x) for x in box)}" if box else f"{fmt(sig(w / nr))} B a rank"
             groups["weak"][head + (" ".join(x for x in (pstr(r, other), each) if x),)].append(r)
         out = {}
         for kind, g in groups.items():
@@ -1074,7 +1079,7 @@ class Report:
         for r in self.rows:
             # a published figure is one device's or one CPU's: rows of several ranks
             # (several GPUs, or one node's cores split) are not its twin
-            if (num(r, "ranks") or 1) > 1 and "ranks" not in want:
+            if ranks(r) > 1 and "ranks" not in want:
                 continue
             if all(str(r.get(k)) == str(v) for k, v in want.items()):
                 out[r["machine"]].append(r)

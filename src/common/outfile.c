@@ -66,29 +66,27 @@ static void tb_outfile_sweep(const char *target)
 {
   const char *slash = strrchr(target, '/');
   const char *base = slash ? slash + 1 : target;
-  size_t dlen = slash ? (size_t)(slash - target) + 1 : 0, blen = strlen(base);
-  char dir[PATH_MAX], path[PATH_MAX];
-  if (dlen + 1 >= sizeof dir)
+  const size_t dlen = slash ? (size_t)(slash - target) + 1 : 0, blen = strlen(base);
+  char dir[PATH_MAX];
+  if (dlen >= sizeof dir)
     return;
   memcpy(dir, target, dlen);
-  strcpy(dir + dlen, dlen ? "" : "./");
-  DIR *d = opendir(dir);
+  dir[dlen] = '\0';
+  DIR *d = opendir(dlen ? dir : ".");
   if (!d)
     return;
-  time_t now = time(NULL);
+  const time_t now = time(NULL);
   for (struct dirent *e; (e = readdir(d));) {
     const char *n = e->d_name;
     if (strncmp(n, base, blen) || strncmp(n + blen, ".tmp.", 5) || strlen(n + blen + 5) != 6)
       continue;
-    if ((size_t)snprintf(path, sizeof path, "%.*s%s", (int)dlen, target, n) >= sizeof path)
-      continue;
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    int fd = openat(dirfd(d), n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0)
       continue;
     if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_mtime < now - TB_STALE_TMP_S &&
         !flock(fd, LOCK_EX | LOCK_NB))
-      unlink(path);
+      unlinkat(dirfd(d), n, 0);
     close(fd);
   }
   closedir(d);

@@ -394,6 +394,8 @@ static int tb_check_problems(const tb_sweep_t *s, const tb_run_state_t *st)
   int idx[TB_MAX_PARAMS] = {0}, rc = TB_OK;
   for (int pi = 0; pi < s->nprec && !rc; pi++)
     for (int si = 0; si < s->nsizes && !rc; si++) {
+      if (tb_sweep_size_repeated(s, st->topo, s->prec[pi], si))
+        continue; /* checked as the earlier size */
       memset(idx, 0, sizeof idx);
       do {
         tb_problem_t p;
@@ -1048,23 +1050,22 @@ static int tb_run_problem(const tb_sweep_t *s, tb_run_state_t *st, tb_problem_t 
 
 long tb_sweep_total(const tb_sweep_t *s, const tb_run_state_t *st)
 {
-  long total = 0, params = 1;
-  for (int k = 0; k < s->algo->nparams; k++)
-    params *= s->npv[k];
+  long total = 0, problems[TB_NPREC] = {0};
   for (int pi = 0; pi < s->nprec; pi++) {
-    long per_problem = 0, sizes = 0;
-    for (int i = 0; i < st->ntuning; i++) {
-      const tb_tuning_t *t = &st->tuning[i];
-      long points = 0;
-      for (int c = 0; c < st->configs[t->b].n; c++)
-        points += tb_backend_at(t->b)->runs(st->configs[t->b].cfg[c], t->v);
-      for (int k = 0; k < t->v->ntuning; k++)
-        points *= t->nval[k];
-      per_problem += tb_sweep_selects(s, t->v, s->prec[pi]) ? points : 0;
-    }
     for (int si = 0; si < s->nsizes; si++)
-      sizes += !tb_sweep_size_repeated(s, st->topo, s->prec[pi], si);
-    total += per_problem * sizes * params;
+      problems[pi] += !tb_sweep_size_repeated(s, st->topo, s->prec[pi], si);
+    for (int k = 0; k < s->algo->nparams; k++)
+      problems[pi] *= s->npv[k];
+  }
+  for (int i = 0; i < st->ntuning; i++) {
+    const tb_tuning_t *t = &st->tuning[i];
+    long points = 0;
+    for (int c = 0; c < st->configs[t->b].n; c++)
+      points += tb_backend_at(t->b)->runs(st->configs[t->b].cfg[c], t->v);
+    for (int k = 0; k < t->v->ntuning; k++)
+      points *= t->nval[k];
+    for (int pi = 0; pi < s->nprec; pi++)
+      total += tb_sweep_selects(s, t->v, s->prec[pi]) ? points * problems[pi] : 0;
   }
   return total;
 }

@@ -354,6 +354,14 @@ typedef struct tb_sor_row {
   int64_t nb[6];
 } tb_sor_row_t;
 
+/* Neighbour q of node (i, j, k), in tb_sor_ops's order (-x, +x, -y, +y, -z,
+ * +z): its coordinates, without dividing its index. */
+static void tb_sor_nbr(int q, int64_t i, int64_t j, int64_t k, int64_t at[3])
+{
+  at[0] = i, at[1] = j, at[2] = k;
+  at[q >> 1] += q & 1 ? 1 : -1;
+}
+
 /* The row's couplings c and neighbours nb of point (i, j, k), and its
  * diagonal d (their sum, in order), without v. */
 static void tb_sor_ops(const tb_problem_t *p, const tb_sor_t *s, int64_t i, int64_t j, int64_t k,
@@ -436,9 +444,10 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
         long double rs = 0, cs = 0;
         for (int q = 0; q < 6; q++)
           if (tb_sor_interior(s, w.nb[q]) && !(mat[w.nb[q]] & TB_SOR_FIXED)) {
-            const int64_t b = w.nb[q];
+            int64_t b[3];
             tb_sor_row_t wb;
-            tb_sor_ops(p, s, b % s->sx, b / s->sx % (s->ny + 2), b / s->sxy, &wb);
+            tb_sor_nbr(q, i, j, k, b);
+            tb_sor_ops(p, s, b[0], b[1], b[2], &wb);
             rs += w.c[q] / wb.d;
             cs += wb.c[q ^ 1] / w.d;
           }
@@ -447,21 +456,18 @@ static void tb_sor_reference(tb_problem_t *p, tb_sor_priv_t *sp)
         if (!eps1)
           continue;
         /* phi = x (1 - x) / 2 (zero on the walls, -phi'' = 1, reproduced by the
-         * 3-point stencil up to the coefficients' rounding): A phi >= phimin. */
-        long double ap = 0, ex = 0;
+         * 3-point stencil up to the coefficients' rounding): A phi >= phimin; and
+         * tau = (A v_exact) - f_stored, with the boundary taken from v_exact. */
+        long double ap = 0, av = 0;
         const long double x0 = sp->node[0][i], phi0 = x0 * (1 - x0) / 2;
         for (int q = 0; q < 6; q++) {
-          const long double xb = sp->node[0][w.nb[q] % s->sx];
+          int64_t b[3];
+          tb_sor_nbr(q, i, j, k, b);
+          const long double xb = sp->node[0][b[0]];
           ap += w.c[q] * (phi0 - xb * (1 - xb) / 2);
+          av -= w.c[q] * tb_sor_exact(sp, b[0], b[1], b[2]);
         }
         phimin = ap < phimin ? ap : phimin;
-        /* tau = (A v_exact) - f_stored, with the boundary taken from v_exact. */
-        long double av = 0;
-        for (int q = 0; q < 6; q++) {
-          const int64_t b = w.nb[q], ib = b % s->sx, jb = b / s->sx % (s->ny + 2), kb = b / s->sxy;
-          ex = tb_sor_exact(sp, ib, jb, kb);
-          av -= w.c[q] * ex;
-        }
         const long double ec = tb_sor_exact(sp, i, j, k);
         av += w.d * ec;
         const long double fs = tb_elem_ld(f, p->prec, c);
